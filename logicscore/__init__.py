@@ -1,0 +1,25 @@
+"""logicscore: audit the logic of multi-hop long-form answers.
+
+    from logicscore import Auditor
+    result = Auditor().audit(question=..., answer=..., long_answer=...)
+"""
+
+from __future__ import annotations
+
+__version__ = "0.1.0"
+
+from .auditor import Auditor  # noqa: E402
+from .errors import (  # noqa: E402
+    ConfigError, InputError, LLMError, LogicscoreError, ParseError, Timeout,
+)
+from .models import (  # noqa: E402
+    AuditResult, Chain, Diagnosis, Entity, Gap, Proposition, QARecord, QuestionEntity,
+    Scores, Signal,
+)
+from .signature import Signature  # noqa: E402
+
+__all__ = [
+    "Auditor", "AuditResult", "Chain", "ConfigError", "Diagnosis", "Entity", "Gap",
+    "InputError", "LLMError", "LogicscoreError", "ParseError", "Proposition", "QARecord",
+    "QuestionEntity", "Scores", "Signal", "Signature", "Timeout", "__version__",
+]

@@ -1,0 +1,174 @@
+"""The Auditor: builds the stages from its options and runs one record through them.
+
+Data flows one way: record → question entities → extract → link entities → chain →
+determinateness → signals → scores. `audit_many` is the only broad error boundary.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from . import __version__
+from .chain import analyze
+from .determinate import judge
+from .errors import InputError, LogicscoreError
+from .extract import Extractor, get_extractor
+from .models import AuditResult, Diagnosis, ErrorInfo, QARecord, QuestionEntity, ResultMeta
+from .normalize.entities import link, same_answer
+from .question import detect_question_entities, is_generic
+from .score import compute_scores
+from .signals import collect_signals
+from .signature import Signature
+
+DEFAULT_FUZZY = 85.0
+DEFAULT_ALTERNATIVES = 16
+
+
+class Auditor:
+    """Audits long-form answers with a fixed, signed configuration.
+
+    Args:
+        extractor: extractor name ("rules", "given", or a plugin's name).
+        fuzzy_threshold: rapidfuzz similarity (0–100) at which two mentions merge.
+        max_alternatives: cap on same-length alternative chains reported.
+        spacy_model: spaCy pipeline for the rules path (default: en_core_web_sm if
+            installed, else the bundled re-upload).
+        timing: record `meta.latency_ms` (off makes output byte-identical across runs).
+    """
+
+    def __init__(
+        self,
+        extractor: str = "rules",
+        *,
+        fuzzy_threshold: float = DEFAULT_FUZZY,
+        max_alternatives: int = DEFAULT_ALTERNATIVES,
+        spacy_model: str | None = None,
+        timing: bool = True,
+        **extractor_options: Any,
+    ):
+        if not 0 <= fuzzy_threshold <= 100:
+            raise ValueError("fuzzy_threshold must be between 0 and 100")
+        if max_alternatives < 0:
+            raise ValueError("max_alternatives must be >= 0")
+        if extractor == "rules" and spacy_model is not None:
+            extractor_options.setdefault("spacy_model", spacy_model)
+        self.extractor: Extractor = get_extractor(extractor, **extractor_options)
+        self.fuzzy_threshold = fuzzy_threshold
+        self.max_alternatives = max_alternatives
+        self.spacy_model = spacy_model
+        self.timing = timing
+        self._signature: str | None = None
+
+    @property
+    def signature(self) -> str:
+        """The reproducibility signature every result carries."""
+        if self._signature is None:
+            sig = Signature([("logicscore", __version__)])
+            for key, value in self.extractor.signature():
+                sig.add(key, value)
+            sig.add("fuzzy", _num(self.fuzzy_threshold))
+            sig.add("alts", self.max_alternatives)
+            sig.add("det", "rules")
+            self._signature = sig.format()
+        return self._signature
+
+    def audit(self, question: str, answer: str, long_answer: str, **optional: Any) -> AuditResult:
+        """Audit one answer; raises `LogicscoreError` subclasses on bad input."""
+        record_id = optional.pop("id", "0")
+        try:
+            record = QARecord(
+                id=str(record_id), question=question, answer=answer,
+                long_answer=long_answer, **optional,
+            )
+        except Exception as exc:  # pydantic.ValidationError, listed field by field
+            raise InputError(str(exc)) from exc
+        return self.audit_record(record)
+
+    def audit_record(self, record: QARecord, line: int | None = None) -> AuditResult:
+        start = time.perf_counter()
+        questions = self._question_entities(record)
+        hints = [q.name for q in questions]
+        extraction = self.extractor.extract(record, hints)
+        linked = link(extraction, questions, record.answer, threshold=self.fuzzy_threshold)
+        anchors = [q.entity for q in linked.question if q.anchor and q.entity]
+        result = analyze(
+            linked.propositions, linked.answer_entity, linked.question,
+            entities=linked.entities, max_alternatives=self.max_alternatives,
+        )
+        verdict = judge(record.question, linked, result)
+        signals = collect_signals(linked, result, verdict, hops=record.hops)
+        scores = compute_scores(result, len(linked.propositions), verdict)
+        reached = set(result.reached)
+        question_out = [
+            q.model_copy(update={"reached": q.entity is not None and q.entity in reached})
+            for q in linked.question
+        ]
+        gold = record.gold_answer
+        correct = None if gold is None else same_answer(gold, record.answer, self.fuzzy_threshold)
+        names = {e.id: e.name for e in linked.entities}
+        del anchors
+        return AuditResult(
+            id=record.id,
+            scores=scores,
+            determinateness=verdict,
+            question_entities=question_out,
+            answer_entity=names.get(linked.answer_entity or "", None),
+            chain=result.chain,
+            alternatives=result.alternatives,
+            diagnosis=Diagnosis(
+                failure=result.failure, gap=result.gap, gaps=result.gaps,
+                answer_absent=result.answer_absent, redundant=result.redundant,
+                signals=signals,
+            ),
+            propositions=linked.propositions,
+            entities=linked.entities,
+            correct=correct,
+            meta=self._meta(start, line, record.hops, record.meta),
+        )
+
+    def audit_many(self, records: Iterable[QARecord | LogicscoreError]) -> Iterator[AuditResult]:
+        """Audit a stream in order; every item yields exactly one result, scored or errored.
+
+        Items may be `LogicscoreError`s (an unreadable input line, as `io.read_records`
+        yields them); they come back as error records so nothing is dropped.
+        """
+        for item in records:
+            start = time.perf_counter()
+            if isinstance(item, LogicscoreError):
+                yield self.error_result(None, item, start, line=item.line)
+                continue
+            line = item.meta.get("_line") if isinstance(item.meta, dict) else None
+            try:
+                yield self.audit_record(item, line=line)
+            except LogicscoreError as exc:
+                yield self.error_result(item.id, exc, start, line=line)
+            except Exception as exc:  # noqa: BLE001 - a bug must not lose the record
+                err = LogicscoreError(f"{type(exc).__name__}: {exc}", line=line)
+                yield self.error_result(item.id, err, start, line=line)
+
+    def error_result(
+        self, record_id: str | None, exc: LogicscoreError, start: float, line: int | None = None,
+        meta: dict | None = None,
+    ) -> AuditResult:
+        return AuditResult(
+            id=record_id,
+            status="error",
+            error=ErrorInfo(type=exc.type, message=exc.message, line=line or exc.line),
+            meta=self._meta(start, line or exc.line, None, meta or {}),
+        )
+
+    def _question_entities(self, record: QARecord) -> list[QuestionEntity]:
+        if record.question_entities:
+            return [QuestionEntity(name=n, anchor=not is_generic(n)) for n in record.question_entities]
+        return detect_question_entities(record.question, nlp=getattr(self.extractor, "nlp", None))
+
+    def _meta(self, start: float, line: int | None, hops: int | None, record_meta: dict) -> ResultMeta:
+        latency = round((time.perf_counter() - start) * 1000, 1) if self.timing else None
+        clean = {k: v for k, v in record_meta.items() if not k.startswith("_")}
+        return ResultMeta(signature=self.signature, latency_ms=latency, line=line, hops=hops, record=clean)
+
+
+def _num(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else str(value)

@@ -1,0 +1,184 @@
+"""Typed records that flow through the pipeline (SPEC §2). Validation only, no behaviour."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+EntityKind = Literal["person", "place", "work", "org", "date", "number", "other"]
+FailureType = Literal["broken", "circular", "deviated"]
+Verdict = Literal["entailed", "contradicted", "underdetermined"]
+Severity = Literal["hard", "soft", "info"]
+ErrorType = Literal["InputError", "ParseError", "Timeout", "LLMError", "RuntimeError"]
+# Which extraction rule produced a proposition: tests and `explain` rely on it.
+Pattern = Literal[
+    "svo", "prep", "passive", "copula", "appos", "relcl", "acl", "conj", "poss",
+    "cooccur", "conclusion", "given",
+]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class GivenProposition(_Strict):
+    """A proposition supplied by the user (the `given` extractor)."""
+
+    subject: str
+    relation: str = ""
+    object: str
+    text: str | None = None
+    citations: list[str] = Field(default_factory=list)
+    negated: bool = False
+    hedged: bool = False
+
+
+class QARecord(_Strict):
+    """One input case: question, short answer, long answer, optional gold data."""
+
+    id: str
+    question: str
+    answer: str
+    long_answer: str
+    question_entities: list[str] | None = None
+    gold_answer: str | None = None
+    hops: int | None = None
+    documents: dict[str, str] | None = None
+    propositions: list[GivenProposition] | None = None
+    meta: dict[str, Any] = Field(default_factory=dict)
+
+
+class Resolution(_Strict):
+    """A reference the coreference pass replaced, and why."""
+
+    text: str
+    span: tuple[int, int]
+    to: str
+    reason: str
+
+
+class Proposition(_Strict):
+    """One atomic (subject, relation, object) claim of the long answer."""
+
+    id: str
+    text: str
+    subject: str
+    relation: str
+    object: str
+    citations: list[str] = Field(default_factory=list)
+    negated: bool = False
+    hedged: bool = False
+    sentence: int = 0
+    span: tuple[int, int] = (0, 0)
+    pattern: Pattern = "svo"
+    # Conclusion sentences ("So the answer is X") state a result and create no bridge.
+    conclusion: bool = False
+    subject_entity: str | None = None
+    object_entity: str | None = None
+    resolutions: list[Resolution] = Field(default_factory=list)
+
+
+class Mention(_Strict):
+    """A surface form of an entity, with why it joined its cluster."""
+
+    text: str
+    span: tuple[int, int] | None = None
+    reason: str = "first mention"
+
+
+class Entity(_Strict):
+    id: str
+    name: str
+    kind: EntityKind = "other"
+    mentions: list[Mention] = Field(default_factory=list)
+
+
+class QuestionEntity(_Strict):
+    name: str
+    anchor: bool = True
+    reached: bool = False
+    entity: str | None = None
+
+
+class Chain(_Strict):
+    """Proposition ids ordered from the question side to the answer, with the entity path."""
+
+    propositions: list[str]
+    entities: list[str] = Field(default_factory=list)
+
+
+class Gap(_Strict):
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+    from_: str = Field(alias="from")
+    to: str
+    anchor: str | None = None
+
+    def describe(self) -> str:
+        return f"missing proposition linking {self.from_} to {self.to}"
+
+
+class Signal(_Strict):
+    kind: str
+    severity: Severity
+    propositions: list[str] = Field(default_factory=list)
+    message: str
+
+
+class Diagnosis(_Strict):
+    failure: FailureType | None = None
+    gap: Gap | None = None
+    gaps: list[Gap] = Field(default_factory=list)
+    answer_absent: bool = False
+    redundant: list[str] = Field(default_factory=list)
+    signals: list[Signal] = Field(default_factory=list)
+
+
+class Scores(_Strict):
+    completeness: int
+    conciseness: float
+    determinateness: int
+    partial_completeness: float
+    conciseness_partial: float
+
+
+class ErrorInfo(_Strict):
+    type: ErrorType
+    message: str
+    line: int | None = None
+
+
+class ResultMeta(_Strict):
+    signature: str
+    latency_ms: float | None = None
+    line: int | None = None
+    hops: int | None = None
+    record: dict[str, Any] = Field(default_factory=dict)
+
+
+class AuditResult(_Strict):
+    """The output record; its field names are the contract of SPEC §2."""
+
+    id: str | None
+    status: Literal["ok", "error"] = "ok"
+    scores: Scores | None = None
+    determinateness: Verdict | None = None
+    question_entities: list[QuestionEntity] = Field(default_factory=list)
+    answer_entity: str | None = None
+    chain: list[str] = Field(default_factory=list)
+    alternatives: list[list[str]] = Field(default_factory=list)
+    diagnosis: Diagnosis | None = None
+    propositions: list[Proposition] = Field(default_factory=list)
+    entities: list[Entity] = Field(default_factory=list)
+    correct: bool | None = None
+    error: ErrorInfo | None = None
+    meta: ResultMeta
+
+    def to_json(self) -> str:
+        """One JSONL line; byte-stable for equal results, `latency_ms` left out when None."""
+        data = self.model_dump(mode="json", by_alias=True)
+        if data["meta"].get("latency_ms") is None:
+            data["meta"].pop("latency_ms", None)
+        return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
