@@ -15,6 +15,7 @@ from .chain import analyze
 from .determinate import judge
 from .errors import InputError, LogicscoreError
 from .extract import Extractor, get_extractor
+from .io import InputLine
 from .models import AuditResult, Diagnosis, ErrorInfo, QARecord, QuestionEntity, ResultMeta
 from .normalize.entities import link, same_answer
 from .question import detect_question_entities, is_generic
@@ -92,7 +93,6 @@ class Auditor:
         hints = [q.name for q in questions]
         extraction = self.extractor.extract(record, hints)
         linked = link(extraction, questions, record.answer, threshold=self.fuzzy_threshold)
-        anchors = [q.entity for q in linked.question if q.anchor and q.entity]
         result = analyze(
             linked.propositions, linked.answer_entity, linked.question,
             entities=linked.entities, max_alternatives=self.max_alternatives,
@@ -108,7 +108,6 @@ class Auditor:
         gold = record.gold_answer
         correct = None if gold is None else same_answer(gold, record.answer, self.fuzzy_threshold)
         names = {e.id: e.name for e in linked.entities}
-        del anchors
         return AuditResult(
             id=record.id,
             scores=scores,
@@ -128,25 +127,29 @@ class Auditor:
             meta=self._meta(start, line, record.hops, record.meta),
         )
 
-    def audit_many(self, records: Iterable[QARecord | LogicscoreError]) -> Iterator[AuditResult]:
+    def audit_many(self, records: Iterable[QARecord | InputLine]) -> Iterator[AuditResult]:
         """Audit a stream in order; every item yields exactly one result, scored or errored.
 
-        Items may be `LogicscoreError`s (an unreadable input line, as `io.read_records`
-        yields them); they come back as error records so nothing is dropped.
+        Items are `QARecord`s or `io.InputLine`s (an unreadable line comes back as an
+        error record carrying its line number, so nothing is dropped).
         """
         for item in records:
             start = time.perf_counter()
-            if isinstance(item, LogicscoreError):
-                yield self.error_result(None, item, start, line=item.line)
-                continue
-            line = item.meta.get("_line") if isinstance(item.meta, dict) else None
+            line = None
+            if isinstance(item, InputLine):
+                line = item.number
+                if item.record is None:
+                    err = item.error or InputError("unreadable line", line=line)
+                    yield self.error_result(item.id, err, start, line=line)
+                    continue
+                item = item.record
             try:
                 yield self.audit_record(item, line=line)
             except LogicscoreError as exc:
-                yield self.error_result(item.id, exc, start, line=line)
+                yield self.error_result(item.id, exc, start, line=line, meta=item.meta)
             except Exception as exc:  # noqa: BLE001 - a bug must not lose the record
                 err = LogicscoreError(f"{type(exc).__name__}: {exc}", line=line)
-                yield self.error_result(item.id, err, start, line=line)
+                yield self.error_result(item.id, err, start, line=line, meta=item.meta)
 
     def error_result(
         self, record_id: str | None, exc: LogicscoreError, start: float, line: int | None = None,
@@ -166,8 +169,8 @@ class Auditor:
 
     def _meta(self, start: float, line: int | None, hops: int | None, record_meta: dict) -> ResultMeta:
         latency = round((time.perf_counter() - start) * 1000, 1) if self.timing else None
-        clean = {k: v for k, v in record_meta.items() if not k.startswith("_")}
-        return ResultMeta(signature=self.signature, latency_ms=latency, line=line, hops=hops, record=clean)
+        return ResultMeta(signature=self.signature, latency_ms=latency, line=line, hops=hops,
+                          record=record_meta)
 
 
 def _num(value: float) -> str:

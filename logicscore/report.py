@@ -1,0 +1,127 @@
+"""Turning AuditResults into things a person reads: the run summary and `explain`.
+
+Pure functions from results to rich renderables; printing is the CLI's job.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from statistics import mean
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+
+from .models import AuditResult
+
+METRICS = ("completeness", "conciseness", "determinateness", "partial_completeness")
+
+
+@dataclass
+class Summary:
+    """Counts and means over a batch of results; errors are counted, never dropped."""
+
+    total: int = 0
+    scored: int = 0
+    errors: Counter = field(default_factory=Counter)
+    failures: Counter = field(default_factory=Counter)
+    verdicts: Counter = field(default_factory=Counter)
+    sums: dict[str, list[float]] = field(default_factory=lambda: {m: [] for m in METRICS})
+
+    def add(self, result: AuditResult) -> None:
+        self.total += 1
+        if result.status == "error" or result.scores is None:
+            self.errors[result.error.type if result.error else "RuntimeError"] += 1
+            return
+        self.scored += 1
+        for metric in METRICS:
+            self.sums[metric].append(float(getattr(result.scores, metric)))
+        failure = result.diagnosis.failure if result.diagnosis else None
+        self.failures[failure or "complete"] += 1
+        self.verdicts[result.determinateness or "underdetermined"] += 1
+
+    def means(self) -> dict[str, float | None]:
+        return {m: (round(mean(v), 4) if v else None) for m, v in self.sums.items()}
+
+
+def summarize(results: Iterable[AuditResult]) -> Summary:
+    summary = Summary()
+    for result in results:
+        summary.add(result)
+    return summary
+
+
+def _pct(n: int, total: int) -> str:
+    return f"{n} ({100 * n / total:.1f}%)" if total else "0"
+
+
+def render_summary(summary: Summary) -> Table:
+    table = Table(title=f"logicscore: {summary.scored} scored, "
+                        f"{sum(summary.errors.values())} errored, {summary.total} records")
+    table.add_column("measure")
+    table.add_column("value", justify="right")
+    for metric, value in summary.means().items():
+        table.add_row(f"mean {metric}", "-" if value is None else f"{value:.3f}")
+    for kind in ("complete", "broken", "circular", "deviated"):
+        table.add_row(kind, _pct(summary.failures.get(kind, 0), summary.scored))
+    for verdict in ("entailed", "contradicted", "underdetermined"):
+        table.add_row(verdict, _pct(summary.verdicts.get(verdict, 0), summary.scored))
+    for kind, count in sorted(summary.errors.items()):
+        table.add_row(f"error: {kind}", _pct(count, summary.total), style="red")
+    return table
+
+
+def render_explain(result: AuditResult) -> Group:
+    """A person-readable account of one result: propositions, chain, gap, merges, signals."""
+    parts: list = []
+    head = Text(f"record {result.id}", style="bold")
+    if result.status == "error" and result.error:
+        parts.append(head)
+        parts.append(Text(f"{result.error.type}: {result.error.message}", style="red"))
+        return Group(*parts)
+    s = result.scores
+    assert s is not None and result.diagnosis is not None
+    diag = result.diagnosis
+    head.append(f"  completeness {s.completeness}  conciseness {s.conciseness:.2f}  "
+                f"determinateness {s.determinateness} ({result.determinateness})"
+                f"  partial {s.partial_completeness:.2f}", style="")
+    parts.append(head)
+    q = ", ".join(f"{e.name}{'' if e.anchor else ' (generic)'}{' ✓' if e.reached else ' ✗'}"
+                  for e in result.question_entities) or "none found"
+    parts.append(Text(f"question entities: {q}    answer entity: {result.answer_entity or 'not found'}"))
+
+    chain = set(result.chain)
+    redundant = set(diag.redundant)
+    table = Table(show_header=True, header_style="bold")
+    for col in ("id", "subject", "relation", "object", "pattern", "flags", "cites", "text"):
+        table.add_column(col, overflow="fold")
+    for p in result.propositions:
+        flags = " ".join(f for f, on in (("chain", p.id in chain), ("redundant", p.id in redundant),
+                                         ("negated", p.negated), ("hedged", p.hedged),
+                                         ("conclusion", p.conclusion)) if on)
+        style = "green" if p.id in chain else ("dim" if p.id in redundant else "")
+        table.add_row(p.id, p.subject, p.relation, p.object, p.pattern, flags,
+                      ",".join(p.citations), p.text, style=style)
+    parts.append(table)
+    parts.append(Text(f"chain: {' → '.join(result.chain) or '(none)'}", style="bold green"))
+    for alt in result.alternatives:
+        parts.append(Text(f"  alternative: {' → '.join(alt)}"))
+    if diag.failure:
+        parts.append(Text(f"failure: {diag.failure}", style="bold red"))
+    for gap in diag.gaps or ([diag.gap] if diag.gap else []):
+        parts.append(Text(f"gap: {gap.describe()}", style="red"))
+    if diag.answer_absent:
+        parts.append(Text("answer absent: no proposition mentions the short answer", style="red"))
+    if diag.redundant:
+        parts.append(Text(f"redundant: {', '.join(diag.redundant)}", style="dim"))
+    for sig in diag.signals:
+        parts.append(Text(f"signal [{sig.severity}] {sig.kind}: {sig.message}"))
+    merges = [(e.name, m) for e in result.entities for m in e.mentions[1:]]
+    if merges:
+        parts.append(Text("why mentions were merged:", style="bold"))
+        for name, m in merges:
+            parts.append(Text(f"  {m.text!r} → {name}: {m.reason}"))
+    parts.append(Text(f"signature: {result.meta.signature}", style="dim"))
+    return Group(*parts)

@@ -1,0 +1,41 @@
+import logicscore
+from logicscore import Auditor
+from logicscore.extract import BUILTIN, available
+
+
+def test_api_all_is_exactly_the_public_surface():
+    public = {n for n in dir(logicscore) if not n.startswith("_")} - {
+        "auditor", "errors", "models", "signature", "extract", "io", "normalize", "chain",
+        "determinate", "signals", "score", "question", "report", "nlp"}
+    assert set(logicscore.__all__) - {"__version__"} == public
+
+
+def test_api_extractor_registry_snapshot():
+    assert BUILTIN == {
+        "rules": "logicscore.extract.rules:RulesExtractor",
+        "given": "logicscore.extract.given:GivenExtractor",
+    }
+    assert set(BUILTIN) <= set(available())
+
+
+def test_api_signature_golden_given():
+    assert Auditor("given").signature == "logicscore:0.1.0|extractor:given|fuzzy:85|alts:16|det:rules"
+    assert Auditor("given", fuzzy_threshold=90, max_alternatives=3).signature.endswith("fuzzy:90|alts:3|det:rules")
+
+
+def test_api_signature_golden_rules(auditor):
+    assert auditor.signature == (
+        "logicscore:0.1.0|extractor:rules|spacy:en_core_web_sm-3.8.0|coref:rules|fuzzy:85|alts:16|det:rules")
+
+
+def test_api_audit_many_keeps_order_and_count():
+    recs = [
+        logicscore.QARecord(id=str(i), question="Q?", answer="A", long_answer="x",
+                            question_entities=["B"],
+                            propositions=[{"subject": "A", "relation": "r", "object": "B"}] if i % 2 else None)
+        for i in range(6)
+    ]
+    out = list(Auditor("given", timing=False).audit_many(recs))
+    assert [r.id for r in out] == [str(i) for i in range(6)]
+    assert [r.status for r in out] == ["error", "ok"] * 3
+    assert out[0].error.type == "InputError"
