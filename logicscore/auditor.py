@@ -6,14 +6,17 @@ determinateness → signals → scores. `audit_many` is the only broad error bou
 
 from __future__ import annotations
 
+import signal
+import threading
 import time
 from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from . import __version__
 from .chain import analyze
 from .determinate import judge
-from .errors import InputError, LogicscoreError
+from .errors import InputError, LogicscoreError, Timeout
 from .extract import Extractor, get_extractor
 from .io import InputLine
 from .models import AuditResult, Diagnosis, ErrorInfo, QARecord, QuestionEntity, ResultMeta
@@ -25,6 +28,10 @@ from .signature import Signature
 
 DEFAULT_FUZZY = 85.0
 DEFAULT_ALTERNATIVES = 16
+# Bounds for huge or adversarial input (SPEC §7). spaCy refuses texts over 1,000,000
+# characters (E088) and needs memory in proportion; longer answers are an InputError.
+DEFAULT_MAX_CHARS = 1_000_000
+MAX_ERROR_MESSAGE = 2000
 
 
 class Auditor:
@@ -37,6 +44,9 @@ class Auditor:
         spacy_model: spaCy pipeline for the rules path (default: en_core_web_sm if
             installed, else the bundled re-upload).
         timing: record `meta.latency_ms` (off makes output byte-identical across runs).
+        max_chars: longest long answer scored; a longer one is an `InputError` record.
+        timeout: seconds one record may take before it becomes a `Timeout` record (None:
+            no limit). Enforced with SIGALRM, so only on the main thread of a Unix process.
     """
 
     def __init__(
@@ -47,12 +57,18 @@ class Auditor:
         max_alternatives: int = DEFAULT_ALTERNATIVES,
         spacy_model: str | None = None,
         timing: bool = True,
+        max_chars: int = DEFAULT_MAX_CHARS,
+        timeout: float | None = None,
         **extractor_options: Any,
     ):
         if not 0 <= fuzzy_threshold <= 100:
             raise ValueError("fuzzy_threshold must be between 0 and 100")
         if max_alternatives < 0:
             raise ValueError("max_alternatives must be >= 0")
+        if max_chars < 1:
+            raise ValueError("max_chars must be >= 1")
+        if timeout is not None and timeout <= 0:
+            raise ValueError("timeout must be > 0 seconds (or None for no limit)")
         if extractor == "rules" and spacy_model is not None:
             extractor_options.setdefault("spacy_model", spacy_model)
         self.extractor: Extractor = get_extractor(extractor, **extractor_options)
@@ -60,6 +76,8 @@ class Auditor:
         self.max_alternatives = max_alternatives
         self.spacy_model = spacy_model
         self.timing = timing
+        self.max_chars = max_chars
+        self.timeout = timeout
         self._signature: str | None = None
 
     @property
@@ -88,6 +106,16 @@ class Auditor:
         return self.audit_record(record)
 
     def audit_record(self, record: QARecord, line: int | None = None) -> AuditResult:
+        """Audit one record within the size and time limits; raises `LogicscoreError`s."""
+        size = len(record.long_answer)
+        if size > self.max_chars:
+            raise InputError(
+                f"record {record.id}: long answer has {size:,} characters, over the limit of "
+                f"{self.max_chars:,}; raise it with --max-chars (memory grows with length)", line=line)
+        with _deadline(self.timeout, record.id):
+            return self._audit(record, line)
+
+    def _audit(self, record: QARecord, line: int | None) -> AuditResult:
         start = time.perf_counter()
         questions = self._question_entities(record)
         hints = [q.name for q in questions]
@@ -96,6 +124,7 @@ class Auditor:
         result = analyze(
             linked.propositions, linked.answer_entity, linked.question,
             entities=linked.entities, max_alternatives=self.max_alternatives,
+            answer_text=record.answer,
         )
         verdict = judge(record.question, linked, result)
         signals = collect_signals(linked, result, verdict, hops=record.hops)
@@ -144,12 +173,13 @@ class Auditor:
                     continue
                 item = item.record
             try:
-                yield self.audit_record(item, line=line)
+                result = self.audit_record(item, line=line)
             except LogicscoreError as exc:
-                yield self.error_result(item.id, exc, start, line=line, meta=item.meta)
+                result = self.error_result(item.id, exc, start, line=line, meta=item.meta)
             except Exception as exc:  # noqa: BLE001 - a bug must not lose the record
                 err = LogicscoreError(f"{type(exc).__name__}: {exc}", line=line)
-                yield self.error_result(item.id, err, start, line=line, meta=item.meta)
+                result = self.error_result(item.id, err, start, line=line, meta=item.meta)
+            yield result
 
     def error_result(
         self, record_id: str | None, exc: LogicscoreError, start: float, line: int | None = None,
@@ -158,7 +188,7 @@ class Auditor:
         return AuditResult(
             id=record_id,
             status="error",
-            error=ErrorInfo(type=exc.type, message=exc.message, line=line or exc.line),
+            error=ErrorInfo(type=exc.type, message=_clip(exc.message), line=line or exc.line),
             meta=self._meta(start, line or exc.line, None, meta or {}),
         )
 
@@ -171,6 +201,35 @@ class Auditor:
         latency = round((time.perf_counter() - start) * 1000, 1) if self.timing else None
         return ResultMeta(signature=self.signature, latency_ms=latency, line=line, hops=hops,
                           record=record_meta)
+
+
+@contextmanager
+def _deadline(seconds: float | None, record_id: str):
+    """Raise `Timeout` in the running code once `seconds` have passed (main thread, Unix)."""
+    usable = (seconds is not None and hasattr(signal, "setitimer")
+              and threading.current_thread() is threading.main_thread())
+    if not usable:
+        yield
+        return
+
+    def expire(signum, frame):
+        raise Timeout(f"record {record_id}: took longer than {seconds:g} s; "
+                      "raise the limit with --timeout")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _clip(message: str) -> str:
+    """Error messages stay one readable line even when an exception quotes a huge input."""
+    if len(message) <= MAX_ERROR_MESSAGE:
+        return message
+    return message[:MAX_ERROR_MESSAGE] + f"… ({len(message) - MAX_ERROR_MESSAGE:,} more characters)"
 
 
 def _num(value: float) -> str:

@@ -48,12 +48,13 @@ def _fail(message: str, code: int = 1) -> None:
     raise typer.Exit(code)
 
 
-def _auditor(extractor: str, fuzzy: float, spacy_model: str | None, alts: int, timing: bool):
+def _auditor(extractor: str, fuzzy: float, spacy_model: str | None, alts: int, timing: bool,
+             **limits: object):
     from .auditor import Auditor
 
     try:
         return Auditor(extractor, fuzzy_threshold=fuzzy, spacy_model=spacy_model,
-                       max_alternatives=alts, timing=timing)
+                       max_alternatives=alts, timing=timing, **limits)
     except LogicscoreError as exc:
         _fail(exc.message)
 
@@ -76,6 +77,10 @@ def score(
     timing: Annotated[bool, typer.Option("--timing/--no-timing",
                       help="Record meta.latency_ms (--no-timing makes reruns byte-identical).")] = True,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar or summary.")] = False,
+    max_chars: Annotated[int, typer.Option("--max-chars", min=1, help="Longest long answer scored "
+                         "(characters); longer ones become InputError records.")] = 1_000_000,
+    timeout: Annotated[float, typer.Option("--timeout", min=0, help="Seconds one record may take "
+                       "before it becomes a Timeout record (0: no limit).")] = 300.0,
 ) -> None:
     """Score every record of a JSONL file; one output line per input line, in order.
 
@@ -95,7 +100,8 @@ def score(
     stdout = str(output) == "-"
     if resume and stdout:
         _fail("--resume needs a file for --output, not stdout", 2)
-    auditor = _auditor(extractor, fuzzy_threshold, spacy_model, max_alternatives, timing)
+    auditor = _auditor(extractor, fuzzy_threshold, spacy_model, max_alternatives, timing,
+                       max_chars=max_chars, timeout=timeout or None)
     skip = io.done_lines(output) if resume else set()
     total = None if stdin else io.count_lines(input)
     summary = Summary()

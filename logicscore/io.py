@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,7 +17,7 @@ from typing import IO, Any
 from pydantic import ValidationError
 
 from .errors import InputError
-from .models import AuditResult, QARecord
+from .models import AuditResult, ErrorInfo, QARecord, ResultMeta
 
 # Our field → the names RAG tools commonly use for it, in order of preference.
 ALIASES: dict[str, tuple[str, ...]] = {
@@ -33,6 +34,12 @@ ALIASES: dict[str, tuple[str, ...]] = {
 }
 
 MAX_LINE_BYTES = 50_000_000
+# Deeper JSON cannot be written back out (pydantic stops near 255 levels); no record needs it.
+MAX_DEPTH = 100
+_SURROGATE = re.compile("[\ud800-\udfff]")
+# Valid inside JSON strings, but str.splitlines() and older JSON parsers (JavaScript before
+# ES2019) break lines there; escaping them keeps one record per line for every reader.
+_UNICODE_BREAKS = {0x85: "\\u0085", 0x2028: "\\u2028", 0x2029: "\\u2029"}
 
 
 @dataclass(frozen=True)
@@ -111,9 +118,43 @@ def _best_id(obj: Any) -> str | None:
     return None
 
 
+def _too_deep(obj: Any, limit: int) -> bool:
+    stack = [(obj, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, dict):
+            children = value.values()
+        elif isinstance(value, list):
+            children = value
+        else:
+            continue
+        if depth > limit:
+            return True
+        stack.extend((child, depth + 1) for child in children)
+    return False
+
+
+def _has_surrogate(obj: Any) -> bool:
+    try:
+        return _walk_surrogate(obj)
+    except RecursionError:  # nested near json's own limit: too deep to be a record anyway
+        return True
+
+
+def _walk_surrogate(obj: Any) -> bool:
+    if isinstance(obj, str):
+        return _SURROGATE.search(obj) is not None
+    if isinstance(obj, dict):
+        return any(_walk_surrogate(k) or _walk_surrogate(v) for k, v in obj.items())
+    if isinstance(obj, list):
+        return any(_walk_surrogate(v) for v in obj)
+    return False
+
+
 def parse_line(raw: bytes, number: int, mapping: dict[str, str] | None = None) -> InputLine:
     """Decode one physical line (BOM, CRLF and bad UTF-8 tolerated or reported)."""
-    if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
+    # A BOM starts the file, or a later line when files were concatenated (`cat a b`).
+    if raw.startswith(b"\xef\xbb\xbf"):
         raw = raw[3:]
     raw = raw.rstrip(b"\r\n")
     if len(raw) > MAX_LINE_BYTES:
@@ -134,6 +175,19 @@ def parse_line(raw: bytes, number: int, mapping: dict[str, str] | None = None) -
             f"line {number}: invalid JSON ({exc.msg} at column {exc.colno})", line=number))
     except RecursionError:
         return InputLine(number, error=InputError(f"line {number}: JSON nested too deeply", line=number))
+    except ValueError as exc:  # e.g. an integer over Python's 4300-digit conversion limit
+        reason = str(exc).split(";")[0]
+        return InputLine(number, error=InputError(f"line {number}: invalid JSON ({reason})", line=number))
+    if "\\u" in text and _has_surrogate(obj):
+        # A lone surrogate escape ("\\ud800") decodes but cannot be written back as UTF-8.
+        record_id = _best_id(obj)
+        return InputLine(number, id=None if record_id is None or _has_surrogate(record_id) else record_id,
+                         error=InputError(
+            f"line {number}: a string holds a lone UTF-16 surrogate escape (\\ud800-\\udfff), "
+            "which is not valid Unicode; fix the producer's JSON encoding", line=number))
+    if _too_deep(obj, MAX_DEPTH):
+        return InputLine(number, id=_best_id(obj), error=InputError(
+            f"line {number}: JSON nested deeper than {MAX_DEPTH} levels", line=number))
     try:
         return InputLine(number, record=to_record(obj, number, mapping), id=_best_id(obj))
     except InputError as exc:
@@ -144,7 +198,13 @@ def read_lines(source: IO[bytes], mapping: dict[str, str] | None = None, skip: s
                ) -> Iterator[InputLine]:
     """Yield one `InputLine` per physical line of a binary JSONL stream, in order."""
     skip = skip or set()
-    for number, raw in enumerate(source, start=1):
+    number = 0
+    while raw := source.readline(MAX_LINE_BYTES + 1):
+        number += 1
+        oversize = len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n")
+        while oversize and (rest := source.readline(1 << 20)):  # drop the rest, memory stays bounded
+            if rest.endswith(b"\n"):
+                break
         if number in skip:
             continue
         yield parse_line(raw, number, mapping)
@@ -167,20 +227,35 @@ def done_lines(path: Path) -> set[int]:
     """
     if not path.exists():
         return set()
-    data = path.read_bytes()
-    keep = data.rfind(b"\n") + 1
-    if keep != len(data):
-        with path.open("r+b") as fh:
-            fh.truncate(keep)
+    _cut_torn_tail(path)
     done: set[int] = set()
-    for raw in data[:keep].splitlines():
-        try:
-            line = json.loads(raw)["meta"]["line"]
-        except (ValueError, KeyError, TypeError):
-            continue
-        if isinstance(line, int):
-            done.add(line)
+    with path.open("rb") as fh:  # streamed: memory stays flat in output size
+        for raw in fh:
+            try:
+                line = json.loads(raw)["meta"]["line"]
+            except (ValueError, KeyError, TypeError):
+                continue
+            if isinstance(line, int):
+                done.add(line)
     return done
+
+
+def _cut_torn_tail(path: Path) -> None:
+    """Truncate the file after its last newline (a record half-written when the run died)."""
+    with path.open("r+b") as fh:
+        end = fh.seek(0, os.SEEK_END)
+        pos = end
+        while pos > 0:
+            step = min(pos, 1 << 16)
+            fh.seek(pos - step)
+            block = fh.read(step)
+            cut = block.rfind(b"\n")
+            if cut >= 0:
+                pos = pos - step + cut + 1
+                break
+            pos -= step
+        if pos != end:
+            fh.truncate(pos)
 
 
 class ResultWriter:
@@ -191,10 +266,35 @@ class ResultWriter:
         self.fsync = fsync
 
     def write(self, result: AuditResult) -> None:
-        self.target.write(result.to_json() + "\n")
+        try:
+            line = _line(result)
+        except (ValueError, TypeError) as exc:  # unserializable: the line still gets a record
+            line = _line(_unwritable(result, exc))
+        self.target.write(line + "\n")
         self.target.flush()
         if self.fsync:
             os.fsync(self.target.fileno())
+
+
+def _line(result: AuditResult) -> str:
+    line = result.to_json()
+    if not line.isascii():
+        line = line.translate(_UNICODE_BREAKS)
+        line.encode("utf-8")  # raises on a lone surrogate before anything reaches the file
+    return line
+
+
+def _unwritable(result: AuditResult, exc: Exception) -> AuditResult:
+    record_id = result.id
+    if record_id is not None and _SURROGATE.search(record_id):
+        record_id = None
+    line = result.meta.line
+    return AuditResult(
+        id=record_id, status="error",
+        error=ErrorInfo(type="RuntimeError", line=line,
+                        message=f"result could not be written as JSON ({type(exc).__name__}: {exc})"[:2000]),
+        meta=ResultMeta(signature=result.meta.signature, line=line, hops=result.meta.hops),
+    )
 
 
 def read_results(path: Path) -> Iterator[AuditResult]:

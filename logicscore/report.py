@@ -94,17 +94,21 @@ def render_explain(result: AuditResult) -> Group:
 
     chain = set(result.chain)
     redundant = set(diag.redundant)
-    table = Table(show_header=True, header_style="bold")
-    for col in ("id", "subject", "relation", "object", "pattern", "flags", "cites", "text"):
-        table.add_column(col, overflow="fold")
+    parts.append(Text("propositions:", style="bold"))
     for p in result.propositions:
-        flags = " ".join(f for f, on in (("chain", p.id in chain), ("redundant", p.id in redundant),
-                                         ("negated", p.negated), ("hedged", p.hedged),
-                                         ("conclusion", p.conclusion)) if on)
+        flags = [f for f, on in (("CHAIN", p.id in chain), ("redundant", p.id in redundant),
+                                 ("negated", p.negated), ("hedged", p.hedged),
+                                 ("conclusion", p.conclusion)) if on]
         style = "green" if p.id in chain else ("dim" if p.id in redundant else "")
-        table.add_row(p.id, p.subject, p.relation, p.object, p.pattern, flags,
-                      ",".join(p.citations), p.text, style=style)
-    parts.append(table)
+        line = Text(f"  {p.id:<4}", style=style)
+        line.append(f"({p.subject}) —{p.relation}→ ({p.object})", style=style)
+        line.append(f"  [{p.pattern}]", style="dim")
+        if p.citations:
+            line.append(f"  cites {', '.join(p.citations)}", style="cyan")
+        if flags:
+            line.append(f"  {' '.join(flags)}", style="bold")
+        parts.append(line)
+        parts.append(Text(f"        {p.text}", style="dim"))
     parts.append(Text(f"chain: {' → '.join(result.chain) or '(none)'}", style="bold green"))
     for alt in result.alternatives:
         parts.append(Text(f"  alternative: {' → '.join(alt)}"))
@@ -118,7 +122,8 @@ def render_explain(result: AuditResult) -> Group:
         parts.append(Text(f"redundant: {', '.join(diag.redundant)}", style="dim"))
     for sig in diag.signals:
         parts.append(Text(f"signal [{sig.severity}] {sig.kind}: {sig.message}"))
-    merges = [(e.name, m) for e in result.entities for m in e.mentions[1:]]
+    merges = list({(e.name, m.text): (e.name, m) for e in result.entities for m in e.mentions
+                   if m.text != e.name}.values())
     if merges:
         parts.append(Text("why mentions were merged:", style="bold"))
         for name, m in merges:

@@ -1,0 +1,327 @@
+"""Measure the auditor against a gold corpus, beside honest baselines (SPEC §8).
+
+    report = bench.run(records, Auditor(extractor="rules", timing=False))
+    print(report.to_json_dict()["failure_macro_f1"])
+
+Gold lives in `meta.gold` (see `logicscore.corpus`); it is stripped before the auditor sees
+a record, so a prediction cannot read its own label. Every record counts: an errored
+result is a wrong prediction, never a dropped one.
+"""
+
+from __future__ import annotations
+
+import re
+import statistics
+import unicodedata
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .models import AuditResult, QARecord
+
+__all__ = ["BenchReport", "Pred", "run", "render", "score", "from_result",
+           "majority_baseline", "answer_mentioned_baseline", "greedy_baseline", "greedy_chain"]
+
+CLASSES = ("complete", "broken", "circular", "deviated")
+# Hard/soft signals are scored; `redundant` is informational and present almost everywhere.
+SCORED_SIGNALS = ("contradiction", "hedged_on_chain", "asserted_without_derivation", "shortcut")
+FORK_SLICE = "fork_first"
+
+
+@dataclass
+class Pred:
+    """One prediction in the terms gold is written in; None = no prediction (errored)."""
+
+    completeness: int | None
+    label: str | None                    # one of CLASSES, or None
+    conciseness: float | None
+    gap: tuple[str, str] | None = None
+    determinateness: str | None = None
+    signals: list[str] = field(default_factory=list)
+
+
+def from_result(result: AuditResult | dict) -> Pred:
+    """Read an auditor's result (model or its JSON dict) as a `Pred`."""
+    if isinstance(result, dict):
+        result = AuditResult.model_validate(result)
+    if result.status != "ok" or result.scores is None:
+        return Pred(None, None, 0.0)
+    diag = result.diagnosis
+    complete = int(result.scores.completeness)
+    label = "complete" if complete else (diag.failure if diag and diag.failure else "broken")
+    gap = (diag.gap.from_, diag.gap.to) if diag and diag.gap else None
+    signals = [s.kind for s in diag.signals] if diag else []
+    return Pred(complete, label, float(result.scores.conciseness), gap,
+                result.determinateness, signals)
+
+
+def _gold_label(gold: dict) -> str:
+    return "complete" if gold["completeness"] else gold["failure"]
+
+
+_DESCRIPTOR = re.compile(r"^(the |a |an )?((film|novel|band|club|company|city|country)( of)? )?")
+
+
+def normalize(name: str) -> str:
+    """Compare entity names the way SPEC §4.2 does: case, accents, articles, descriptors."""
+    text = unicodedata.normalize("NFKD", name)
+    text = "".join(ch for ch in text if not unicodedata.combining(ch)).casefold().strip()
+    text = re.sub(r"['’]s\b", "", text)
+    text = re.sub(r"[^\w\s]", " ", text)
+    text = re.sub(r"\s+", " ", text).strip()
+    return _DESCRIPTOR.sub("", text).strip()
+
+
+def _ratio(num: float, den: float) -> float | None:
+    return round(num / den, 4) if den else None
+
+
+def score(golds: list[dict], preds: list[Pred]) -> dict[str, Any]:
+    """The headline metrics for aligned gold labels and predictions."""
+    n = len(golds)
+    out: dict[str, Any] = {"n": n}
+    out["completeness_accuracy"] = _ratio(
+        sum(p.completeness == g["completeness"] for g, p in zip(golds, preds)), n)
+    per_class, f1s = {}, []
+    for cls in CLASSES:
+        tp = sum(_gold_label(g) == cls and p.label == cls for g, p in zip(golds, preds))
+        support = sum(_gold_label(g) == cls for g in golds)
+        predicted = sum(p.label == cls for p in preds)
+        prec, rec = _ratio(tp, predicted), _ratio(tp, support)
+        f1 = round(2 * prec * rec / (prec + rec), 4) if prec and rec else 0.0
+        per_class[cls] = {"precision": prec, "recall": rec, "f1": f1, "support": support}
+        if support or predicted:        # macro over classes that occur at all
+            f1s.append(f1)
+    out["failure"] = per_class
+    out["failure_macro_f1"] = round(sum(f1s) / len(f1s), 4) if f1s else None
+    if any(p.conciseness is not None for p in preds) and n:
+        err = [abs((p.conciseness or 0.0) - g["conciseness"]) for g, p in zip(golds, preds)]
+        out["conciseness_mae"] = round(sum(err) / n, 4)
+    else:
+        out["conciseness_mae"] = None   # the predictor has no notion of a chain
+    gapped = [(g, p) for g, p in zip(golds, preds) if g.get("gap")]
+    hits = sum(p.gap is not None and normalize(p.gap[0]) == normalize(g["gap"]["from"])
+               and normalize(p.gap[1]) == normalize(g["gap"]["to"]) for g, p in gapped)
+    out["gap_accuracy"] = _ratio(hits, len(gapped))
+    out["gap_n"] = len(gapped)
+    out["determinateness_accuracy"] = _ratio(
+        sum(p.determinateness == g["determinateness"] for g, p in zip(golds, preds)), n)
+    tp = fp = fn = 0
+    for g, p in zip(golds, preds):
+        want = [s for s in SCORED_SIGNALS if s in g.get("signals", [])]
+        got = [s for s in SCORED_SIGNALS if s in p.signals]
+        tp += sum(s in want for s in got)
+        fp += sum(s not in want for s in got)
+        fn += sum(s not in got for s in want)
+    out["signal_precision"] = _ratio(tp, tp + fp)
+    out["signal_recall"] = _ratio(tp, tp + fn)
+    return out
+
+
+def score_sliced(records: list[dict], preds: list[Pred]) -> dict[str, Any]:
+    """`score` overall, plus `by_hops` and `by_variant` (first-seen variant order)."""
+    golds = [r["meta"]["gold"] for r in records]
+    out = score(golds, preds)
+    hops = sorted({r.get("hops") for r in records if r.get("hops") is not None})
+    out["by_hops"] = {str(h): _subset(records, preds, lambda r, h=h: r.get("hops") == h)
+                      for h in hops}
+    tags: list[str] = []
+    for r in records:
+        tags += [t for t in r["meta"].get("variants", []) if t not in tags]
+    out["by_variant"] = {t: _subset(records, preds, lambda r, t=t: t in r["meta"].get("variants", []))
+                         for t in tags}
+    return out
+
+
+def _subset(records: list[dict], preds: list[Pred], keep) -> dict[str, Any]:
+    pairs = [(r["meta"]["gold"], p) for r, p in zip(records, preds) if keep(r)]
+    return score([g for g, _ in pairs], [p for _, p in pairs])
+
+
+# -- baselines ---------------------------------------------------------------------------
+
+def majority_baseline(records: list[dict]) -> list[Pred]:
+    """The corpus's most frequent label for each output (median for conciseness)."""
+    golds = [r["meta"]["gold"] for r in records]
+    label = _mode([_gold_label(g) for g in golds])
+    verdict = _mode([g["determinateness"] for g in golds])
+    conc = statistics.median([g["conciseness"] for g in golds]) if golds else 0.0
+    return [Pred(int(label == "complete"), label, conc, None, verdict) for _ in records]
+
+
+def _mode(values: list[str]) -> str:
+    counts = Counter(values)
+    return max(counts, key=lambda v: (counts[v], -values.index(v))) if values else "complete"
+
+
+def answer_mentioned_baseline(records: list[dict]) -> list[Pred]:
+    """Complete (and entailed) iff the short answer appears in the long answer."""
+    out = []
+    for r in records:
+        hit = r["answer"].casefold() in r["long_answer"].casefold()
+        out.append(Pred(int(hit), "complete" if hit else "broken", None, None,
+                        "entailed" if hit else "underdetermined"))
+    return out
+
+
+_SENT = re.compile(r"(?<=[.!?])\s+")
+_CITE = re.compile(r"\s*\[[^\]]*\]")
+_RUN = re.compile(r"[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*")
+_LEAD = {"the", "he", "she", "it", "they", "so", "thus", "therefore", "indeed", "in", "as",
+         "his", "her", "a", "an"}
+
+
+def _runs(sentence: str) -> list[str]:
+    out = []
+    for run in _RUN.findall(sentence):
+        words = [w for w in run.split() if w.lower().removesuffix("'s") not in _LEAD]
+        text = " ".join(words).removesuffix("'s")
+        if text and text not in out:
+            out.append(text)
+    return out
+
+
+def greedy_chain(question_entities: list[str], answer: str, long_answer: str) -> tuple[list[int], int]:
+    """The reference implementation's search: sentence indices of its chain, and #sentences.
+
+    Lower-case substring matching; start at the first sentence containing the answer; then
+    repeatedly take the first unused sentence sharing a capitalised run with the current
+    one; stop at a sentence containing a question entity. An empty chain means it failed.
+    """
+    sents = [_CITE.sub("", s) for s in _SENT.split(long_answer.strip()) if s.strip()]
+    low = [s.lower() for s in sents]
+    targets = [q.lower() for q in question_entities if q]
+    start = next((i for i, s in enumerate(low) if answer.lower() in s), None)
+    if start is None:
+        return [], len(sents)
+    # The answer is where the search stands, not a bridge onward from it.
+    chain, seen = [start], [answer.lower()]
+    while True:
+        cur = chain[-1]
+        if any(t in low[cur] for t in targets):
+            return chain, len(sents)
+        bridges = [b.lower() for b in _runs(sents[cur]) if b.lower() not in seen]
+        seen += bridges
+        nxt = next((i for i, s in enumerate(low)
+                    if i not in chain and any(b in s for b in bridges)), None)
+        if nxt is None:
+            return [], len(sents)
+        chain.append(nxt)
+
+
+def greedy_baseline(records: list[dict]) -> list[Pred]:
+    """Greedy first-match search, given the gold question entity as the reference code is."""
+    out = []
+    for r in records:
+        qes = [r["meta"]["gold"]["question_entity"]]
+        chain, total = greedy_chain(qes, r["answer"], r["long_answer"])
+        done = bool(chain)
+        out.append(Pred(int(done), "complete" if done else "broken",
+                        round(len(chain) / total, 6) if done and total else 0.0, None,
+                        "entailed" if done else "underdetermined"))
+    return out
+
+
+BASELINES = {"majority": majority_baseline, "answer_mentioned": answer_mentioned_baseline,
+             "greedy": greedy_baseline}
+
+
+# -- the run -----------------------------------------------------------------------------
+
+@dataclass
+class BenchReport:
+    auditor: dict[str, Any]
+    baselines: dict[str, dict[str, Any]]
+    errors: int = 0
+    signature: str | None = None
+
+    def to_json_dict(self) -> dict[str, Any]:
+        greedy = self.baselines.get("greedy", {})
+        fork = greedy.get("by_variant", {}).get(FORK_SLICE, {})
+        return {
+            **self.auditor,
+            "errors": self.errors,
+            "signature": self.signature,
+            "baselines": self.baselines,
+            # The trap the forks set: conciseness error of first-match search where a fork
+            # is listed before the gold link.
+            "greedy_fork_conciseness_mae": fork.get("conciseness_mae"),
+            "auditor_fork_conciseness_mae": self.auditor.get("by_variant", {})
+                                                       .get(FORK_SLICE, {}).get("conciseness_mae"),
+        }
+
+
+def _input(record: dict) -> QARecord:
+    meta = {k: v for k, v in record.get("meta", {}).items() if k != "gold"}
+    fields = {k: v for k, v in record.items() if k != "meta"}
+    return QARecord(**fields, meta=meta)
+
+
+def run(records: list[dict], auditor: Any = None, *,
+        results: Iterable[AuditResult | dict] | None = None) -> BenchReport:
+    """Audit `records` (or take precomputed `results`, aligned) and score them with baselines.
+
+    Args:
+        records: corpus records with `meta.gold` (as `logicscore.corpus.generate` writes).
+        auditor: anything with `audit_many(Iterable[QARecord])`; gold is stripped first.
+        results: predictions already made, one per record in order (tests, cached runs).
+    """
+    records = list(records)
+    if results is None:
+        if auditor is None:
+            raise ValueError("bench.run needs an auditor or precomputed results")
+        results = auditor.audit_many(_input(r) for r in records)
+    results = list(results)
+    if len(results) != len(records):
+        raise ValueError(f"{len(results)} results for {len(records)} records")
+    preds = [from_result(r) for r in results]
+    errors = sum(p.completeness is None for p in preds)
+    baselines = {name: score_sliced(records, fn(records)) for name, fn in BASELINES.items()}
+    return BenchReport(score_sliced(records, preds), baselines, errors,
+                       getattr(auditor, "signature", None) if auditor is not None else None)
+
+
+_HEADLINE = ("completeness_accuracy", "failure_macro_f1", "conciseness_mae", "gap_accuracy",
+             "determinateness_accuracy", "signal_precision", "signal_recall")
+
+
+def _fmt(value: Any) -> str:
+    return "—" if value is None else (f"{value:.3f}" if isinstance(value, float) else str(value))
+
+
+def render(report: BenchReport):
+    """Rich tables: headline vs baselines, per-class F1, by hop count, by variant."""
+    from rich.console import Group
+    from rich.table import Table
+
+    data = report.to_json_dict()
+    head = Table(title="logicscore bench", caption=report.signature)
+    head.add_column("metric")
+    for col in ("auditor", *report.baselines):
+        head.add_column(col, justify="right")
+    for key in _HEADLINE:
+        head.add_row(key, _fmt(data.get(key)), *(_fmt(b.get(key)) for b in report.baselines.values()))
+    head.add_row("conciseness_mae on fork_first", _fmt(data["auditor_fork_conciseness_mae"]),
+                 *(_fmt(b.get("by_variant", {}).get(FORK_SLICE, {}).get("conciseness_mae"))
+                   for b in report.baselines.values()))
+    head.add_row("n / errors", f"{data['n']} / {report.errors}", *("" for _ in report.baselines))
+
+    classes = Table(title="failure types (auditor)")
+    for col in ("class", "precision", "recall", "f1", "support"):
+        classes.add_column(col, justify="right" if col != "class" else "left")
+    for cls, row in data["failure"].items():
+        classes.add_row(cls, *(_fmt(row[k]) for k in ("precision", "recall", "f1", "support")))
+
+    def sliced(title: str, rows: dict[str, dict]) -> Table:
+        table = Table(title=title)
+        table.add_column("slice")
+        table.add_column("n", justify="right")
+        for key in _HEADLINE[:5]:
+            table.add_column(key.replace("_accuracy", " acc").replace("_", " "), justify="right")
+        for name, row in rows.items():
+            table.add_row(name, str(row["n"]), *(_fmt(row.get(k)) for k in _HEADLINE[:5]))
+        return table
+
+    return Group(head, classes, sliced("by hop count (auditor)", data["by_hops"]),
+                 sliced("by variant (auditor)", data["by_variant"]))

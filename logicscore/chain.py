@@ -1,0 +1,265 @@
+"""Backward chaining and the failure taxonomy (SPEC §4.4–§4.5).
+
+The graph is undirected: entities are nodes and every non-negated, non-conclusion
+proposition is an edge. Pmin is a shortest chain (one anchor: BFS) or a minimum Steiner
+tree (several anchors). Literal entities (dates, numbers) may end a chain; they bridge one
+only when no chain without literal bridges exists.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .graph import Graph, bfs, component, path_to, shortest_paths, steiner
+from .models import Entity, FailureType, Gap, Proposition, QuestionEntity
+
+LITERAL_KINDS = ("date", "number")
+
+
+@dataclass
+class ChainResult:
+    """Everything the search found: the chain, its alternatives, and what is missing."""
+
+    chain: list[str] = field(default_factory=list)
+    entity_path: list[str] = field(default_factory=list)
+    alternatives: list[list[str]] = field(default_factory=list)
+    reached: list[str] = field(default_factory=list)
+    complete: bool = False
+    failure: FailureType | None = None
+    gap: Gap | None = None
+    gaps: list[Gap] = field(default_factory=list)
+    answer_absent: bool = False
+    redundant: list[str] = field(default_factory=list)
+    partial_completeness: float = 0.0
+    conciseness_partial: float = 0.0
+    best_partial: list[str] = field(default_factory=list)
+    # No anchor in the question: completeness fell back to "reaches any question entity".
+    fallback: bool = False
+    # Anchors whose name matched no entity of the long answer (always unreached).
+    unmatched_anchors: list[str] = field(default_factory=list)
+    # Conclusion propositions: they state a result, bridge nothing and are not counted in |P|.
+    conclusions: list[str] = field(default_factory=list)
+
+
+class _Ctx:
+    """Shared lookups for one analysis."""
+
+    def __init__(self, props: list[Proposition], entities: list[Entity]):
+        self.props = props
+        self.rank = {e.id: i for i, e in enumerate(entities)}
+        self.names = {e.id: e.name for e in entities}
+        self.literal = {e.id for e in entities if e.kind in LITERAL_KINDS}
+        edges, self.counted, self.mentioned = [], [], set()
+        for i, p in enumerate(props):
+            u, v = p.subject_entity, p.object_entity
+            self.mentioned.add(u)
+            self.mentioned.add(v)
+            if p.conclusion:
+                continue
+            self.counted.append(i)
+            if not p.negated and u and v and u != v:
+                edges.append((i, u, v))
+        self.mentioned.discard(None)
+        self.g = Graph(edges)
+
+    def ids(self, edges: list[int]) -> list[str]:
+        return [self.props[e].id for e in edges]
+
+    def no_literal(self, x: str) -> bool:
+        return x not in self.literal
+
+
+def analyze(
+    propositions: list[Proposition],
+    answer_entity: str | None,
+    question: list[QuestionEntity],
+    *,
+    entities: list[Entity],
+    max_alternatives: int = 16,
+    answer_text: str | None = None,
+) -> ChainResult:
+    """Find the minimal chain from the question entities to the answer, or diagnose why none.
+
+    Args:
+        propositions: linked propositions (`subject_entity`/`object_entity` set).
+        answer_entity: entity id of the short answer, or None when LA never names it.
+        question: question entities with `.entity` and `.anchor` set.
+        entities: the linked entities (names and kinds).
+        max_alternatives: cap on the other minimal chains reported.
+        answer_text: the short answer, named in the gap when it matched no entity.
+    Returns:
+        a `ChainResult`; `chain` is ordered from the question side to the answer.
+    """
+    ctx = _Ctx(propositions, entities)
+    mentioned = ctx.mentioned
+    anchors = list(dict.fromkeys(q.entity for q in question if q.anchor and q.entity))
+    unmatched = list(dict.fromkeys(q.name for q in question if q.anchor and not q.entity))
+    fallback = not any(q.anchor for q in question)
+    targets = list(dict.fromkeys(q.entity for q in question if q.entity)) if fallback else anchors
+    answer_absent = answer_entity is None or answer_entity not in mentioned
+    comp = component(ctx.g, answer_entity) if answer_entity and not answer_absent else {}
+    reached = list(dict.fromkeys(q.entity for q in question if q.entity and q.entity in comp))
+    result = ChainResult(
+        reached=reached, answer_absent=answer_absent, fallback=fallback,
+        unmatched_anchors=unmatched,
+        conclusions=[p.id for p in propositions if p.conclusion],
+    )
+    if fallback:
+        complete = any(t in comp for t in targets)
+    else:
+        complete = not unmatched and all(t in comp for t in targets)
+    if answer_entity and not answer_absent and complete:
+        _fill_complete(ctx, result, answer_entity, targets, fallback, max_alternatives, comp)
+    else:
+        _fill_incomplete(ctx, result, answer_entity, question, comp, mentioned, answer_text)
+    n = len(ctx.counted)
+    result.conciseness_partial = round(len(result.best_partial) / n, 4) if n else 0.0
+    return result
+
+
+def _fill_complete(ctx: _Ctx, result: ChainResult, answer: str, targets: list[str],
+                   fallback: bool, cap: int, comp: dict[str, int]) -> None:
+    """Pmin, its alternatives and the redundant propositions of a complete answer."""
+    result.complete = True
+    result.partial_completeness = 1.0
+    ends = [t for t in targets if t != answer]
+    if fallback or len(ends) == 1:
+        # With no literal in the answer's component, its BFS distances are the search's.
+        known = None if ctx.literal & comp.keys() else comp
+        found = (shortest_paths(ctx.g, answer, ends, ctx.no_literal, cap, known)
+                 or shortest_paths(ctx.g, answer, ends, lambda _: True, cap))
+        # No `found` only when the answer is itself the question entity: nothing to chain.
+        trees, on_chain = found if found else ([[]], set())
+    else:
+        tree = (steiner(ctx.g, answer, ends, ctx.no_literal)
+                or steiner(ctx.g, answer, ends, lambda _: True) or [])
+        trees = [tree] + _alternative_trees(ctx, answer, ends, tree, cap)
+        on_chain = {e for t in trees for e in t}
+    ordered = [_order(ctx, answer, t) for t in trees]
+    result.chain = ctx.ids(ordered[0])
+    result.entity_path = _entity_path(ctx, ordered[0], answer)
+    result.alternatives = [ctx.ids(t) for t in ordered[1:cap + 1]]
+    result.best_partial = list(result.chain)
+    result.redundant = [ctx.props[i].id for i in ctx.counted if i not in on_chain]
+
+
+def _alternative_trees(ctx: _Ctx, answer: str, ends: list[str], tree: list[int], cap: int) -> list[list[int]]:
+    """Other minimum trees, found by re-solving without one tree edge (not exhaustive)."""
+    seen = {frozenset(tree)}
+    out = []
+    for e in sorted(tree):
+        if len(out) >= cap:
+            break
+        g = ctx.g.without({e})
+        alt = steiner(g, answer, ends, ctx.no_literal) or steiner(g, answer, ends, lambda _: True)
+        if alt is not None and len(alt) == len(tree) and frozenset(alt) not in seen:
+            seen.add(frozenset(alt))
+            out.append(alt)
+    return out
+
+
+def _order(ctx: _Ctx, answer: str, edges: list[int]) -> list[int]:
+    """Tree edges ordered from the question side (deepest first) to the answer."""
+    if not edges:
+        return []
+    depth, _ = bfs(Graph((e, *ctx.g.ends[e]) for e in edges), [answer], lambda _: True)
+    return sorted(edges, key=lambda e: (-max(depth.get(x, 0) for x in ctx.g.ends[e]), e))
+
+
+def _entity_path(ctx: _Ctx, edges: list[int], answer: str) -> list[str]:
+    """Entity ids along ordered chain edges, question side first, answer last."""
+    path, node = [answer], answer
+    for e in reversed(edges):
+        u, v = ctx.g.ends[e]
+        if node not in (u, v):  # a tree, not a path: list nodes deepest first
+            depth, _ = bfs(Graph((x, *ctx.g.ends[x]) for x in edges), [answer], lambda _: True)
+            return sorted(depth, key=lambda n: (-depth[n], ctx.rank.get(n, 0)))
+        node = v if u == node else u
+        path.insert(0, node)
+    return path
+
+
+def _frontier(ctx: _Ctx, start: str, exclude: set[str] = frozenset()) -> tuple[str, list[int]]:
+    """The farthest non-literal entity from `start` in its component, and the path to it."""
+    dist, parent = bfs(ctx.g, [start], lambda _: True)
+    best = start
+    for node, d in dist.items():
+        if node in ctx.literal or node in exclude:
+            continue
+        if (d, -ctx.rank.get(node, 0)) > (dist[best], -ctx.rank.get(best, 0)):
+            best = node
+    return best, list(reversed(path_to(parent, best)))
+
+
+def _fill_incomplete(ctx: _Ctx, result: ChainResult, answer: str | None,
+                     question: list[QuestionEntity], comp: dict[str, int],
+                     mentioned: set[str], answer_text: str | None) -> None:
+    """Failure type, gaps and the best partial chain of an incomplete answer."""
+    q_ids = {q.entity for q in question if q.entity}
+    if result.answer_absent:
+        result.failure = "broken"
+    elif not q_ids & set(comp) and _circular(ctx, answer):
+        result.failure = "circular"
+    elif not q_ids & mentioned and max(comp.values(), default=0) >= 2:
+        result.failure = "deviated"
+    else:
+        result.failure = "broken"
+    # Answer side: the path from the answer to its frontier plus paths to reached anchors.
+    a_side: list[int] = []
+    to_name = answer_text or "the answer"
+    if answer and not result.answer_absent:
+        a_front, a_path = _frontier(ctx, answer)
+        to_name = ctx.names.get(a_front, to_name)
+        keep = [a_front] + [t for t in result.reached if t != answer]
+        a_side = steiner(ctx.g, answer, keep, lambda _: True) or a_path
+    elif answer:
+        to_name = ctx.names.get(answer, to_name)
+    # Question side: one gap per unreached anchor (or the first question entity on fallback).
+    wanted = [q for q in question if q.anchor] if not result.fallback else question[:1]
+    q_side: list[int] = []
+    components: list[set[str]] = []
+    missing = 0
+    for q in wanted:
+        if q.entity and q.entity in comp:
+            continue
+        if q.entity is None:
+            missing += 1
+            result.gaps.append(Gap(from_=q.name, to=to_name, anchor=q.name))
+            continue
+        front, path = _frontier(ctx, q.entity)
+        own = set(component(ctx.g, q.entity))
+        if not any(own == c for c in components):
+            components.append(own)
+            q_side.extend(e for e in path if e not in q_side)
+        result.gaps.append(Gap(from_=ctx.names.get(front, q.name), to=to_name, anchor=q.name))
+    result.gap = result.gaps[0] if result.gaps else None
+    partial = q_side + [e for e in _order(ctx, answer, a_side) if e not in q_side] if answer else q_side
+    result.best_partial = ctx.ids(partial)
+    # Each missing link joins two components: the answer's plus every unreached one.
+    m = max(1, len(components) + missing)
+    k = len(partial)
+    result.partial_completeness = round(k / (k + m), 4)
+
+
+def _circular(ctx: _Ctx, answer: str) -> bool:
+    """A cycle through the answer, a restated link at the answer, or an answer-to-answer claim."""
+    for p in ctx.props:
+        if not p.negated and not p.conclusion and p.subject_entity == answer == p.object_entity:
+            return True
+    by_neighbour: dict[str, list[int]] = {}
+    for v, e in ctx.g.adj.get(answer, ()):
+        by_neighbour.setdefault(v, []).append(e)
+    for edges in by_neighbour.values():
+        # Two sentences asserting the same link support each other; one sentence yielding
+        # two patterns for the same pair is just extraction redundancy.
+        if len({ctx.props[e].sentence for e in edges}) > 1:
+            return True
+    label: dict[str, str] = {}
+    for v in by_neighbour:
+        if v in label:
+            return True
+        dist, _ = bfs(ctx.g, [v], lambda x: x != answer)
+        for node in dist:
+            if node != answer:
+                label[node] = v
+    return False

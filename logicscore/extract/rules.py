@@ -1,0 +1,508 @@
+"""The offline `rules` extractor: spaCy dependency patterns into propositions (SPEC §3)."""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar
+
+from pydantic import BaseModel, ConfigDict
+
+from ..errors import InputError
+from ..models import Proposition, QARecord, Resolution
+from ..normalize import coref
+from ..question import proper_runs
+from . import Extraction
+
+_CITATION = re.compile(
+    r"[ \t]*\[(?:(?P<ids>(?:doc\s*)?\d+(?:\s*[,;]\s*(?:doc\s*)?\d+)*)\]|doc\]\s*<(?P<s>s\d+)>)",
+    re.I,
+)
+_KIND = {
+    "PERSON": "person", "GPE": "place", "LOC": "place", "FAC": "place", "ORG": "org",
+    "WORK_OF_ART": "work", "DATE": "date", "TIME": "date", "CARDINAL": "number",
+    "QUANTITY": "number", "MONEY": "number", "PERCENT": "number",
+}
+_PERSON_VERBS = frozenset({
+    "write", "direct", "star", "marry", "compose", "paint", "sing", "die", "bear", "graduate",
+    "act", "portray", "narrate", "co-write", "screenwrite",
+})
+_HEDGE = re.compile(
+    r"\b(?:reportedly|allegedly|possibly|perhaps|rumou?red|supposedly|purportedly|presumably|"
+    r"probably|likely|apparently|unconfirmed|(?:may|might|could) (?:have|be)|"
+    r"unclear (?:whether|if)|it is (?:believed|thought|said|possible)|(?:is|are|was|were) "
+    r"(?:said|believed|thought) to|not (?:sure|certain)|uncertain)\b",
+    re.I,
+)
+_CONCLUSION = re.compile(
+    r"^\W*(?:so|thus|therefore|hence|consequently|in conclusion|in summary|in short|"
+    r"to conclude|to sum up|final answer)\b|\bthe (?:final |correct |short )?answer "
+    r"(?:is|would be|was|will be)\b|^\W*answer\s*:",
+    re.I,
+)
+_ANSWER_IS = re.compile(r"\banswer(?: (?:is|would be|was|will be))?\s*:?\s*(?P<x>.+)$", re.I | re.S)
+_RELATIVE = frozenset({"who", "whom", "which", "that", "whose"})
+_PRED_DEPS = frozenset({"relcl", "acl", "advcl", "ccomp", "csubj", "parataxis", "conj"})
+_SUBJ = ("nsubj", "nsubjpass")
+_PATTERN_ORDER = ("appos", "relcl", "acl", "conj", "poss", "copula", "passive", "prep", "svo")
+
+
+class RulesConfig(BaseModel):
+    """Options of the rules extractor."""
+
+    model_config = ConfigDict(extra="forbid")
+    spacy_model: str | None = None
+
+
+@dataclass
+class _Arg:
+    """A proposition argument: an entity mention, or a reference coref resolved."""
+
+    text: str
+    top: int  # token standing for the argument in the dependency tree
+    start: int  # char offset in the cleaned text
+    kind: str = "other"
+    resolution: coref.Resolved | None = None
+    end: int = 0
+
+
+class RulesExtractor:
+    """Sentence split, citation stripping, mentions, coreference, dependency triples."""
+
+    name: ClassVar[str] = "rules"
+    Config: ClassVar[type[BaseModel]] = RulesConfig
+
+    def __init__(self, config: RulesConfig | None = None):
+        self.config = config or RulesConfig()
+        self._nlp: Any = None
+        self._lemma: Any = None
+
+    @property
+    def nlp(self) -> Any:
+        if self._nlp is None:
+            from ..nlp import load
+
+            self._nlp = load(self.config.spacy_model)
+        return self._nlp
+
+    def signature(self) -> list[tuple[str, object]]:
+        from ..nlp import model_id
+
+        return [("extractor", "rules"), ("spacy", model_id(self.nlp)), ("coref", "rules")]
+
+    def extract(self, record: QARecord, hints: list[str]) -> Extraction:
+        """Decompose `record.long_answer` into propositions and entity mentions."""
+        clean, offsets, markers = strip_citations(record.long_answer)
+        if len(clean) > self.nlp.max_length:
+            raise InputError(f"long answer has {len(clean)} characters; the limit is "
+                             f"{self.nlp.max_length}")
+        from ..nlp import lemmatizer, parse
+
+        if self._lemma is None:
+            self._lemma = lemmatizer(self.nlp)
+        doc = parse(self.nlp, clean)
+        return _Run(doc, hints, offsets, markers, self.nlp.make_doc, self._lemma).extract()
+
+
+def strip_citations(text: str) -> tuple[str, list[int], list[tuple[int, list[str]]]]:
+    """Remove citation markers; return the clean text, clean→original offsets, and markers.
+
+    Markers are (offset in the clean text, ids): `[Doc1]`, `[1]`, `[1, 2]`, `[doc]<s3>`.
+    """
+    parts: list[str] = []
+    offsets: list[int] = []
+    markers: list[tuple[int, list[str]]] = []
+    pos = 0
+    for m in _CITATION.finditer(text):
+        parts.append(text[pos:m.start()])
+        offsets.extend(range(pos, m.start()))
+        ids = [m.group("s")] if m.group("s") else [i.strip() for i in re.split(r"[,;]", m.group("ids"))]
+        markers.append((len(offsets), ids))
+        pos = m.end()
+    parts.append(text[pos:])
+    offsets.extend(range(pos, len(text) + 1))
+    return "".join(parts), offsets, markers
+
+
+class _Run:
+    """One extraction over one parsed long answer."""
+
+    def __init__(self, doc: Any, hints: list[str], offsets: list[int], markers: list,
+                 make_doc: Any, lemma: Any):
+        self.doc = doc
+        self.lemma = lemma
+        self.offsets = offsets
+        self.sents = [s for s in doc.sents if s.text.strip()]
+        self.sent_of = {t.i: n for n, s in enumerate(self.sents) for t in s}
+        self.mentions = _mentions(doc, hints, make_doc)
+        self.arg_at: dict[int, _Arg] = {}
+        for m in self.mentions:
+            for i in range(m[0], m[1]):
+                self.arg_at[i] = m[3]
+        self._refine_kinds()
+        self._resolve_references()
+        self.citations = self._citations(markers)
+        self._clause: dict[int, int] = {}
+
+    def extract(self) -> Extraction:
+        props: list[dict] = []
+        for n, sent in enumerate(self.sents):
+            props.extend(self._sentence(n, sent))
+        seen: set[tuple] = set()
+        out: list[Proposition] = []
+        for p in sorted(props, key=lambda p: p.pop("_key")):
+            key = (p["sentence"], p["subject"].lower(), p["relation"], p["object"].lower())
+            if key in seen:
+                continue
+            seen.add(key)
+            out.append(Proposition(id=f"P{len(out) + 1}", **p))
+        mentions = [(a.text, self._orig(a.start), self._orig(a.end - 1) + 1, a.kind)
+                    for _, _, _, a in self.mentions]
+        return Extraction(out, mentions)
+
+    # ---- mentions and references
+
+    def _refine_kinds(self) -> None:
+        for start, end, _, arg in self.mentions:
+            root = self.doc[start:end].root
+            heads = _descriptors(self.doc, start, end, self.lemma)
+            cls = next((coref.noun_class(h) for h in heads if coref.noun_class(h)), None)
+            if cls:
+                arg.kind = cls
+            elif arg.kind in ("other", "org") and (
+                (root.dep_ in _SUBJ and self.lemma(root.head).lower() in _PERSON_VERBS)
+                or any(c.dep_ == "relcl" and any(g.lower_ == "who" for g in c.children)
+                       for c in root.children)
+            ):
+                arg.kind = "person"  # "J.K. Rowling wrote …" is tagged ORG by the small model
+            arg.top = _top(self.doc, root, self.arg_at).i
+
+    def _resolve_references(self) -> None:
+        blocked = set(self.arg_at)
+        for _, _, _, arg in self.mentions:
+            blocked.add(arg.top)
+        antecedents = []
+        for start, end, _, arg in self.mentions:
+            top = self.doc[arg.top]
+            antecedents.append(coref.Antecedent(
+                arg.text, arg.start, self.sent_of.get(top.i, 0), arg.kind,
+                subject=self._main_subject(top, arg),
+                heads=_descriptors(self.doc, start, end, self.lemma),
+                plural=arg.kind == "org" or self.doc[start:end].root.tag_ in ("NNPS", "NNS"),
+            ))
+        refs = [r for r in coref.find_references(self.doc, blocked, self.lemma) if r.token in self.sent_of]
+        refs = [replace(r, sentence=self.sent_of[r.token]) for r in refs]
+        for res in coref.resolve(antecedents, refs):
+            r = res.ref
+            self.arg_at[r.token] = _Arg(res.to.name, r.token, r.start, res.to.kind, res, r.end)
+
+    def _main_subject(self, top: Any, arg: _Arg) -> bool:
+        head = top.head
+        if top.dep_ in _SUBJ:
+            return head.dep_ == "ROOT" or (head.dep_ == "conj" and head.head.dep_ == "ROOT")
+        # Identifying copula: "The director of Inception is Christopher Nolan".
+        return top.dep_ == "attr" and head.dep_ == "ROOT" and any(
+            c.dep_ == "nsubj" and c.i not in self.arg_at for c in head.children)
+
+    def _citations(self, markers: list) -> dict[int, list[str]]:
+        starts = [s.start_char for s in self.sents]
+        out: dict[int, list[str]] = {}
+        for pos, ids in markers:
+            n = max(0, bisect_right(starts, pos - 1) - 1) if starts else 0
+            bucket = out.setdefault(n, [])
+            bucket.extend(i for i in ids if i not in bucket)
+        return out
+
+    # ---- clauses
+
+    def _is_pred(self, tok: Any) -> bool:
+        if tok.dep_ == "ROOT":
+            return True
+        if tok.dep_ in _PRED_DEPS and tok.pos_ in ("VERB", "AUX"):
+            return True
+        # "Paris, the capital of France": an apposition with content of its own.
+        return (tok.dep_ == "appos" and tok.pos_ == "NOUN" and tok.i not in self.arg_at
+                and tok.head.i in self.arg_at and any(c.dep_ in ("prep", "poss") for c in tok.children))
+
+    def _clause_of(self, tok: Any) -> int:
+        t = tok
+        while not self._is_pred(t) and t.head.i != t.i:
+            t = t.head
+        return t.i
+
+    def _noun_arg(self, n: Any) -> _Arg | None:
+        """The entity a common noun stands for: its apposition, or an identifying copula."""
+        if n.i in self.arg_at:
+            return self.arg_at[n.i]
+        for c in n.children:
+            if c.dep_ == "appos" and c.i in self.arg_at:
+                return self.arg_at[c.i]
+        if n.dep_ == "appos" and n.head.i in self.arg_at:
+            return self.arg_at[n.head.i]
+        if self.lemma(n.head) == "be":  # "X is a film directed by Y"; "the actor … is X"
+            other = {"nsubj": "attr", "attr": "nsubj"}.get(n.dep_)
+            for c in n.head.children:
+                if c.dep_ == other and c.i in self.arg_at:
+                    return self.arg_at[c.i]
+        return None
+
+    def _subjects(self, p: Any, depth: int = 0) -> tuple[list[_Arg], Any, str | None]:
+        """(subject args, subject token, pattern the clause type implies)."""
+        subj = next((c for c in p.children if c.dep_ in _SUBJ), None)
+        if subj is not None:
+            arg = self.arg_at.get(subj.i)
+            if arg is None and subj.lower_ in _RELATIVE and p.dep_ == "relcl":
+                arg = self._noun_arg(p.head)
+            if arg is None and self.lemma(p) == "be":
+                attr = next((c for c in p.children if c.dep_ == "attr"), None)
+                arg = self.arg_at.get(attr.i) if attr is not None else None
+            if arg is None:
+                arg = self._noun_arg(subj)
+            if arg is None:
+                return [], subj, None
+            group = [arg] + [self.arg_at[c.i] for c in subj.conjuncts if c.i in self.arg_at]
+            return group, subj, "relcl" if p.dep_ == "relcl" else None
+        if p.dep_ in ("relcl", "acl", "appos"):
+            arg = self._noun_arg(p.head)
+            return ([arg] if arg else []), None, p.dep_
+        if p.dep_ in ("conj", "advcl", "xcomp") and depth < 8:
+            args, _, _ = self._subjects(self.doc[self._clause_of(p.head)], depth + 1)
+            return args, None, "conj" if p.dep_ == "conj" else None
+        return [], None, None
+
+    # ---- sentences
+
+    def _sentence(self, n: int, sent: Any) -> list[dict]:
+        text = sent.text.strip()
+        args = self._args_in(sent)
+        base = {
+            "text": text, "sentence": n, "citations": list(self.citations.get(n, [])),
+            "span": (self._orig(sent.start_char), self._orig(sent.end_char - 1) + 1),
+            "hedged": bool(_HEDGE.search(text)),
+        }
+        if _CONCLUSION.search(text):
+            return self._conclusion(sent, args, base)
+        props: list[dict] = []
+        covered: set[int] = set()
+        preds = sorted({self._clause_of(self.doc[a.top]) for a in args}
+                       | {t.i for t in sent if self._is_pred(t)})
+        for pi in preds:
+            p = self.doc[pi]
+            subjects, subj_tok, how = self._subjects(p)
+            objects = [a for a in args if self._clause_of(self.doc[a.top]) == pi
+                       and all(a is not s for s in subjects)]
+            rel = next((c for c in p.children if c.lower_ in _RELATIVE and c.dep_ not in _SUBJ), None)
+            if how in ("relcl", "acl") and rel is not None:
+                extra = self._noun_arg(p.head)  # "the film that Nolan directed": that = film
+                if extra is not None and all(extra is not s for s in subjects):
+                    objects.append(replace(extra, top=rel.i))
+                    covered.add(id(extra))
+            for k, s in enumerate(subjects):
+                for o in objects:
+                    if o.text.lower() == s.text.lower():
+                        continue
+                    relation, tags, negated = self._path(o, p, subj_tok)
+                    if k > 0:
+                        tags.add("conj")
+                    if how:
+                        tags.add(how)
+                    pattern = next(t for t in _PATTERN_ORDER if t in tags or t == "svo")
+                    props.append(self._prop(base, s, o, relation, pattern, negated))
+                    covered.update((id(s), id(o)))
+        if len(args) >= 2:
+            anchor = next((a for a in args if id(a) in covered), args[0])
+            for o in args:
+                if id(o) in covered or o is anchor or o.text.lower() == anchor.text.lower():
+                    continue
+                relation = self._path(o, self.doc[self._lca(anchor.top, o.top)], None)[0]
+                props.append(self._prop(base, anchor, o, relation or "co-occurs with",
+                                        "cooccur", False))
+        return props
+
+    def _args_in(self, sent: Any) -> list[_Arg]:
+        found: dict[int, _Arg] = {}
+        for i in range(sent.start, sent.end):
+            arg = self.arg_at.get(i)
+            if arg is not None:
+                found.setdefault(id(arg), arg)
+        return sorted(found.values(), key=lambda a: a.start)
+
+    def _path(self, o: _Arg, p: Any, subj_tok: Any) -> tuple[str, set[str], bool]:
+        """Relation words from the clause predicate down to the object, and pattern tags."""
+        chain = [self.doc[o.top]]
+        while chain[-1].i != p.i and chain[-1].head.i != chain[-1].i:
+            chain.append(chain[-1].head)
+        down = chain[::-1]
+        tags: set[str] = set()
+        if subj_tok is not None and any(t.i == subj_tok.i for t in down):
+            down = down[[t.i for t in down].index(subj_tok.i):]  # inside the subject phrase
+        if self.lemma(p) == "be":
+            tags.add("copula")
+        if down[0].i != p.i and (subj_tok is None or down[0].i != subj_tok.i):
+            down = [self.doc[o.top]]  # the object is not below the predicate: no path words
+        words: list[str] = []
+        mark = 0
+        negated = any(c.dep_ == "neg" for c in p.children)
+        for k, t in enumerate(down):
+            below = down[k + 1] if k + 1 < len(down) else None
+            if t.dep_ == "conj" and t.i != p.i:
+                tags.add("conj")
+            if t.dep_ == "agent":
+                tags.add("passive")
+            if below is not None and below.dep_ == "poss":
+                tags.add("poss")
+            if t.dep_ == "appos" and k == 1 and subj_tok is not None and down[0].i == subj_tok.i:
+                tags.add("appos")  # "Atlanta, Georgia": the subject's own apposition
+            negated = negated or any(c.dep_ == "neg" for c in t.children)
+            if t.i == o.top:
+                continue
+            if t.i in self.arg_at:
+                if below is None or below.dep_ != "appos":
+                    del words[mark:]  # "in London, England by X": only what follows the last entity
+                continue
+            if t.pos_ in ("VERB", "AUX") and self.lemma(t) != "be":
+                words.append("born" if self.lemma(t) == "bear" else self.lemma(t).lower())
+                words.extend(c.lower_ for c in t.children if c.dep_ == "prt")
+                mark = len(words)
+            elif t.pos_ == "ADP":
+                words.append(t.lower_)
+                tags.add("prep")
+            elif t.pos_ in ("NOUN", "ADJ"):
+                words.append(self.lemma(t).lower())
+                if below is not None and below.dep_ == "poss":
+                    words.append("of")
+        if len(words) >= 3 and words[-1] == "of":
+            words.pop()  # "have population of 67 million" reads as "have population"
+        if not words:
+            words = ["be"] if tags & {"copula", "appos"} else []
+        return " ".join(words), tags, negated
+
+    def _lca(self, a: int, b: int) -> int:
+        up = {a}
+        t = self.doc[a]
+        while t.head.i != t.i:
+            t = t.head
+            up.add(t.i)
+        t = self.doc[b]
+        while t.i not in up and t.head.i != t.i:
+            t = t.head
+        return t.i
+
+    def _conclusion(self, sent: Any, args: list[_Arg], base: dict) -> list[dict]:
+        text = base["text"]
+        m = _ANSWER_IS.search(text)
+        subject = "answer"
+        if m:
+            x = m.group("x").strip().strip(".\"'“”").strip()
+            start = sent.start_char + (len(sent.text) - len(sent.text.lstrip())) + m.start("x")
+            inside = [a for a in args if a.start >= start]
+            obj = inside[0].text if inside else x
+        else:
+            root = sent.root
+            subj = next((c for c in root.children if c.dep_ in _SUBJ), None)
+            attr = next((c for c in root.children if c.dep_ == "attr"), None)
+            if self.lemma(root) == "be" and subj is not None and attr is not None:
+                subject = _np(subj, self.arg_at)
+                obj = self.arg_at[attr.i].text if attr.i in self.arg_at else _np(attr, self.arg_at)
+            elif args:
+                obj = args[-1].text
+            else:
+                return []
+        if not obj:
+            return []
+        return [dict(base, subject=subject, relation="be", object=obj, pattern="conclusion",
+                     conclusion=True, negated=False, resolutions=[],
+                     _key=(base["sentence"], sent.start_char, 0))]
+
+    def _prop(self, base: dict, s: _Arg, o: _Arg, relation: str, pattern: str,
+              negated: bool) -> dict:
+        resolutions = [Resolution(text=a.resolution.ref.text,
+                                  span=(self._orig(a.start), self._orig(a.end - 1) + 1),
+                                  to=a.text, reason=a.resolution.reason)
+                       for a in (s, o) if a.resolution is not None]
+        return dict(base, subject=s.text, relation=relation, object=o.text, pattern=pattern,
+                    negated=negated, resolutions=resolutions,
+                    _key=(base["sentence"], min(s.start, o.start), max(s.start, o.start)))
+
+    def _orig(self, i: int) -> int:
+        return self.offsets[min(max(i, 0), len(self.offsets) - 1)]
+
+
+def _mentions(doc: Any, hints: list[str], make_doc: Any) -> list[tuple[int, int, int, _Arg]]:
+    """Entity mentions as (start token, end token, priority, arg), overlaps resolved."""
+    from spacy.matcher import PhraseMatcher
+
+    found: list[tuple[int, int, int, str]] = []
+    if hints:
+        matcher = PhraseMatcher(doc.vocab, attr="LOWER")
+        variants = {h.strip() for h in hints} | {re.sub(r"\s*\([^)]*\)\s*$", "", h).strip() for h in hints}
+        matcher.add("HINT", [make_doc(v) for v in sorted(variants) if v])
+        found += [(s, e, 0, "") for _, s, e in matcher(doc)]
+    for m in re.finditer(r"\"([^\"]{2,120})\"|“([^”]{2,120})”", doc.text):
+        g = 1 if m.group(1) else 2
+        span = doc.char_span(m.start(g), m.end(g), alignment_mode="contract")
+        if span is not None and len(span):
+            found.append((span.start, span.end, 1, ""))
+    for ent in doc.ents:
+        keep = ent.label_ not in ("ORDINAL", "NORP", "LANGUAGE") and (
+            ent.label_ not in ("DATE", "TIME", "CARDINAL", "QUANTITY", "MONEY", "PERCENT")
+            or any(t.like_num and any(ch.isdigit() for ch in t.text) for t in ent))
+        if keep:
+            found.append((ent.start, ent.end, 2, ent.label_))
+    for start, end, _ in proper_runs(doc):
+        span = doc.char_span(start, end, alignment_mode="contract")
+        if span is not None and len(span):
+            found.append((span.start, span.end, 3, ""))
+    labels = {(e.start, e.end): e.label_ for e in doc.ents}
+    taken = [False] * len(doc)
+    out: list[tuple[int, int, int, _Arg]] = []
+    for s, e, prio, label in sorted(found, key=lambda f: (f[2] > 0, -(f[1] - f[0]), f[2], f[0])):
+        while s < e and doc[s].lower_ in ("the", "a", "an") and prio > 0 and e - s > 1:
+            s += 1
+        if s >= e or any(taken[s:e]):
+            continue
+        for i in range(s, e):
+            taken[i] = True
+        label = label or labels.get((s, e)) or _overlapping_label(doc, s, e)
+        span = doc[s:e]
+        arg = _Arg(span.text, span.root.i, span.start_char, _KIND.get(label, "other"),
+                   end=span.end_char)
+        out.append((s, e, prio, arg))
+    return sorted(out, key=lambda m: m[0])
+
+
+def _overlapping_label(doc: Any, s: int, e: int) -> str:
+    best = ""
+    width = 0
+    for ent in doc.ents:
+        overlap = min(e, ent.end) - max(s, ent.start)
+        if overlap > width:
+            best, width = ent.label_, overlap
+    return best
+
+
+def _descriptors(doc: Any, start: int, end: int, lemma: Any) -> tuple[str, ...]:
+    """Descriptor nouns seen with a mention: "the film Inception", "Inception, a film …"."""
+    root = doc[start:end].root
+    nouns = [c for c in root.children if c.dep_ in ("compound", "appos") and c.pos_ == "NOUN"
+             and not start <= c.i < end]
+    if root.dep_ in ("appos", "compound") and root.head.pos_ == "NOUN":
+        nouns.append(root.head)
+    words = {lemma(n).lower() for n in nouns}
+    return tuple(sorted(w for w in words if w in coref.DESCRIPTOR_NOUNS))
+
+
+def _top(doc: Any, root: Any, arg_at: dict[int, _Arg]) -> Any:
+    """Climb from a mention to its descriptor noun ("the film [Inception]") when bare."""
+    head = root.head
+    if (root.dep_ in ("appos", "compound") and head.pos_ == "NOUN" and head.i not in arg_at
+            and not any(c.dep_ in ("prep", "relcl", "acl", "poss") for c in head.children)):
+        return head
+    return root
+
+
+def _np(tok: Any, arg_at: dict[int, _Arg]) -> str:
+    if tok.i in arg_at:
+        return arg_at[tok.i].text
+    return tok.doc[tok.left_edge.i:tok.right_edge.i + 1].text

@@ -1,0 +1,237 @@
+"""Rule-based coreference for the rules path (SPEC §4.1): pronouns and definite descriptions.
+
+`find_references` reads a parsed Doc; `resolve` is pure and walks antecedents and references
+in text order, so it can be tested without a model.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, Literal
+
+RefKind = Literal["person", "thing", "plural"]
+
+PERSON_PRONOUNS = frozenset({"he", "him", "his", "himself", "she", "her", "hers", "herself"})
+THING_PRONOUNS = frozenset({"it", "its", "itself"})
+PLURAL_PRONOUNS = frozenset({"they", "them", "their", "theirs", "themselves"})
+
+WORK_NOUNS = frozenset({
+    "film", "movie", "song", "album", "book", "novel", "series", "show", "play", "opera",
+    "single", "poem", "game", "painting", "documentary", "sitcom", "musical", "track",
+    "episode", "screenplay", "story", "magazine", "newspaper",
+})
+ORG_NOUNS = frozenset({
+    "club", "band", "company", "team", "group", "organization", "organisation",
+    "university", "school", "college", "party", "label", "firm", "studio", "network",
+    "corporation", "agency", "orchestra", "church",
+})
+PLACE_NOUNS = frozenset({
+    "city", "town", "village", "country", "state", "province", "region", "river", "island",
+    "county", "capital", "district", "municipality", "nation", "kingdom", "lake", "mountain",
+    "commune", "parish", "area", "stadium", "building",
+})
+PERSON_NOUNS = frozenset({
+    "director", "actor", "actress", "singer", "author", "writer", "composer", "player",
+    "artist", "poet", "politician", "footballer", "producer", "musician", "king", "queen",
+    "president", "man", "woman", "novelist", "painter", "screenwriter", "songwriter",
+    "rapper", "filmmaker", "scientist", "founder", "father", "mother", "son", "daughter",
+    "wife", "husband", "brother", "sister", "prince", "princess", "emperor", "lyricist",
+})
+DESCRIPTOR_NOUNS = WORK_NOUNS | ORG_NOUNS | PLACE_NOUNS | PERSON_NOUNS
+# Which entity kinds a description may point to; "other" is what NER leaves unlabelled.
+_COMPATIBLE = {
+    "work": frozenset({"work", "other", "org"}),
+    "org": frozenset({"org", "other", "work"}),
+    "place": frozenset({"place", "other"}),
+    None: frozenset({"work", "org", "place", "other"}),
+}
+_LITERAL = frozenset({"date", "number"})
+
+
+@dataclass(frozen=True)
+class Antecedent:
+    """An entity mention a reference may point to."""
+
+    name: str
+    start: int
+    sentence: int
+    kind: str = "other"
+    subject: bool = False
+    heads: tuple[str, ...] = ()
+    plural: bool = False
+
+
+@dataclass(frozen=True)
+class Reference:
+    """A pronoun or bare definite description ("the film") waiting for an antecedent."""
+
+    text: str
+    start: int
+    end: int
+    sentence: int
+    kind: RefKind
+    head: str | None = None
+    subject: bool = False
+    token: int = -1
+
+
+@dataclass(frozen=True)
+class Resolved:
+    ref: Reference
+    to: Antecedent
+    reason: str
+
+
+def noun_class(head: str | None) -> str | None:
+    """The entity kind a descriptor noun implies ("film" → "work"), None when unknown."""
+    if head in WORK_NOUNS:
+        return "work"
+    if head in ORG_NOUNS:
+        return "org"
+    if head in PLACE_NOUNS:
+        return "place"
+    if head in PERSON_NOUNS:
+        return "person"
+    return None
+
+
+def resolve(antecedents: Iterable[Antecedent], references: Iterable[Reference]) -> list[Resolved]:
+    """Resolve each reference to the most recent compatible antecedent, in text order.
+
+    A resolved reference becomes an antecedent itself, so "He … He …" chains hold.
+    """
+    # Antecedents sort before references at the same offset: a mention precedes its use.
+    events: list[tuple[int, int, Any]] = [(a.start, 0, a) for a in antecedents]
+    events += [(r.start, 1, r) for r in references]
+    events.sort(key=lambda e: (e[0], e[1]))
+    history: list[Antecedent] = []
+    subjects: dict[int, Antecedent] = {}
+    out: list[Resolved] = []
+    for _, is_ref, item in events:
+        if not is_ref:
+            _remember(item, history, subjects)
+            continue
+        found = _resolve_one(item, history, subjects)
+        if found is None:
+            continue
+        target, reason = found
+        out.append(Resolved(item, target, reason))
+        _remember(
+            replace(target, start=item.start, sentence=item.sentence, subject=item.subject),
+            history, subjects,
+        )
+    return out
+
+
+def _remember(a: Antecedent, history: list[Antecedent], subjects: dict[int, Antecedent]) -> None:
+    history.append(a)
+    if a.subject and a.sentence not in subjects:
+        subjects[a.sentence] = a
+
+
+def _resolve_one(
+    ref: Reference, history: Sequence[Antecedent], subjects: dict[int, Antecedent],
+) -> tuple[Antecedent, str] | None:
+    if ref.head:
+        for a in reversed(history):
+            if ref.head in a.heads:
+                return a, f"head noun '{ref.head}' seen with {a.name}"
+    # The current sentence's subject counts when it precedes the reference ("X …, and it …").
+    prev = subjects.get(ref.sentence) or subjects.get(ref.sentence - 1)
+    if ref.kind == "person":
+        return _person(prev, history)
+    cls = noun_class(ref.head) if ref.head else None
+    allowed = _COMPATIBLE.get(cls, _COMPATIBLE[None])
+    if ref.kind == "plural":
+        if prev is not None and prev.plural:
+            return prev, "previous subject is plural"
+        for a in reversed(history):
+            if a.plural:
+                return a, "last plural entity"
+    if prev is not None and prev.kind in allowed:
+        return prev, "previous sentence's non-person subject"
+    for a in reversed(history):
+        if a.kind in allowed:
+            return a, "last non-person entity"
+    return None
+
+
+def _person(prev: Antecedent | None, history: Sequence[Antecedent]) -> tuple[Antecedent, str] | None:
+    if prev is not None and prev.kind == "person":
+        later = [a for a in history if a.kind == "person" and a.start > prev.start]
+        if not later:
+            return prev, "previous sentence's person subject"
+    for a in reversed(history):
+        if a.kind == "person":
+            return a, "last person mentioned"
+    # NER often misses person names; an unlabelled previous subject is the best guess.
+    if prev is not None and prev.kind == "other":
+        return prev, "previous subject (no person found)"
+    return None
+
+
+def find_references(
+    doc: Any, blocked: frozenset[int] | set[int] = frozenset(), lemma: Any = None,
+) -> list[Reference]:
+    """Pronouns and bare definite descriptions in a parsed Doc.
+
+    Args:
+        doc: a spaCy Doc with dependencies.
+        blocked: token indices inside or attached to an entity mention (never references).
+        lemma: token → lemma (default `Token.lemma_`), for parses that skip the lemmatizer.
+    """
+    lemma = lemma or (lambda t: t.lemma_)
+    sent_index = {s.start: i for i, s in enumerate(doc.sents)}
+    refs: list[Reference] = []
+    for tok in doc:
+        if tok.i in blocked:
+            continue
+        sent = sent_index[tok.sent.start]
+        lower = tok.lower_
+        subject = tok.dep_ in ("nsubj", "nsubjpass")
+        if tok.pos_ in ("PRON", "DET"):
+            kind: RefKind | None = (
+                "person" if lower in PERSON_PRONOUNS else
+                "thing" if lower in THING_PRONOUNS else
+                "plural" if lower in PLURAL_PRONOUNS else None
+            )
+            if kind is None or _pleonastic(tok):
+                continue
+            refs.append(Reference(tok.text, tok.idx, tok.idx + len(tok), sent, kind,
+                                  subject=subject, token=tok.i))
+        elif tok.pos_ == "NOUN" and lemma(tok).lower() in DESCRIPTOR_NOUNS and _bare_definite(tok, lemma):
+            head = lemma(tok).lower()
+            det = min(c.i for c in tok.children if c.dep_ == "det")
+            start = doc[det].idx
+            kind = "person" if head in PERSON_NOUNS else "thing"
+            refs.append(Reference(doc[det:tok.i + 1].text, start, tok.idx + len(tok), sent, kind,
+                                  head=head, subject=subject, token=tok.i))
+    return refs
+
+
+def _pleonastic(tok: Any) -> bool:
+    """'It is unclear whether…', 'it was reported that…': an 'it' with no referent."""
+    if tok.dep_ == "expl":
+        return True
+    if tok.lower_ != "it" or tok.dep_ not in ("nsubj", "nsubjpass"):
+        return False
+    deps = {c.dep_ for c in tok.head.children}
+    return "ccomp" in deps and (tok.dep_ == "nsubjpass" or bool(deps & {"acomp", "attr"}))
+
+
+def _bare_definite(tok: Any, lemma: Any) -> bool:
+    """'the film' alone: restrictive modifiers ("the film directed by X", "the director of
+    Y") or an identifying copula ("the film is Inception") make it no anaphor."""
+    dets = [c for c in tok.children if c.dep_ == "det"]
+    if not dets or dets[0].lower_ not in ("the", "this", "that"):
+        return False
+    if any(c.dep_ in ("prep", "relcl", "acl", "appos", "compound", "poss", "nmod")
+           for c in tok.children):
+        return False
+    if tok.dep_ in ("compound", "appos"):
+        return False
+    head = tok.head
+    if tok.dep_ == "nsubj" and lemma(head) == "be" and any(c.dep_ == "attr" for c in head.children):
+        return False
+    return tok.dep_ != "attr"

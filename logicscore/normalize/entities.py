@@ -1,0 +1,261 @@
+"""Entity linking (SPEC §4.2): one entity node per real-world thing.
+
+Mentions are clustered in text order. A mention joins a cluster on an equal normalized key,
+on containment whose extra words are lowercase descriptors, or on fuzzy similarity with the
+safeguards measured in NOTES-rules-path.md; a lone surname joins a person afterwards, only
+when that surname is unique among persons. Clusters never merge with each other, so one
+ambiguous mention cannot bridge two entities.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..extract import Extraction
+from ..models import Entity, EntityKind, Mention, Proposition, QuestionEntity
+from .mentions import DATE, NUMBER, PRONOUNS, Form, analyze, compare, normalize, same_answer
+
+__all__ = ["Linked", "link", "normalize", "same_answer"]
+
+_HE_SHE = frozenset({"he", "she", "him", "her", "his", "hers", "himself", "herself"})
+# Fuzzy comparisons per mention are capped so adversarial inputs stay bounded.
+_MAX_FUZZY_FORMS = 400
+
+
+@dataclass
+class _Rec:
+    """One mention occurrence before clustering."""
+
+    text: str
+    span: tuple[int, int] | None
+    kind: str
+    order: tuple[int, int, int]
+    form: Form
+    reason: str | None = None
+    person: bool = False
+    pronoun: bool = False
+
+
+@dataclass
+class _Cluster:
+    recs: list[_Rec] = field(default_factory=list)
+    forms: dict[str, Form] = field(default_factory=dict)
+
+    @property
+    def person(self) -> bool:
+        return any(r.person or r.kind == "person" or r.form.person_hint for r in self.recs)
+
+
+@dataclass
+class Linked:
+    """Propositions with entity ids, the entities, and the question and answer matched to them."""
+
+    propositions: list[Proposition]
+    entities: list[Entity]
+    question: list[QuestionEntity]
+    answer_entity: str | None
+
+
+def _best(clusters: list[_Cluster], form: Form, threshold: float,
+          persons: bool) -> tuple[int, tuple[int, float, str]] | None:
+    best: tuple[int, tuple[int, float, str]] | None = None
+    budget = _MAX_FUZZY_FORMS
+    for ci, cluster in enumerate(clusters):
+        if cluster.recs[0].pronoun:
+            continue
+        for other in cluster.forms.values():
+            budget -= 1
+            hit = compare(form, other, threshold, persons and cluster.person)
+            if hit and (best is None or hit[:2] > best[1][:2]):
+                best = (ci, hit)
+        if budget <= 0:
+            break
+    return best
+
+
+def _collect(extraction: Extraction) -> tuple[list[_Rec], list[tuple[_Rec | None, _Rec | None]]]:
+    """Every mention occurrence in text order, and the pair of records per proposition."""
+    recs: dict[tuple, _Rec] = {}
+    seq = 0
+
+    def add(key: tuple, text: str, span, kind: str, order, reason=None, person=False) -> _Rec:
+        nonlocal seq
+        if key not in recs:
+            form = analyze(text)
+            recs[key] = _Rec(text, span, kind, (*order, seq), form, reason, person,
+                             pronoun=form.key in PRONOUNS)
+            seq += 1
+        rec = recs[key]
+        rec.kind = kind if rec.kind == "other" else rec.kind
+        rec.reason = rec.reason or reason
+        rec.person = rec.person or person
+        return rec
+
+    for text, start, end, kind in extraction.mentions:
+        add((text, (start, end)), text, (start, end), kind or "other", (start, 0))
+    by_text = {}
+    for text, start, end, kind in extraction.mentions:
+        by_text.setdefault(normalize(text), []).append((start, end, text))
+    pairs: list[tuple[_Rec | None, _Rec | None]] = []
+    for p in extraction.propositions:
+        pair: list[_Rec | None] = []
+        for arg in (p.subject, p.object):
+            if not arg.strip():
+                pair.append(None)
+                continue
+            res = next((r for r in p.resolutions if normalize(r.to) == normalize(arg)), None)
+            if res is not None:
+                reason = f"coreference: {res.text} → {res.to}"
+                person = res.text.casefold() in _HE_SHE
+                pair.append(add((arg, tuple(res.span)), arg, tuple(res.span), "other",
+                                (res.span[0], 1), reason, person))
+                continue
+            span = _locate(p, arg, by_text.get(normalize(arg), []))
+            key = (arg, span) if span else (arg, None, p.id if normalize(arg) in PRONOUNS else "")
+            pair.append(add(key, arg, span, "other", (span[0] if span else p.span[0], 1)))
+        pairs.append((pair[0], pair[1]))
+    return sorted(recs.values(), key=lambda r: r.order), pairs
+
+
+def _locate(p: Proposition, arg: str, known: list[tuple[int, int, str]]) -> tuple[int, int] | None:
+    """Char span of a proposition argument in the long answer, when it can be recovered."""
+    lo, hi = p.span
+    for start, end, text in known:
+        # An unknown proposition span (0, 0) still pairs an argument with its first
+        # identical mention, so one occurrence is not listed twice.
+        if lo <= start and end <= hi or hi <= lo and text == arg:
+            return (start, end)
+    if hi - lo == len(p.text) and hi > lo:
+        at = p.text.casefold().find(arg.casefold())
+        if at >= 0:
+            return (lo + at, lo + at + len(arg))
+    return None
+
+
+def _cluster(recs: list[_Rec], threshold: float) -> list[_Cluster]:
+    clusters: list[_Cluster] = []
+    exact: dict[str, int] = {}
+    for rec in recs:
+        key = rec.form.key
+        if rec.pronoun or not key:
+            clusters.append(_Cluster([rec], {}))
+            continue
+        if key in exact:
+            ci = exact[key]
+            first = clusters[ci].recs[0]
+            rec.reason = rec.reason or ("exact" if rec.text == first.text else "normalized")
+        else:
+            hit = _best(clusters, rec.form, threshold, persons=True)
+            if hit is None:
+                clusters.append(_Cluster([], {}))
+                ci = len(clusters) - 1
+            else:
+                ci = hit[0]
+                name = clusters[ci].recs[0].form.display
+                rec.reason = rec.reason or f"{hit[1][2]}: {name}"
+            exact[key] = ci
+        clusters[ci].recs.append(rec)
+        clusters[ci].forms.setdefault(key, rec.form)
+    return _merge_surnames(clusters)
+
+
+def _merge_surnames(clusters: list[_Cluster]) -> list[_Cluster]:
+    """A lone capitalized surname joins the one earlier person cluster with that surname."""
+    persons: dict[str, list[int]] = {}
+    for ci, c in enumerate(clusters):
+        if c.person:
+            for f in c.forms.values():
+                if len(f.tokens) >= 2 and ci not in persons.get(f.tokens[-1], []):
+                    persons.setdefault(f.tokens[-1], []).append(ci)
+    dead: set[int] = set()
+    for ci, c in enumerate(clusters):
+        forms = list(c.forms.values())
+        if len(forms) != 1 or len(forms[0].tokens) != 1 or not forms[0].caps[0]:
+            continue
+        if any(r.kind not in ("other", "person") for r in c.recs):
+            continue
+        owners = persons.get(forms[0].key, [])
+        if len(owners) != 1 or owners[0] == ci or owners[0] in dead:
+            continue
+        target = clusters[owners[0]]
+        if target.recs[0].order >= c.recs[0].order:
+            continue  # only a *preceding* full name
+        full = next(f.display for f in target.forms.values() if len(f.tokens) >= 2)
+        for rec in c.recs:
+            if rec.reason is None or rec.reason in ("exact", "normalized"):
+                rec.reason = f"surname of {full}"
+        target.recs.extend(c.recs)
+        target.forms.update(c.forms)
+        dead.add(ci)
+    return [c for ci, c in enumerate(clusters) if ci not in dead]
+
+
+def _kind(cluster: _Cluster, name: str) -> EntityKind:
+    """Majority NER kind of the mentions; regex for dates and numbers; person hints."""
+    order = ["person", "place", "org", "work", "date", "number"]
+    counts = {k: sum(r.kind == k for r in cluster.recs) for k in order}
+    best = max(order, key=lambda k: (counts[k], -order.index(k)))
+    if counts[best]:
+        return best  # type: ignore[return-value]
+    key = normalize(name)
+    if DATE.match(key):
+        return "date"
+    if NUMBER.match(key):
+        return "number"
+    return "person" if cluster.person else "other"
+
+
+def _match_external(clusters: list[_Cluster], text: str, threshold: float) -> int | None:
+    """Cluster index for a question entity or short answer; never by surname alone."""
+    form = analyze(text)
+    hit = _best(clusters, form, threshold, persons=False)
+    return hit[0] if hit else None
+
+
+def link(extraction: Extraction, question: list[QuestionEntity], answer: str,
+         threshold: float = 85.0) -> Linked:
+    """Cluster mentions into entities and attach them to propositions, question and answer.
+
+    Args:
+        extraction: propositions plus the extractor's mentions `(text, start, end, kind)`.
+        question: question entities; copies come back with `.entity` set.
+        answer: the short answer SA.
+        threshold: rapidfuzz similarity (0–100) for fuzzy merging.
+    Returns:
+        a `Linked` with entity ids "E1", "E2"… in order of first appearance.
+    """
+    recs, pairs = _collect(extraction)
+    clusters = sorted(_cluster(recs, threshold), key=lambda c: min(r.order for r in c.recs))
+    ids: dict[int, str] = {}
+    entities: list[Entity] = []
+    for ci, c in enumerate(clusters):
+        c.recs.sort(key=lambda r: r.order)
+        ids[id(c)] = eid = f"E{ci + 1}"
+        proper = [r for r in c.recs if any(ch.isupper() for ch in r.form.display)] or c.recs
+        top = max(proper, key=lambda r: (len(r.form.tokens), -c.recs.index(r)))
+        name = top.form.display or top.text
+        mentions, seen = [], set()
+        for i, r in enumerate(c.recs):
+            if (r.text, r.span) in seen:
+                continue
+            seen.add((r.text, r.span))
+            if i == 0:  # the cluster's founder joined nothing, unless coreference put it here
+                reason = r.reason if r.reason and r.reason.startswith("coreference") else "first mention"
+            else:
+                reason = r.reason or "exact"
+            mentions.append(Mention(text=r.text, span=r.span, reason=reason))
+        entities.append(Entity(id=eid, name=name, kind=_kind(c, name), mentions=mentions))
+    owner = {id(r): ids[id(c)] for c in clusters for r in c.recs}
+    props = [
+        p.model_copy(update={
+            "subject_entity": owner.get(id(s)) if s else None,
+            "object_entity": owner.get(id(o)) if o else None,
+        })
+        for p, (s, o) in zip(extraction.propositions, pairs)
+    ]
+    q_out = []
+    for q in question:
+        ci = _match_external(clusters, q.name, threshold)
+        q_out.append(q.model_copy(update={"entity": ids[id(clusters[ci])] if ci is not None else None}))
+    ai = _match_external(clusters, answer, threshold) if answer.strip() else None
+    return Linked(props, entities, q_out, ids[id(clusters[ai])] if ai is not None else None)

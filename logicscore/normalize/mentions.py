@@ -1,0 +1,245 @@
+"""Mention normalization (SPEC §4.2): one comparable form per surface string.
+
+Case is remembered while normalizing so that lowercase descriptor words ("the film
+Inception") are told apart from capitalized parts of a name ("City of London").
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+from rapidfuzz import fuzz
+
+ARTICLES = frozenset({"the", "a", "an"})
+# Type and role nouns that wrap a proper name: "the film Inception", "the city of Springfield".
+DESCRIPTORS = frozenset("""
+film movie documentary song single album ep band group novel book series show sitcom play
+musical opera poem game magazine newspaper journal character city town village country state
+province county region district municipality commune suburb borough neighborhood neighbourhood
+river lake mountain island company corporation firm club team university college school station
+airport church cathedral ship label network channel studio franchise manga anime website brand
+museum stadium hotel castle palace party organization organisation capital actor actress singer
+director filmmaker writer author novelist poet player footballer politician painter composer
+musician rapper producer artist scientist physicist chemist architect journalist businessman
+businesswoman entrepreneur comedian dancer philosopher historian economist designer photographer
+screenwriter playwright guitarist drummer lyricist
+""".split())
+# Only these are stripped when they trail a name ("the Inception film"); role nouns are not,
+# since "Inception director" names a person, not the film.
+TRAILING = frozenset("""
+film movie song single album band novel book series show sitcom play musical opera poem game
+magazine newspaper city town village river lake island company club franchise
+""".split())
+HONORIFICS = frozenset("""
+mr mrs ms miss mx dr prof professor sir dame lord lady king queen prince princess duke duchess
+earl count countess baron baroness emperor empress pope president senator general captain
+colonel rev reverend
+""".split())
+PRONOUNS = frozenset("""
+he she it they him her them his hers its their theirs this that these those who whom which
+himself herself itself themselves we us i you
+""".split())
+_ORDINAL_WORDS = {w: str(i) for i, w in enumerate(
+    "zeroth first second third fourth fifth sixth seventh eighth ninth tenth".split())}
+_ROMAN = re.compile(r"^(?=[ivxlc]+$)c{0,3}(xc|xl|l?x{0,3})(ix|iv|v?i{0,3})$")
+_TOKEN = re.compile(r"\d+(?:st|nd|rd|th)\b|\d+(?:[.,]\d+)*|[^\W_]+", re.UNICODE)
+_ORDINAL = re.compile(r"^(\d+)(?:st|nd|rd|th)$")
+YEAR = re.compile(r"^(1\d{3}|20\d{2})s?$")
+_MONTHS = ("january february march april may june july august september october november "
+           "december jan feb mar apr jun jul aug sep sept oct nov dec")
+DATE = re.compile(
+    r"^(?:(?:in|on|c|circa|around|about)\s+)?(?:(?:\d{1,2}\s+)?(?:%s)(?:\s+\d{1,2})?(?:\s+\d{3,4})?"
+    r"|\d{3,4}s?|\d{4}\s+\d{1,2}\s+\d{1,2}|\d{1,2}(?:st|nd|rd|th)?\s+century)(?:\s+(?:ad|bc|bce|ce))?$"
+    % "|".join(_MONTHS.split()))
+NUMBER = re.compile(
+    r"^(?:about|around|over|under|nearly|approximately)?\s*\d+(?:[.,]\d+)*"
+    r"(?:\s+(?:hundred|thousand|million|billion|trillion|percent|per cent|people|inhabitants|km|"
+    r"kilometres|kilometers|miles|metres|meters|years|dollars|euros))*$")
+
+
+@dataclass(frozen=True)
+class Form:
+    """A mention analysed once: normalized tokens, which were capitalized, display text."""
+
+    key: str
+    tokens: tuple[str, ...]
+    caps: tuple[bool, ...]
+    markers: frozenset[str]
+    display: str
+    person_hint: bool
+
+
+def _fold(token: str) -> str:
+    text = unicodedata.normalize("NFKD", token)
+    return "".join(c for c in text if not unicodedata.combining(c)).casefold()
+
+
+def _mask(text: str) -> tuple[str, set[int]]:
+    """Blank parentheticals, citation brackets and possessive 's, keeping offsets."""
+    chars = list(text)
+    for pattern in (r"\([^()]*\)", r"\[[^\[\]]*\]"):
+        for m in re.finditer(pattern, text):
+            chars[m.start():m.end()] = " " * (m.end() - m.start())
+    possessive_ends: set[int] = set()
+    for m in re.finditer(r"(?<=[^\W_])['’]s\b|(?<=s)['’](?=\s|$)", text):
+        chars[m.start():m.end()] = " " * (m.end() - m.start())
+        possessive_ends.add(m.start())
+    return "".join(chars), possessive_ends
+
+
+def analyze(text: str) -> Form:
+    """Normalize `text`, remembering case so descriptors are told apart from names."""
+    masked, possessive_ends = _mask(text)
+    raw = [(m.group(), m.start(), m.end()) for m in _TOKEN.finditer(masked)]
+    if not raw:
+        folded = _fold(text).strip()
+        return Form(folded, (folded,) if folded else (), (False,), frozenset(), text.strip(), False)
+    all_lower = not any(c.isupper() for c in text)
+    toks = [_fold(t).replace(",", "") for t, _, _ in raw]
+    caps = [t[0].isupper() for t, _, _ in raw]
+    poss = [end in possessive_ends for _, _, end in raw]
+    person_hint = any(t in HONORIFICS - {"king", "queen", "prince", "princess", "general"}
+                      for t in toks[:-1])
+    keep = list(range(len(raw)))
+
+    def is_name(i: int) -> bool:
+        if all_lower:
+            return toks[i] not in DESCRIPTORS | HONORIFICS | ARTICLES | {"of"}
+        return caps[i] or toks[i][0].isdigit()
+
+    changed = True
+    while changed and len(keep) > 1:
+        changed = False
+        if toks[keep[0]] in ARTICLES:
+            keep.pop(0)
+            changed = True
+            continue
+        # The last descriptor or honorific that is followed by a name wraps that name.
+        for pos in range(len(keep) - 2, -1, -1):
+            i = keep[pos]
+            descriptor = toks[i] in DESCRIPTORS and (not caps[i] or all_lower)
+            honorific = toks[i] in HONORIFICS
+            if not (descriptor or honorific):
+                continue
+            nxt = pos + 1
+            while descriptor and nxt < len(keep) - 1 and toks[keep[nxt]] in ("of", "the"):
+                nxt += 1
+            if toks[keep[nxt]] not in ("of", "the") and is_name(keep[nxt]):
+                del keep[:nxt]
+                changed = True
+                break
+        if changed:
+            continue
+        last, before = keep[-1], keep[-2]
+        if toks[last] in TRAILING and not caps[last] and is_name(before) and not poss[before]:
+            keep.pop()
+            changed = True
+    tokens: list[str] = []
+    tcaps: list[bool] = []
+    markers: set[str] = set()
+    run: list[str] = []
+    for pos, i in enumerate(keep):
+        tok, start, end = raw[i]
+        norm = toks[i]
+        dotted = text[end:end + 1] == "."
+        if _ORDINAL.match(norm) or norm in _ORDINAL_WORDS:
+            markers.add("o:" + (_ORDINAL.match(norm).group(1) if _ORDINAL.match(norm)
+                                else _ORDINAL_WORDS[norm]))
+        elif norm[0].isdigit():
+            markers.add("n:" + norm)
+        elif pos > 0 and tok.isupper() and _ROMAN.match(norm) and not dotted:
+            markers.add("r:" + norm)
+        # Initials ("J. K.", "J.K.", "JK") collapse into one token so all spellings agree.
+        if len(norm) == 1 and tok.isupper() and ("r:" + norm) not in markers:
+            run.append(norm)
+            person_hint = person_hint or dotted
+            continue
+        if run:
+            tokens.append("".join(run))
+            tcaps.append(True)
+            run = []
+        tokens.append(norm)
+        tcaps.append(caps[i] or all_lower and is_name(i))
+    if run:
+        tokens.append("".join(run))
+        tcaps.append(True)
+    display = text[raw[keep[0]][1]:raw[keep[-1]][2]].strip()
+    return Form(" ".join(tokens), tuple(tokens), tuple(tcaps), frozenset(markers), display,
+                 person_hint)
+
+
+def normalize(text: str) -> str:
+    """Normalize a mention for matching.
+
+    Args:
+        text: a surface form ("the film Inception", "J. K. Rowling's").
+    Returns:
+        accent-free, casefolded, punctuation-folded key ("inception", "jk rowling").
+    """
+    return analyze(text).key
+
+
+def contains(short: Form, long: Form) -> bool:
+    """Word-boundary containment where every extra word is a lowercase descriptor or a year."""
+    n, m = len(short.tokens), len(long.tokens)
+    if n == 0 or n >= m:
+        return False
+    for start in range(m - n + 1):
+        if long.tokens[start:start + n] != short.tokens:
+            continue
+        extras = [j for j in range(m) if not start <= j < start + n]
+        if all((not long.caps[j] and not long.tokens[j][0].isdigit()) or YEAR.match(long.tokens[j])
+               for j in extras):
+            return True
+    return False
+
+
+def compare(a: Form, b: Form, threshold: float, persons: bool) -> tuple[int, float, str] | None:
+    """How strongly two forms match: (level, score, reason), or None."""
+    if not a.key or not b.key:
+        return None
+    if a.key == b.key:
+        return (3, 100.0, "normalized")
+    if a.markers and b.markers and a.markers != b.markers:
+        return None  # "Henry I" vs "Henry II", "1st Earl" vs "3rd Earl"
+    # A year may be an extra descriptor word ("the 2010 film Inception"); other numbers not.
+    if all(m.startswith("n:") and YEAR.match(m[2:]) for m in a.markers ^ b.markers) and (
+            contains(a, b) or contains(b, a)):
+        return (2, 100.0, "containment")
+    if persons and len(a.tokens) >= 2 and len(b.tokens) >= 2 and a.markers == b.markers and (
+            a.tokens[0] == b.tokens[0] and a.tokens[-1] == b.tokens[-1]):
+        return (2, 100.0, "same first and last name")
+    if a.markers != b.markers or min(len(a.key), len(b.key)) < 4:
+        return None
+    ratio = fuzz.ratio(a.key, b.key)
+    if ratio >= min(100.0, threshold + 7):
+        return (1, ratio, f"fuzzy {int(ratio)}")
+    sa, sb = set(a.tokens), set(b.tokens)
+    if sa < sb or sb < sa:
+        return None  # one adds whole words to the other: containment's job ("Paris Hilton")
+    if abs(len(a.tokens) - len(b.tokens)) <= 1 and ratio >= threshold - 5:
+        tsr = fuzz.token_set_ratio(a.key, b.key)
+        if tsr >= threshold:
+            return (1, tsr, f"fuzzy {int(tsr)}")
+    return None
+
+
+def same_answer(a: str, b: str, threshold: float) -> bool:
+    """Lenient answer equality.
+
+    Args:
+        a: one answer string.
+        b: the other.
+        threshold: rapidfuzz ratio (0–100) at which two answers count as equal.
+    Returns:
+        True when normalized keys are equal, one is the other plus descriptors, or the
+        fuzzy ratio reaches `threshold` with no conflicting numbers or ordinals.
+    """
+    fa, fb = analyze(a), analyze(b)
+    if fa.key == fb.key:
+        return fa.key != "" or a.strip().casefold() == b.strip().casefold()
+    if fa.markers != fb.markers:
+        return False
+    return contains(fa, fb) or contains(fb, fa) or fuzz.ratio(fa.key, fb.key) >= threshold

@@ -1,0 +1,217 @@
+"""Question entities (SPEC §4.3): what the question names, and which of those are anchors."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .models import QuestionEntity
+from .nlp import load, parse
+from .normalize.coref import WORK_NOUNS
+
+_DEMONYMS = """
+afghan albanian algerian american andorran angolan argentine argentinian armenian australian
+austrian azerbaijani bahamian bahraini bangladeshi barbadian belarusian belgian belizean
+beninese bhutanese bolivian bosnian botswanan brazilian british bruneian bulgarian burkinabe
+burmese burundian cambodian cameroonian canadian chadian chilean chinese colombian congolese
+croatian cuban cypriot czech danish djiboutian dominican dutch ecuadorian egyptian emirati
+english eritrean estonian ethiopian fijian filipino finnish french gabonese gambian georgian
+german ghanaian greek grenadian guatemalan guinean guyanese haitian honduran hungarian
+icelandic indian indonesian iranian iraqi irish israeli italian ivorian jamaican japanese
+jordanian kazakh kenyan korean kosovar kuwaiti kyrgyz lao latvian lebanese liberian libyan
+lithuanian luxembourgish macedonian malagasy malawian malaysian maldivian malian maltese
+mauritanian mauritian mexican moldovan monegasque mongolian montenegrin moroccan mozambican
+namibian nepalese nepali nigerian nigerien norwegian omani pakistani palestinian panamanian
+paraguayan persian peruvian polish portuguese qatari romanian russian rwandan salvadoran
+samoan saudi scottish senegalese serbian sierra singaporean slovak slovakian slovenian somali
+spanish sudanese surinamese swazi swedish swiss syrian taiwanese tajik tanzanian thai togolese
+tongan trinidadian tunisian turkish turkmen ugandan ukrainian uruguayan uzbek venezuelan
+vietnamese welsh yemeni zambian zimbabwean soviet roman prussian bavarian flemish catalan
+basque kurdish tamil bengali punjabi hispanic latino african asian european arab arabic
+scandinavian caribbean latin anglo irish-american african-american
+"""
+_LANGUAGES = """
+english french german spanish italian portuguese russian chinese mandarin cantonese japanese
+korean arabic hindi urdu bengali punjabi tamil telugu marathi gujarati persian farsi turkish
+greek latin hebrew yiddish dutch swedish norwegian danish finnish icelandic polish czech slovak
+hungarian romanian bulgarian serbian croatian ukrainian vietnamese thai malay indonesian tagalog
+swahili esperanto sanskrit welsh gaelic irish catalan basque galician
+"""
+GENERIC_WORDS = frozenset(_DEMONYMS.split()) | frozenset(_LANGUAGES.split())
+_ORDINAL_WORDS = (
+    "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth "
+    "last final"
+).split()
+_NUMBER_WORDS = (
+    "one two three four five six seven eight nine ten eleven twelve twenty thirty forty fifty "
+    "hundred thousand million billion"
+).split()
+_YEAR = re.compile(r"^(?:the\s+)?(?:\d{2,4}s?|'\d0s)(?:\s*(?:bc|bce|ad|ce))?$", re.I)
+_NUMBER = re.compile(r"^[\d.,]+(?:\s*(?:million|billion|thousand|hundred|percent|%))?$", re.I)
+_ORDINAL = re.compile(r"^\d+(?:st|nd|rd|th)$", re.I)
+
+WH_WORDS = frozenset({
+    "who", "whom", "whose", "what", "which", "when", "where", "why", "how",
+    "is", "are", "was", "were", "did", "do", "does", "has", "have", "had", "can", "could",
+})
+CONNECTORS = frozenset({"of", "de", "la", "von", "van", "der", "del", "du", "da", "di", "le"})
+TITLE_CONNECTORS = CONNECTORS | frozenset({
+    "in", "the", "and", "a", "an", "on", "to", "for", "with", "at", "from", "my", "is",
+})
+TITLE_WORDS = frozenset({
+    "earl", "duke", "baron", "baroness", "count", "countess", "marquess", "marquis", "viscount",
+    "king", "queen", "prince", "princess", "lord", "lady", "duchess", "emperor", "empress",
+})
+_MONTHS = frozenset(
+    "january february march april may june july august september october november december "
+    "monday tuesday wednesday thursday friday saturday sunday".split())
+_EPITHET = re.compile(r"^,?\s*(?:the\s+)?(?:\d+(?:st|nd|rd|th)|[ivxlc]+)?\s*(\w+)\b", re.I)
+_QUOTED = re.compile(r"\"([^\"]{2,120})\"|“([^”]{2,120})”|‘([^’]{2,120})’")
+_SKIP_LABELS = frozenset({"ORDINAL"})
+_GENERIC_LABELS = frozenset({"NORP", "LANGUAGE"})
+
+
+def is_generic(name: str) -> bool:
+    """True for names that constrain but do not anchor: nationalities, languages, years,
+    numbers and ordinals ("American", "1934", "first")."""
+    text = name.strip().strip(".,;:!?\"'").strip()
+    low = text.lower()
+    if not low:
+        return True
+    if low in GENERIC_WORDS or low in _ORDINAL_WORDS or low in _NUMBER_WORDS:
+        return True
+    if low.endswith("s") and low[:-1] in GENERIC_WORDS and low[:-1] not in _LANGUAGES.split():
+        return True  # plural demonyms: "Americans"
+    return bool(_YEAR.match(low) or _NUMBER.match(low) or _ORDINAL.match(low))
+
+
+def detect_question_entities(question: str, nlp: Any = None) -> list[QuestionEntity]:
+    """Entities named in `question`, in order of appearance, generic ones with anchor=False.
+
+    Args:
+        question: the question text.
+        nlp: a loaded spaCy pipeline; the default one is loaded when None.
+    """
+    if nlp is None:
+        nlp = load()
+    doc = parse(nlp, question)
+    spans = _candidates(doc)
+    out: list[QuestionEntity] = []
+    seen: set[str] = set()
+    for start, end, label in spans:
+        name = _clean(question[start:end])
+        if not name or name.lower() in seen or name.lower() in WH_WORDS:
+            continue
+        seen.add(name.lower())
+        generic = label in _GENERIC_LABELS or is_generic(name)
+        out.append(QuestionEntity(name=name, anchor=not generic))
+    return out
+
+
+def _candidates(doc: Any) -> list[tuple[int, int, str]]:
+    """Character spans with a label, overlaps resolved longest-first, in text order."""
+    text = doc.text
+    found: list[tuple[int, int, str]] = []
+    for m in _QUOTED.finditer(text):
+        g = next(i for i in (1, 2, 3) if m.group(i))
+        found.append((m.start(g), m.end(g), "QUOTE"))
+    for ent in doc.ents:
+        if ent.label_ in _SKIP_LABELS:
+            continue
+        label = ent.label_
+        # Band names ending in a digit get tagged DATE/CARDINAL ("Maroon 5").
+        if label in ("DATE", "CARDINAL") and ent[0].is_title and ent[0].lower_ not in _MONTHS:
+            label = "RELABELLED"
+        found.extend(_split_or(ent, label))
+    found.extend(proper_runs(doc))
+    found = [s for s in (_trim(doc, s) for s in found) if s is not None]
+    found = [s for s in found if not _is_epithet(text, s)]
+    kept: list[tuple[int, int, str]] = []
+    for s in sorted(found, key=lambda s: (-(s[1] - s[0]), s[0])):
+        if not any(s[0] < k[1] and k[0] < s[1] for k in kept):
+            kept.append(s)
+    return sorted(kept)
+
+
+def _split_or(span: Any, label: str) -> list[tuple[int, int, str]]:
+    """'X or Y' inside one span names two things (comparison questions)."""
+    parts: list[tuple[int, int, str]] = []
+    start = span.start
+    for tok in span:
+        if tok.lower_ == "or":
+            if tok.i > start:
+                parts.append((span.doc[start].idx, _end(span.doc[tok.i - 1]), label))
+            start = tok.i + 1
+    if start < span.end:
+        parts.append((span.doc[start].idx, _end(span.doc[span.end - 1]), label))
+    return parts
+
+
+def proper_runs(doc: Any) -> list[tuple[int, int, str]]:
+    """Runs of proper nouns (inner of/de/la/von allowed) as (start, end, "PROPN") char spans."""
+    runs: list[tuple[int, int, str]] = []
+    toks = list(doc)
+    i = 0
+    while i < len(toks):
+        if not _proper(toks[i]):
+            i += 1
+            continue
+        # After "film"/"song" a title may hold lowercase words: "film Sleepless in Seattle".
+        titled = i > 0 and toks[i - 1].lower_ in WORK_NOUNS
+        inner = TITLE_CONNECTORS if titled else CONNECTORS
+        j = i + 1
+        while j < len(toks):
+            if _proper(toks[j]):
+                j += 1
+            elif toks[j].lower_ in inner and j + 1 < len(toks) and _proper(toks[j + 1]):
+                j += 2
+            else:
+                break
+        runs.append((toks[i].idx, _end(toks[j - 1]), "PROPN"))
+        i = j
+    return runs
+
+
+def _proper(tok: Any) -> bool:
+    if tok.lower_ in WH_WORDS or tok.tag_ in ("WDT", "WP", "WP$", "WRB"):
+        return False
+    if tok.pos_ == "PROPN":
+        return tok.i != tok.sent.start or tok.tag_ == "NNP"
+    if not tok.is_title or tok.pos_ not in ("NOUN", "ADJ", "X"):
+        return False
+    if tok.i != tok.sent.start:
+        return True  # capitalised mid-sentence words the tagger called NOUN are mostly names
+    # A sentence-initial singular subject without a determiner: "Inception was directed…".
+    return (tok.tag_ == "NN" and tok.dep_ in ("nsubj", "nsubjpass")
+            and not any(c.dep_ == "det" for c in tok.children))
+
+
+def _trim(doc: Any, span: tuple[int, int, str]) -> tuple[int, int, str] | None:
+    """Drop a leading wh-word or article and a trailing possessive from a span."""
+    start, end, label = span
+    text = doc.text[start:end]
+    m = re.match(r"^(?:(?:which|what|whose|the|a|an)\s+)+", text, re.I)
+    if m:
+        start += m.end()
+    m = re.search(r"(?:'s|’s|')$", doc.text[start:end])
+    if m:
+        end -= len(m.group(0))
+    return (start, end, label) if end > start else None
+
+
+def _is_epithet(text: str, span: tuple[int, int, str]) -> bool:
+    """', 2nd Earl of Essex' after a name belongs to that name, not a new entity."""
+    start, end, _ = span
+    before = text[max(0, start - 12):start]
+    m = _EPITHET.match(text[start:end])
+    if not m or m.group(1).lower() not in TITLE_WORDS:
+        return False
+    return bool(re.search(r",\s*(?:the\s+)?(?:\d+(?:st|nd|rd|th)\s*)?$", before, re.I))
+
+
+def _clean(name: str) -> str:
+    return name.strip().strip(",;:?!").strip()
+
+
+def _end(tok: Any) -> int:
+    return tok.idx + len(tok)

@@ -1,0 +1,209 @@
+"""Audit cases with known labels, built from public multi-hop QA records (SPEC §8).
+
+Each record becomes an `Item`: its gold hops in question → answer order, each hop the
+supporting sentences written as an answer would read them ("Title: " prefixed where a
+sentence does not name its paragraph's subject). `make_cases` turns items into labelled
+`Case`s: the gold answer (complete), one hop removed and one hop replaced by another
+record's sentence (incomplete), and distractor sentences added (complete, less concise).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+
+from ..models import QARecord
+from .text import contains, display_title, names_alone
+
+KINDS = ("gold", "hop_removed", "replaced", "distractor")
+LABELS = {"gold": "complete", "hop_removed": "incomplete", "replaced": "incomplete",
+          "distractor": "complete"}
+
+
+@dataclass(frozen=True)
+class Line:
+    """One sentence of a built long answer and where it came from."""
+
+    text: str
+    title: str | None = None
+    hop: int | None = None
+    role: str = "gold"  # gold | distractor | foreign
+    prefixed: bool = False
+
+
+@dataclass(frozen=True)
+class Hop:
+    """One hop of the gold chain: its paragraph title and its answer-ready sentences."""
+
+    title: str
+    lines: tuple[Line, ...]
+
+
+@dataclass(frozen=True)
+class Item:
+    """One dataset record, parsed: question, answer, ordered hops, distractor pool."""
+
+    dataset: str
+    id: str
+    qtype: str
+    scored: bool
+    question: str
+    answer: str
+    hops: tuple[Hop, ...]
+    distractors: tuple[Line, ...] = ()
+    evidences: tuple[tuple[str, str, str], ...] = ()
+    notes: tuple[str, ...] = ()
+
+    def gold_lines(self) -> list[Line]:
+        return [line for hop in self.hops for line in hop.lines]
+
+
+@dataclass(frozen=True)
+class Case:
+    """One long answer to audit, with its known label."""
+
+    dataset: str
+    record_id: str
+    kind: str
+    qtype: str
+    scored: bool
+    question: str
+    answer: str
+    lines: tuple[Line, ...]
+    hops: int
+    # The removed hop's subject is still named by what remains, so "incomplete" may be wrong.
+    noisy: bool = False
+    evidences: tuple[tuple[str, str, str], ...] = field(default=(), repr=False)
+
+    @property
+    def id(self) -> str:
+        return f"{self.dataset}:{self.record_id}#{self.kind}"
+
+    @property
+    def label(self) -> str:
+        return LABELS[self.kind]
+
+    @property
+    def long_answer(self) -> str:
+        return " ".join(line.text for line in self.lines)
+
+    def offsets(self) -> list[tuple[int, int]]:
+        """Character span of each line inside `long_answer`."""
+        spans, pos = [], 0
+        for line in self.lines:
+            spans.append((pos, pos + len(line.text)))
+            pos += len(line.text) + 1
+        return spans
+
+    def record(self) -> QARecord:
+        """The auditor's input: question entities are NOT given (the auditor detects them)."""
+        return QARecord(
+            id=self.id, question=self.question, answer=self.answer,
+            long_answer=self.long_answer, hops=self.hops,
+            meta={"dataset": self.dataset, "kind": self.kind, "label": self.label},
+        )
+
+
+def _rng(seed: int, item: Item, purpose: str) -> random.Random:
+    # String seeds hash with SHA-512: stable across runs and processes.
+    return random.Random(f"{seed}|{item.dataset}|{item.id}|{purpose}")
+
+
+def _case(item: Item, kind: str, lines: Iterable[Line], noisy: bool = False) -> Case:
+    return Case(
+        dataset=item.dataset, record_id=item.id, kind=kind, qtype=item.qtype,
+        scored=item.scored, question=item.question, answer=item.answer, lines=tuple(lines),
+        hops=len(item.hops), noisy=noisy, evidences=item.evidences,
+    )
+
+
+def _still_named(item: Item, removed: int, remaining: list[Line]) -> bool:
+    """Whether what remains still names the removed hop's subject (its title, or the gold
+    evidence subject for 2Wiki's first hop), so the chain may survive legitimately."""
+    names = [display_title(item.hops[removed].title)] if item.hops[removed].title else []
+    if removed == 0 and item.evidences:
+        names.append(item.evidences[0][0])
+    text = " ".join(line.text for line in remaining)
+    return any(names_alone(text, name) for name in names)
+
+
+def remove_hop(item: Item, hop: int = 0) -> Case | None:
+    """The gold answer without one hop's sentences; None when nothing would remain."""
+    remaining = [line for i, h in enumerate(item.hops) if i != hop for line in h.lines]
+    if len(item.hops) < 2 or not remaining:
+        return None
+    return _case(item, "hop_removed", remaining, _still_named(item, hop, remaining))
+
+
+def replace_hop(item: Item, donors: list[Item], seed: int, hop: int = 0) -> Case | None:
+    """The gold answer with one hop replaced by a sentence from another record."""
+    if len(item.hops) < 2:
+        return None
+    avoid = [item.answer] + [h.title for h in item.hops]
+    candidates = [d for d in donors if d.id != item.id and d.gold_lines()]
+    rng = _rng(seed, item, "replace")
+    rng.shuffle(candidates)
+    for donor in candidates[:50]:
+        line = donor.gold_lines()[0]
+        # A truncated source sentence ("was the wife of …") would test the data, not the auditor.
+        body = line.text.split(": ", 1)[-1] if line.prefixed else line.text
+        if not body[:1].isupper() or any(contains(line.text, name) for name in avoid if name):
+            continue
+        foreign = Line(text=line.text, title=line.title, hop=hop, role="foreign",
+                       prefixed=line.prefixed)
+        lines: list[Line] = []
+        for i, h in enumerate(item.hops):
+            lines.extend([foreign] if i == hop else h.lines)
+        remaining = [x for x in lines if x.role == "gold"]
+        return _case(item, "replaced", lines, _still_named(item, hop, remaining))
+    return None
+
+
+def add_distractors(item: Item, seed: int) -> Case | None:
+    """The gold answer with 2–3 sentences of the record's non-supporting paragraphs added.
+
+    They go in at hop boundaries (never inside a hop), as padding in a real answer would.
+    """
+    avoid = [item.answer] + [h.title for h in item.hops]
+    pool = [d for d in item.distractors
+            if 4 <= len(d.text.split()) <= 60 and not any(contains(d.text, n) for n in avoid if n)]
+    if not pool:
+        return None
+    rng = _rng(seed, item, "distract")
+    picked = rng.sample(pool, min(len(pool), rng.choice((2, 3))))
+    slots = sorted(rng.randrange(len(item.hops) + 1) for _ in picked)
+    lines: list[Line] = []
+    for i in range(len(item.hops) + 1):
+        lines.extend(p for p, slot in zip(picked, slots) if slot == i)
+        if i < len(item.hops):
+            lines.extend(item.hops[i].lines)
+    return _case(item, "distractor", lines)
+
+
+def make_cases(items: list[Item], seed: int = 0) -> Iterator[Case | tuple[Item, str, str]]:
+    """Every case of every item, in item order then `KINDS` order.
+
+    Bridge items get all four kinds. Other question types (comparison, yes/no, …) get the
+    gold case only and are reported on their own. A perturbation that cannot be built
+    comes back as `(item, kind, reason)`, so it is counted, not silently dropped.
+    """
+    by_dataset: dict[str, list[Item]] = {}
+    for item in items:
+        by_dataset.setdefault(item.dataset, []).append(item)
+    for item in items:
+        yield _case(item, "gold", item.gold_lines())
+        if not item.scored:
+            continue
+        builders = {
+            "hop_removed": lambda: remove_hop(item),
+            "replaced": lambda: replace_hop(item, by_dataset[item.dataset], seed),
+            "distractor": lambda: add_distractors(item, seed),
+        }
+        for kind, build in builders.items():
+            case = build()
+            if case is not None:
+                yield case
+            else:
+                reason = "no distractor sentence" if kind == "distractor" else "fewer than 2 hops"
+                yield (item, kind, reason)

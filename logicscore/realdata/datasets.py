@@ -1,0 +1,240 @@
+"""Reading the public QA dev sets in `shared/data` into `Item`s (one parser per dataset)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+from typing import Any, Callable
+
+from rapidfuzz import fuzz
+
+from .cases import Hop, Item, Line
+from .text import as_answer_line, carries, closeness, contains, display_title, norm, split_sentences
+
+
+class DataNotFound(FileNotFoundError):
+    """The shared data folder is not where it was looked for."""
+
+
+def locate_data(start: Path | None = None) -> Path:
+    """The data folder: `$LOGICSCORE_DATA`, else a `shared/data` beside the repo or a parent."""
+    env = os.environ.get("LOGICSCORE_DATA")
+    if env:
+        path = Path(env)
+        if not path.is_dir():
+            raise DataNotFound(f"LOGICSCORE_DATA={env} is not a directory")
+        return path
+    here = (start or Path(__file__)).resolve()
+    for parent in [here, *here.parents]:
+        candidate = parent / "shared" / "data"
+        if candidate.is_dir():
+            return candidate
+    raise DataNotFound("no shared/data folder found above the repository; "
+                       "set LOGICSCORE_DATA=/path/to/shared/data")
+
+
+def _lines(paragraph: list[str] | tuple[str, ...], title: str, hop: int | None, role: str,
+           indices: list[int] | None = None) -> list[Line]:
+    out = []
+    for i in indices if indices is not None else range(len(paragraph)):
+        text, prefixed = as_answer_line(paragraph[i], title)
+        out.append(Line(text=text, title=title, hop=hop, role=role, prefixed=prefixed))
+    return out
+
+
+def _paragraphs(context: list[list[Any]]) -> dict[str, list[str]]:
+    table: dict[str, list[str]] = {}
+    for title, sentences in context:
+        table.setdefault(title, sentences)  # the first paragraph of a repeated title
+    return table
+
+
+def _supporting(obj: dict) -> dict[str, list[int]]:
+    """Supporting sentence indices per title, titles in supporting-fact order."""
+    by_title: dict[str, list[int]] = {}
+    for title, index in obj["supporting_facts"]:
+        if index not in by_title.setdefault(title, []):
+            by_title[title].append(index)
+    return {t: sorted(ix) for t, ix in by_title.items()}
+
+
+def _distractor_pool(context: dict[str, list[str]], gold_titles: set[str]) -> tuple[Line, ...]:
+    return tuple(line for title, sents in context.items() if title not in gold_titles
+                 for line in _lines(sents, title, None, "distractor"))
+
+
+def _hops(context: dict[str, list[str]], ordered: list[str], support: dict[str, list[int]]
+          ) -> tuple[Hop, ...]:
+    hops = []
+    for i, title in enumerate(ordered):
+        valid = [ix for ix in support[title] if ix < len(context.get(title, []))]
+        hops.append(Hop(title=title, lines=tuple(_lines(context[title], title, i, "gold", valid))))
+    return tuple(h for h in hops if h.lines)
+
+
+def parse_2wiki(obj: dict) -> Item:
+    """2WikiMultihopQA: hops ordered by the gold `evidences` chain; compositional is scored."""
+    context = _paragraphs(obj["context"])
+    support = _supporting(obj)
+    evidences = tuple(tuple(e) for e in obj.get("evidences") or [])
+    subjects = [norm(display_title(e[0])) for e in evidences]
+
+    def rank(title: str) -> int:
+        if not subjects:
+            return 0
+        scores = [fuzz.token_set_ratio(norm(display_title(title)), s) for s in subjects]
+        return max(range(len(scores)), key=lambda i: (scores[i], -i))
+
+    ordered = sorted(support, key=rank)  # stable: supporting-fact order breaks ties
+    return Item(
+        dataset="2wikimultihopqa", id=obj["_id"], qtype=obj["type"],
+        scored=obj["type"] == "compositional", question=obj["question"], answer=obj["answer"],
+        hops=_hops(context, ordered, support),
+        distractors=_distractor_pool(context, set(support)), evidences=evidences,
+    )
+
+
+def _hotpot_order(obj: dict, context: dict[str, list[str]], support: dict[str, list[int]]
+                  ) -> tuple[list[str], str]:
+    """Bridge paragraph first, the paragraph containing the answer last (and why)."""
+    titles = list(support)
+    if len(titles) < 2:
+        return titles, "single paragraph"
+    text = {t: " ".join(context[t][i] for i in support[t] if i < len(context[t])) for t in titles}
+    has_answer = {t: contains(text[t], obj["answer"]) for t in titles}
+    if sum(has_answer.values()) == 1:
+        return sorted(titles, key=lambda t: has_answer[t]), "answer paragraph last"
+    # The bridge entity is the answer paragraph's title, named in the other paragraph.
+    named = {t: any(contains(text[o], display_title(t)) for o in titles if o != t) for t in titles}
+    if sum(named.values()) == 1:
+        return sorted(titles, key=lambda t: named[t]), "bridge title named by the other"
+    in_question = {t: contains(obj["question"], display_title(t)) for t in titles}
+    if sum(in_question.values()) == 1:
+        return sorted(titles, key=lambda t: not in_question[t]), "question's paragraph first"
+    return titles, "supporting-fact order"
+
+
+def parse_hotpot(obj: dict) -> Item:
+    """HotpotQA: the answer's paragraph last; bridge questions scored, comparison/yes-no not."""
+    context = _paragraphs(obj["context"])
+    support = _supporting(obj)
+    ordered, why = _hotpot_order(obj, context, support)
+    yes_no = obj["answer"].strip().lower() in ("yes", "no")
+    qtype = "yes/no" if yes_no else obj["type"]
+    return Item(
+        dataset="hotpotqa", id=obj["_id"], qtype=qtype, scored=qtype == "bridge",
+        question=obj["question"], answer=obj["answer"], hops=_hops(context, ordered, support),
+        distractors=_distractor_pool(context, set(support)), notes=(f"order: {why}",),
+    )
+
+
+def parse_musique(obj: dict) -> Item:
+    """MuSiQue: per decomposition step, the supporting paragraph's sentences with its sub-answer."""
+    paragraphs = obj["paragraphs"]
+    seen: set[str] = set()
+    hops, notes = [], []
+    for step_no, step in enumerate(obj["question_decomposition"]):
+        para = paragraphs[step["paragraph_support_idx"]]
+        sentences = split_sentences(para["paragraph_text"])
+        chosen = [i for i, s in enumerate(sentences) if carries(s, step["answer"])]
+        if not chosen and sentences:
+            best = max(range(len(sentences)), key=lambda i: (closeness(sentences[i], step["answer"]), -i))
+            chosen = [best]
+            notes.append(f"step {step_no + 1}: sub-answer {step['answer']!r} not verbatim; "
+                         f"closest sentence used")
+        lines = [ln for ln in _lines(sentences, para["title"], step_no, "gold", chosen)
+                 if ln.text not in seen]
+        seen.update(ln.text for ln in lines)
+        hops.append(Hop(title=para["title"], lines=tuple(lines)))
+    distractors = tuple(
+        line for p in paragraphs if not p["is_supporting"]
+        for line in _lines(split_sentences(p["paragraph_text"]), p["title"], None, "distractor"))
+    return Item(
+        dataset="musique", id=obj["id"], qtype=obj["id"].split("__")[0], scored=True,
+        question=obj["question"], answer=obj["answer"], hops=tuple(h for h in hops if h.lines),
+        distractors=distractors, notes=tuple(notes),
+    )
+
+
+_STEP = re.compile(r"^(.*?)->\s*(hypothesis|int\d+)(?::.*)?$")
+
+
+def _fact(text: str) -> str:
+    text = " ".join(text.split())
+    return (text[:1].upper() + text[1:] + ("" if text.endswith((".", "?", "!")) else ".")) if text else text
+
+
+def parse_entailmentbank(obj: dict) -> Item:
+    """EntailmentBank: one hop per proof step, its leaf facts then its intermediate conclusion.
+
+    The hypothesis (the question restated with the answer) is left out, as the gold answer
+    is for the other datasets. No paragraph titles: no prefixing.
+    """
+    meta = obj["meta"]
+    facts, conclusions = meta["triples"], meta["intermediate_conclusions"]
+    hops = []
+    for step_no, step in enumerate(s.strip() for s in obj["proof"].split(";") if s.strip()):
+        match = _STEP.match(step)
+        if not match:
+            continue
+        premises = [p.strip() for p in match.group(1).split("&")]
+        texts = [_fact(facts[p]) for p in premises if p in facts]
+        target = match.group(2)
+        if target != "hypothesis" and target in conclusions:
+            texts.append(_fact(conclusions[target]))
+        lines = tuple(Line(text=t, hop=step_no) for t in texts)
+        if lines:
+            hops.append(Hop(title="", lines=lines))
+    distractors = tuple(Line(text=_fact(facts[d]), role="distractor")
+                        for d in meta.get("distractors", []) if d in facts)
+    return Item(
+        dataset="entailmentbank", id=obj["id"], qtype=f"depth {obj.get('depth_of_proof', '?')}",
+        scored=True, question=obj["question"], answer=obj["answer"], hops=tuple(hops),
+        distractors=distractors,
+    )
+
+
+Parser = Callable[[dict], Item]
+# name → (folder, files, parser, whether its numbers are held to the issue's targets)
+DATASETS: dict[str, tuple[str, tuple[str, ...], Parser, bool]] = {
+    "2wikimultihopqa": ("2wikimultihopqa", ("2wikimultihopqa_dev_sample500.jsonl",), parse_2wiki, True),
+    "hotpotqa": ("hotpotqa", ("hotpotqa_dev_distractor_migres200.jsonl",), parse_hotpot, True),
+    "musique": ("musique", ("musique_ans_dev_migres200.jsonl", "musique_ans_dev_kag100.jsonl"),
+                parse_musique, True),
+    "entailmentbank": ("entailmentbank", ("entailmentbank_task2_dev.jsonl",),
+                       parse_entailmentbank, False),
+}
+ALIASES = {"2wiki": "2wikimultihopqa", "hotpot": "hotpotqa", "eb": "entailmentbank"}
+
+
+def resolve_name(name: str) -> str:
+    """A dataset's canonical name from itself or a short alias; ValueError lists the known."""
+    key = ALIASES.get(name.lower(), name.lower())
+    if key not in DATASETS:
+        known = ", ".join(list(DATASETS) + list(ALIASES))
+        raise ValueError(f"unknown dataset {name!r}; known: {known}")
+    return key
+
+
+def load_items(name: str, data_dir: Path, limit: int | None = None) -> tuple[list[Item], int]:
+    """The dataset's items in file order, and how many duplicate ids (across files) were skipped."""
+    folder, files, parser, _ = DATASETS[resolve_name(name)]
+    items: list[Item] = []
+    seen: set[str] = set()
+    duplicates = 0
+    for filename in files:
+        with (data_dir / folder / filename).open(encoding="utf-8") as fh:
+            for raw in fh:
+                if not raw.strip():
+                    continue
+                if limit is not None and len(items) >= limit:
+                    return items, duplicates
+                item = parser(json.loads(raw))
+                if item.id in seen:
+                    duplicates += 1
+                    continue
+                seen.add(item.id)
+                items.append(item)
+    return items, duplicates

@@ -1,0 +1,162 @@
+"""Fixed text helpers for building real-data cases (SPEC §8).
+
+These are deliberately independent of `logicscore.normalize`: the cases a benchmark
+measures must not change when the pipeline under test changes.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from rapidfuzz import fuzz
+
+_NON_WORD = re.compile(r"[^0-9a-z]+")
+_TRAILING_PAREN = re.compile(r"\s*\([^()]*\)\s*$")
+_ARTICLES = ("the", "a", "an")
+# Function words a sub-answer may carry that its sentence does not ("for Best Actress").
+_LEADING_FUNCTION = _ARTICLES + ("for", "in", "on", "at", "of", "by", "to", "from")
+_ENDS_SENTENCE = re.compile(r"[.!?][\"'”’)\]]*$")
+# Where a paragraph splits into sentences: end punctuation, space, a capital/digit/quote.
+_SPLIT = re.compile(r"[.!?][\"'”’)]?(?=\s+[\"'“(]?[A-Z0-9])")
+_INITIALS = re.compile(r"^(?:[a-z]\.)*[a-z]$")
+_ABBREV = {
+    "mr", "mrs", "ms", "dr", "st", "jr", "sr", "vs", "inc", "ltd", "co", "no", "gen", "lt",
+    "col", "capt", "rev", "prof", "mt", "ft", "u.s", "u.k", "jan", "feb", "aug", "sept",
+    "oct", "nov", "dec", "approx", "ca", "c", "vol", "op", "fr",
+}
+PRONOUNS = ("he", "she", "him", "his", "her", "hers", "it", "its", "they", "them", "their")
+_PRONOUN_RE = re.compile(r"\b(" + "|".join(PRONOUNS) + r")\b", re.IGNORECASE)
+
+
+def norm(text: str) -> str:
+    """Accent-free, casefolded words joined by single spaces (punctuation dropped)."""
+    decomposed = unicodedata.normalize("NFKD", text)
+    plain = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    return _NON_WORD.sub(" ", plain.casefold()).strip()
+
+
+def display_title(title: str) -> str:
+    """A paragraph title as an answer would write it: "Usher (musician)" → "Usher"."""
+    stripped = _TRAILING_PAREN.sub("", title).strip()
+    return stripped or title.strip()
+
+
+def contains(haystack: str, needle: str) -> bool:
+    """Word-bounded containment of `needle` in `haystack`, both normalized."""
+    n = norm(needle)
+    return bool(n) and f" {n} " in f" {norm(haystack)} "
+
+
+def _strip_leading(words: list[str], stop: tuple[str, ...]) -> list[str]:
+    while len(words) > 1 and words[0] in stop:
+        words = words[1:]
+    return words
+
+
+def names_subject(sentence: str, title: str) -> bool:
+    """Whether a sentence names its paragraph's subject (else it needs a "Title: " prefix).
+
+    The title counts, or its head before a comma ("Van Hook Township, Mountrail County"), and
+    so does a person-style run from the first word to the last with up to three words between
+    ("Henri Anatole Coudreau" names "Henri Coudreau"). A surname alone does not: the previous
+    hop's namesake would capture it.
+    """
+    tokens = f" {' '.join(norm(sentence).split())} "
+    plain = display_title(title)
+    for name in dict.fromkeys((plain, plain.split(",")[0])):
+        words = _strip_leading(norm(name).split(), _ARTICLES)
+        if not words or f" {' '.join(words)} " in tokens:
+            return True
+        if len(words) >= 2 and _first_last_run(tokens.split(), words):
+            return True
+    return False
+
+
+def _first_last_run(tokens: list[str], words: list[str]) -> bool:
+    first, last = words[0], words[-1]
+    return any(tok == first and last in tokens[i + 1:i + len(words) + 3]
+               for i, tok in enumerate(tokens))
+
+
+_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
+
+
+def names_alone(text: str, name: str) -> bool:
+    """Whether `text` names `name` as a whole proper name, not inside a longer one.
+
+    "James Charles Mathew" does not name "Charles Mathew": the run of capitalised words
+    around the match is longer than the name.
+    """
+    target = norm(name).split()
+    if not target:
+        return False
+    words = list(_WORD.finditer(text))
+    keys = [norm(w.group()) for w in words]
+    n = len(target)
+    for i in range(len(words) - n + 1):
+        if keys[i:i + n] != target:
+            continue
+        before = i > 0 and text[words[i - 1].end():words[i].start()].isspace() \
+            and words[i - 1].group()[:1].isupper()
+        after = i + n < len(words) and text[words[i + n - 1].end():words[i + n].start()].isspace() \
+            and words[i + n].group()[:1].isupper()
+        if not before and not after:
+            return True
+    return False
+
+
+def finish(sentence: str) -> str:
+    """Trimmed, with a full stop when the source sentence lacks end punctuation."""
+    text = " ".join(sentence.split())
+    if text and not _ENDS_SENTENCE.search(text):
+        text += "."
+    return text
+
+
+def as_answer_line(sentence: str, title: str | None) -> tuple[str, bool]:
+    """The sentence as an answer would write it, and whether a "Title: " prefix was added."""
+    text = finish(sentence)
+    if title is None or names_subject(text, title):
+        return text, False
+    return f"{display_title(title)}: {text}", True
+
+
+def split_sentences(paragraph: str) -> list[str]:
+    """Split a paragraph into sentences; abbreviations and initials do not end one."""
+    pieces: list[str] = []
+    start = 0
+    for match in _SPLIT.finditer(paragraph):
+        head = paragraph[start:match.end()].rstrip("\"'”’)").rstrip(".!?").split()
+        last_word = head[-1].lower() if head else ""
+        if last_word in _ABBREV or _INITIALS.match(last_word):
+            continue
+        pieces.append(paragraph[start:match.end()].strip())
+        start = match.end()
+    pieces.append(paragraph[start:].strip())
+    return [p for p in pieces if p]
+
+
+def carries(sentence: str, answer: str) -> bool:
+    """Whether a sentence states an answer string (exact words, then leading words dropped)."""
+    if contains(sentence, answer):
+        return True
+    words = _strip_leading(norm(answer).split(), _LEADING_FUNCTION)
+    return bool(words) and f" {' '.join(words)} " in f" {norm(sentence)} "
+
+
+def closeness(sentence: str, answer: str) -> float:
+    """Fuzzy score of an answer string inside a sentence (for sentences without it verbatim)."""
+    return fuzz.partial_ratio(norm(answer), norm(sentence))
+
+
+def has_pronoun(sentence: str) -> bool:
+    return bool(_PRONOUN_RE.search(sentence))
+
+
+def similar_names(a: str, b: str) -> bool:
+    """Loose name similarity, used only to name a failure cause (never to score)."""
+    na, nb = norm(a), norm(b)
+    if not na or not nb or na == nb:
+        return bool(na) and na == nb
+    return fuzz.token_set_ratio(na, nb) >= 80 or fuzz.ratio(na, nb) >= 85

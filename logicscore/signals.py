@@ -1,0 +1,93 @@
+"""Signals from the reasoning-trace verification literature (SPEC §5), in a fixed order."""
+
+from __future__ import annotations
+
+from .chain import ChainResult
+from .determinate import functional, same_relation
+from .models import Proposition, Signal, Verdict
+from .normalize.entities import Linked
+
+
+def _contradictions(props: list[Proposition], kinds: dict[str, str]) -> list[Signal]:
+    """p and not-p on the same pair, or two values of a functional relation for one entity."""
+    out: list[Signal] = []
+    live = [p for p in props if not p.conclusion and p.subject_entity and p.object_entity]
+    for i, p in enumerate(live):
+        for q in live[i + 1:]:
+            if p.negated == q.negated:
+                continue
+            same_pair = {p.subject_entity, p.object_entity} == {q.subject_entity, q.object_entity}
+            if same_pair and same_relation(p, q, p.subject_entity):
+                out.append(Signal(
+                    kind="contradiction", severity="hard", propositions=[p.id, q.id],
+                    message=f"{p.id} and {q.id} assert and deny the same claim"))
+    linked = {frozenset((p.subject_entity, p.object_entity)) for p in live if not p.negated}
+    literal = {"date", "number"}
+    positive = [p for p in live if not p.negated]
+    for i, p in enumerate(positive):
+        for q in positive[i + 1:]:
+            for entity in (p.subject_entity, p.object_entity):
+                if entity not in (q.subject_entity, q.object_entity) or not functional(p, entity):
+                    continue
+                a = p.object_entity if p.subject_entity == entity else p.subject_entity
+                b = q.object_entity if q.subject_entity == entity else q.subject_entity
+                if a == b or a == entity or b == entity or not same_relation(p, q, entity):
+                    continue
+                if (kinds.get(a) in literal) != (kinds.get(b) in literal):
+                    continue  # "born in Springfield" and "born on 1970" are two facts
+                if frozenset((a, b)) in linked:
+                    continue  # "born in Springfield" / "born in Illinois" with Springfield in Illinois
+                out.append(Signal(
+                    kind="contradiction", severity="hard", propositions=[p.id, q.id],
+                    message=f"{p.id} and {q.id} give two values for '{p.relation}'"))
+                break
+    return out
+
+
+def collect_signals(linked: Linked, result: ChainResult, verdict: Verdict,
+                    hops: int | None) -> list[Signal]:
+    """Signals for one record, in a fixed kind order.
+
+    Args:
+        linked: linked propositions and entities.
+        result: the chain analysis.
+        verdict: the determinateness verdict.
+        hops: the expected hop count, when the record gives one.
+    Returns:
+        contradiction, asserted_without_derivation, hedged_on_chain, shortcut,
+        anchor_not_found, no_anchor, redundant signals, in that order.
+    """
+    props = linked.propositions
+    kinds = {e.id: e.kind for e in linked.entities}
+    out = _contradictions(props, kinds)
+    if verdict == "entailed" and not result.complete:
+        out.append(Signal(
+            kind="asserted_without_derivation", severity="hard", propositions=list(result.conclusions),
+            message="the answer is asserted but no complete chain derives it"))
+    pmin = set(result.chain)
+    near = {pid for alt in result.alternatives for pid in alt} | set(result.best_partial)
+    hard = [p.id for p in props if p.hedged and p.id in pmin]
+    soft = [p.id for p in props if p.hedged and p.id in near - pmin]
+    if hard:
+        out.append(Signal(kind="hedged_on_chain", severity="hard", propositions=hard,
+                          message=f"the minimal chain rests on hedged claims: {', '.join(hard)}"))
+    if soft:
+        out.append(Signal(kind="hedged_on_chain", severity="soft", propositions=soft,
+                          message=f"hedged claims on an alternative or partial chain: {', '.join(soft)}"))
+    if hops is not None and result.complete and len(result.chain) < hops:
+        out.append(Signal(
+            kind="shortcut", severity="soft", propositions=list(result.chain),
+            message=f"the chain has {len(result.chain)} step(s) but the question needs {hops}"))
+    if result.unmatched_anchors:
+        names = ", ".join(result.unmatched_anchors)
+        out.append(Signal(kind="anchor_not_found", severity="info",
+                          message=f"question entities never named in the answer: {names}"))
+    if result.fallback:
+        out.append(Signal(
+            kind="no_anchor", severity="info",
+            message="the question names no specific entity; completeness means reaching any question entity"))
+    if result.redundant:
+        out.append(Signal(
+            kind="redundant", severity="info", propositions=list(result.redundant),
+            message=f"not on any minimal chain: {', '.join(result.redundant)}"))
+    return out

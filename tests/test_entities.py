@@ -1,0 +1,178 @@
+"""Mention normalization and entity linking."""
+
+from __future__ import annotations
+
+import pytest
+
+from logicscore.extract import Extraction
+from logicscore.models import Proposition, QuestionEntity, Resolution
+from logicscore.normalize.entities import link, normalize, same_answer
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("the film Inception", "inception"),
+    ("the city of Springfield", "springfield"),
+    ("Inception (film)", "inception"),
+    ("the 2010 film Inception", "inception"),
+    ("Christopher Nolan's film Inception", "inception"),
+    ("the American film director Christopher Nolan", "christopher nolan"),
+    ("J. K. Rowling", "jk rowling"),
+    ("J.K. Rowling", "jk rowling"),
+    ("JK Rowling's", "jk rowling"),
+    ("Émile Zola", "emile zola"),
+    ("King Henry I", "henry i"),
+    ("Sir Walter Scott", "walter scott"),
+    ("The Beatles", "beatles"),
+    ("the Inception film", "inception"),
+    ("1,000 people", "1000 people"),
+    # Names stay whole: capitalized type words are part of the name.
+    ("City of London", "city of london"),
+    ("New York City", "new york city"),
+    ("the 3rd Earl of Derby", "3rd earl of derby"),
+    ("Inception's director", "inception director"),
+    ("Paris Hilton", "paris hilton"),
+    ("the film", "film"),
+    # All-lowercase input (given propositions) still loses its descriptor.
+    ("the film inception", "inception"),
+])
+def test_entities_normalize(text, expected):
+    assert normalize(text) == expected
+
+
+def props(*triples, spans=False):
+    out = []
+    for i, (s, r, o) in enumerate(triples):
+        out.append(Proposition(id=f"P{i + 1}", text=f"{s} {r} {o}.", subject=s, relation=r,
+                               object=o, pattern="given", sentence=i))
+    return out
+
+
+def entity_of(linked, text):
+    for e in linked.entities:
+        if any(m.text == text for m in e.mentions):
+            return e.id
+    raise AssertionError(text)
+
+
+@pytest.mark.parametrize("a, b, same", [
+    ("Paris", "Paris Hilton", False),
+    ("Paris Hilton", "Paris", False),
+    ("the film Inception", "Inception", True),
+    ("Inception", "Inception, a 2010 film", True),
+    ("J. K. Rowling", "J.K. Rowling", True),
+    ("Christopher Nolan", "Christopher Nolen", True),   # fuzzy
+    ("Henry I", "Henry II", False),
+    ("King Henry I", "Henry I", True),
+    ("Henry", "Henry I", False),
+    ("1st Earl of Derby", "3rd Earl of Derby", False),
+    ("Apollo 11", "Apollo 13", False),
+    ("Springfield", "West Springfield", False),
+    ("John Smith", "Jane Smith", False),
+])
+def test_entities_pairs(a, b, same):
+    linked = link(Extraction(props((a, "r", "x"), ("y", "r", b))), [], "")
+    assert (entity_of(linked, a) == entity_of(linked, b)) is same
+
+
+def test_entities_rowling_spellings_and_surname_one_entity():
+    ex = Extraction(props(("J. K. Rowling", "wrote", "Harry Potter"),
+                          ("J.K. Rowling", "born in", "Yate"),
+                          ("Rowling", "lives in", "Edinburgh")),
+                    mentions=[("J. K. Rowling", 0, 13, "person")])
+    linked = link(ex, [], "")
+    ids = {entity_of(linked, t) for t in ("J. K. Rowling", "J.K. Rowling", "Rowling")}
+    assert ids == {"E1"}
+    e1 = linked.entities[0]
+    assert e1.kind == "person" and e1.name == "J. K. Rowling"
+    assert [m.reason for m in e1.mentions] == ["first mention", "normalized", "surname of J. K. Rowling"]
+
+
+def test_entities_surname_not_unique_among_persons():
+    ex = Extraction(props(("J.K. Rowling", "wrote", "Harry Potter"),
+                          ("Jane Rowling", "is", "her sister"),
+                          ("Rowling", "lives in", "Edinburgh")),
+                    mentions=[("J.K. Rowling", 0, 12, "person"), ("Jane Rowling", 30, 42, "person")])
+    linked = link(ex, [], "")
+    assert len({entity_of(linked, t) for t in ("J.K. Rowling", "Jane Rowling", "Rowling")}) == 3
+
+
+def test_entities_surname_needs_a_preceding_full_name():
+    ex = Extraction(props(("Rowling", "wrote", "Harry Potter"), ("J.K. Rowling", "born in", "Yate")),
+                    mentions=[("J.K. Rowling", 40, 52, "person")])
+    linked = link(ex, [], "")
+    assert entity_of(linked, "Rowling") != entity_of(linked, "J.K. Rowling")
+
+
+def test_entities_ids_in_order_of_first_appearance_and_arguments_are_nodes():
+    linked = link(Extraction(props(("John Smith", "born in", "Springfield"),
+                                   ("John Smith", "starred in", "a French comedy")), []), [], "")
+    assert [(e.id, e.name) for e in linked.entities] == [
+        ("E1", "John Smith"), ("E2", "Springfield"), ("E3", "French comedy")]
+    assert [(p.subject_entity, p.object_entity) for p in linked.propositions] == [
+        ("E1", "E2"), ("E1", "E3")]
+
+
+def test_entities_question_and_answer_matching():
+    linked = link(Extraction(props(("the film Inception", "director", "Christopher Nolan"),
+                                   ("Paris Hilton", "visited", "Nolan"))),
+                  [QuestionEntity(name="Inception"), QuestionEntity(name="Paris"),
+                   QuestionEntity(name="1934", anchor=False)], "Christopher Nolan")
+    assert [q.entity for q in linked.question] == ["E1", None, None]
+    assert linked.answer_entity == "E2"
+    assert linked.entities[0].name == "Inception"
+
+
+@pytest.mark.parametrize("answer, expected", [
+    ("christopher nolan", "E2"), ("Nolan", None), ("Tim Burton", None), ("", None)])
+def test_entities_answer_never_by_surname(answer, expected):
+    ex = Extraction(props(("Inception", "director", "Christopher Nolan")),
+                    mentions=[("Christopher Nolan", 20, 37, "person")])
+    assert link(ex, [], answer).answer_entity == expected
+
+
+def test_entities_coreference_reason_and_person():
+    p = Proposition(id="P2", text="He starred in Inception.", subject="John Smith",
+                    relation="starred in", object="Inception", pattern="given", sentence=1,
+                    span=(30, 54), resolutions=[Resolution(text="He", span=(30, 32), to="John Smith",
+                                                           reason="previous subject")])
+    ex = Extraction(props(("John Smith", "born in", "Springfield")) + [p])
+    linked = link(ex, [], "")
+    e1 = linked.entities[0]
+    assert e1.kind == "person" and e1.mentions[-1].reason == "coreference: He → John Smith"
+    assert e1.mentions[-1].span == (30, 32)
+
+
+def test_entities_unresolved_pronouns_never_merge():
+    linked = link(Extraction(props(("it", "directed by", "Nolan"), ("it", "won", "an Oscar"))), [], "")
+    assert linked.propositions[0].subject_entity != linked.propositions[1].subject_entity
+
+
+@pytest.mark.parametrize("name, kind", [
+    ("1950", "date"), ("12 May 1950", "date"), ("the 19th century", "date"),
+    ("67 million", "number"), ("1,000 people", "number"), ("Springfield", "other")])
+def test_entities_literal_kinds_by_regex(name, kind):
+    linked = link(Extraction(props(("x", "r", name))), [], "")
+    assert linked.entities[1].kind == kind
+
+
+def test_entities_mention_kind_wins_and_fuzzy_reason():
+    ex = Extraction(props(("Christopher Nolan", "directed", "Inception"),
+                          ("Christopher Nolen", "born in", "London")),
+                    mentions=[("London", 60, 66, "place")])
+    linked = link(ex, [], "")
+    nolan = linked.entities[0]
+    assert nolan.mentions[1].reason.startswith("fuzzy 9")
+    assert next(e for e in linked.entities if e.name == "London").kind == "place"
+
+
+@pytest.mark.parametrize("a, b, same", [
+    ("Christopher Nolan", "christopher nolan", True),
+    ("the film Inception", "Inception", True),
+    ("Christopher Nolan", "Christopher Nolen", True),
+    ("Paris", "Paris Hilton", False),
+    ("Henry I", "Henry II", False),
+    ("1998", "1999", False),
+    ("yes", "no", False),
+])
+def test_entities_same_answer(a, b, same):
+    assert same_answer(a, b, 85.0) is same

@@ -1,0 +1,314 @@
+"""Reliability (SPEC §7): one record per input line whatever the line holds, typed errors,
+nothing lost when a run is killed, bounded time and memory on huge input."""
+
+from __future__ import annotations
+
+import importlib.util
+import io as pyio
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from logicscore import Auditor, io
+from logicscore.cli import app
+from logicscore.errors import InputError, Timeout
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = Path(__file__).resolve().parent / "data"
+
+
+def _load(path: Path, name: str):
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+make_bad_input = _load(DATA / "make_bad_input.py", "make_bad_input")
+soak = _load(ROOT / "scripts" / "kill_resume_soak.py", "kill_resume_soak")
+
+OK, ERR = "ok", "error"
+IE = "InputError"
+
+# One row per physical line of the corpus built by tests/data/make_bad_input.py:
+# (case, status, error type, id the record must carry).
+BAD_INPUT_TABLE = [
+    ("good, after a UTF-8 BOM", OK, None, "good"),
+    ("truncated JSON", ERR, IE, None),
+    ("not JSON", ERR, IE, None),
+    ("blank line", ERR, IE, None),
+    ("whitespace-only line", ERR, IE, None),
+    ("missing long_answer", ERR, IE, "missing-long-answer"),
+    ("missing every field", ERR, IE, "missing-all"),
+    ("null long_answer", ERR, IE, "null-long-answer"),
+    ("null optional fields", OK, None, "null-optional-fields"),
+    ("number question", ERR, IE, "number-question"),
+    ("list answer", ERR, IE, "list-answer"),
+    ("object long_answer", ERR, IE, "nested-long-answer"),
+    ("nested meta passes through", OK, None, "nested-meta"),
+    ("duplicate id, first", OK, None, "dup"),
+    ("duplicate id, second", OK, None, "dup"),
+    ("empty long answer", OK, None, "empty-long-answer"),
+    ("whitespace long answer", OK, None, "whitespace-long-answer"),
+    ("citations only", OK, None, "citations-only"),
+    ("punctuation only", OK, None, "punctuation-only"),
+    ("empty question", OK, None, "empty-question"),
+    ("empty short answer", OK, None, "empty-answer"),
+    ("top-level array", ERR, IE, None),
+    ("top-level string", ERR, IE, None),
+    ("top-level null", ERR, IE, None),
+    ("top-level number", ERR, IE, None),
+    ("list id", ERR, IE, None),
+    ("boolean id", ERR, IE, None),
+    ("integer id", OK, None, "12345"),
+    ("string hops", ERR, IE, "hops-string"),
+    ("string question_entities", ERR, IE, "question-entities-string"),
+    ("proposition without object", ERR, IE, "propositions-malformed"),
+    ("documents as a list", ERR, IE, "documents-list"),
+    ("unknown fields ignored", OK, None, "extra-fields"),
+    ("alias field names", OK, None, "aliases"),
+    ("NaN and Infinity in meta", OK, None, "nan-meta"),
+    ("trailing comma", ERR, IE, None),
+    ("single quotes", ERR, IE, None),
+    ("two objects on one line", ERR, IE, None),
+    # generated lines
+    ("CRLF ending", OK, None, "crlf"),
+    ("BOM in the middle of the file", OK, None, "bom-mid-file"),
+    ("invalid UTF-8", ERR, IE, None),
+    ("Latin-1 byte", ERR, IE, None),
+    ("raw NUL inside a string", ERR, IE, None),
+    ("escaped control characters", OK, None, "escaped-controls"),
+    ("lone surrogate escape", ERR, IE, "lone-surrogate"),
+    ("surrogate pair escape (emoji)", OK, None, "paired-surrogates"),
+    ("5000-digit integer", ERR, IE, None),
+    ("100,000-deep nesting", ERR, IE, None),
+    ("500-deep meta", ERR, IE, "deep-meta"),
+    ("90-deep meta passes through", OK, None, "deep-meta-90"),
+    ("5 MB long answer (over --max-chars)", ERR, IE, "5mb-long-answer"),
+    ("5 MB of garbage", ERR, IE, None),
+    ("5 MB meta", OK, None, "5mb-meta"),
+    ("last line without newline", OK, None, "no-final-newline"),
+]
+
+
+@pytest.fixture(scope="module")
+def bad_corpus(tmp_path_factory) -> tuple[Path, list[str]]:
+    path = tmp_path_factory.mktemp("bad") / "bad_input.full.jsonl"
+    return path, make_bad_input.build(path)
+
+
+@pytest.fixture(scope="module")
+def bad_results(bad_corpus, auditor) -> list:
+    path, _ = bad_corpus
+    with path.open("rb") as fh:
+        return list(auditor.audit_many(io.read_lines(fh)))
+
+
+def test_reliability_bad_corpus_table_matches_file(bad_corpus):
+    _, names = bad_corpus
+    assert len(names) == len(BAD_INPUT_TABLE)
+
+
+@pytest.mark.parametrize("number, case, status, error_type, record_id",
+                         [(i, *row) for i, row in enumerate(BAD_INPUT_TABLE, start=1)],
+                         ids=[row[0] for row in BAD_INPUT_TABLE])
+def test_reliability_bad_line_gets_one_typed_record(bad_results, number, case, status, error_type,
+                                                     record_id):
+    result = bad_results[number - 1]
+    assert result.meta.line == number
+    assert (result.status, result.error and result.error.type) == (status, error_type), (
+        result.error and result.error.message)
+    assert result.id == record_id
+    if status == ERR:
+        assert result.scores is None
+        assert result.error.line == number
+        assert f"line {number}" in result.error.message or "record" in result.error.message
+        assert len(result.error.message) < 2100  # never echoes a 5 MB input
+    else:
+        scores = result.scores
+        assert 0 <= scores.conciseness <= 1 and 0 <= scores.partial_completeness <= 1
+        json.loads(result.to_json())
+
+
+@pytest.mark.parametrize("case", ["empty-long-answer", "whitespace-long-answer", "citations-only",
+                                  "punctuation-only"])
+def test_reliability_answer_without_content_scores_zero(bad_results, case):
+    (result,) = [r for r in bad_results if r.id == case]
+    assert result.scores.completeness == 0
+    assert result.scores.conciseness == 0
+    assert result.determinateness != "entailed"
+    assert result.diagnosis.answer_absent
+
+
+def test_reliability_meta_passes_through_untouched(bad_results):
+    (nested,) = [r for r in bad_results if r.id == "nested-meta"]
+    assert nested.meta.record == {"a": {"b": {"c": [1, {"d": None}, "x"]}}, "z": [[[]]]}
+    (nan,) = [r for r in bad_results if r.id == "nan-meta"]
+    assert "NaN" not in nan.to_json() and "Infinity" not in nan.to_json()  # strict JSON out
+
+
+def test_reliability_cli_exit_code_policy(bad_corpus, tmp_path):
+    """Error records are data (exit 0); --strict turns any of them into exit 1."""
+    path, names = bad_corpus
+    out = tmp_path / "out.jsonl"
+    runner = CliRunner()
+    res = runner.invoke(app, ["score", str(path), "-o", str(out), "--no-timing", "-q"])
+    assert res.exit_code == 0, res.output
+    lines = out.read_bytes().split(b"\n")
+    assert lines[-1] == b"" and len(lines) - 1 == len(names)  # one line per input line, \n-ended
+    records = [json.loads(line) for line in lines[:-1]]
+    assert [r["meta"]["line"] for r in records] == list(range(1, len(names) + 1))
+    assert [r["status"] for r in records] == [row[1] for row in BAD_INPUT_TABLE]
+    res = runner.invoke(app, ["score", str(path), "-o", str(tmp_path / "strict.jsonl"), "--no-timing",
+                              "-q", "--strict"])
+    assert res.exit_code == 1
+    assert (tmp_path / "strict.jsonl").read_bytes() == out.read_bytes()  # still wrote everything
+
+
+def test_reliability_strict_passes_clean_input(tmp_path):
+    src = tmp_path / "in.jsonl"
+    src.write_text(json.dumps({"id": "a", "question": "Where was Alma Reyes born?", "answer": "Tovar",
+                               "long_answer": "Alma Reyes was born in Tovar."}) + "\n")
+    res = CliRunner().invoke(app, ["score", str(src), "-o", str(tmp_path / "o.jsonl"), "-q", "--strict"])
+    assert res.exit_code == 0
+
+
+# --- crash safety -----------------------------------------------------------------------------
+
+
+def test_reliability_resume_cuts_torn_tail_and_finishes(tmp_path):
+    """A record half-written when the process died is cut and redone, not kept or doubled."""
+    src = tmp_path / "in.jsonl"
+    soak.make_input(src, 40, seed=3)
+    ref, out = tmp_path / "ref.jsonl", tmp_path / "out.jsonl"
+    args = ["score", str(src), "--no-timing", "-q", "--extractor", "given"]
+    runner = CliRunner()
+    assert runner.invoke(app, [*args, "-o", str(ref)]).exit_code == 0
+    full = ref.read_bytes()
+    cut = full.index(b"\n", len(full) // 2) + 1
+    for torn in (full[:cut] + full[cut:cut + 37], full[:cut], full[:cut - 1]):
+        out.write_bytes(torn)
+        assert runner.invoke(app, [*args, "-o", str(out), "--resume"]).exit_code == 0
+        assert out.read_bytes() == full
+
+
+def test_reliability_resume_on_missing_or_empty_output(tmp_path):
+    src = tmp_path / "in.jsonl"
+    soak.make_input(src, 5, seed=4)
+    out = tmp_path / "out.jsonl"
+    args = ["score", str(src), "-o", str(out), "--no-timing", "-q", "-x", "given", "--resume"]
+    assert CliRunner().invoke(app, args).exit_code == 0
+    first = out.read_bytes()
+    assert CliRunner().invoke(app, args).exit_code == 0  # everything done: nothing appended
+    assert out.read_bytes() == first and first.count(b"\n") == 5
+
+
+def test_reliability_done_lines_ignores_foreign_lines(tmp_path):
+    out = tmp_path / "out.jsonl"
+    out.write_bytes(b'{"meta": {"line": 1}}\nnot json\n{"meta": {"line": "2"}}\n[]\n{"meta": {"line": 3}}\n')
+    assert io.done_lines(out) == {1, 3}
+    out.write_bytes(b'{"meta": {"line": 1}}' + b"x" * 200_000)  # torn tail longer than one block
+    assert io.done_lines(out) == set() and out.read_bytes() == b""
+
+
+def _soak_rounds(tmp_path, rounds: int, n: int, rules: bool):
+    reference = soak.reference_run(tmp_path, n, rules)
+    for seed in range(rounds):
+        ok, why = soak.run_round(tmp_path, seed=seed, n=n, rules=rules, reference=reference)
+        assert ok, why
+
+
+def test_reliability_kill_and_resume_given(tmp_path):
+    """SIGKILL a real `python -m logicscore score` mid-run, resume: every line exactly once."""
+    _soak_rounds(tmp_path, rounds=2, n=800, rules=False)
+
+
+@pytest.mark.slow
+def test_reliability_kill_and_resume_rules(tmp_path):
+    _soak_rounds(tmp_path, rounds=1, n=150, rules=True)
+
+
+# --- limits -----------------------------------------------------------------------------------
+
+
+def test_reliability_max_chars_is_a_typed_error(auditor):
+    small = Auditor(extractor="given", timing=False, max_chars=100)
+    with pytest.raises(InputError, match="--max-chars"):
+        small.audit(question="Q?", answer="A", long_answer="x" * 101, propositions=[])
+    (res,) = small.audit_many([io.parse_line(json.dumps(
+        {"id": "big", "question": "Q?", "answer": "A", "long_answer": "y" * 500}).encode(), 7)])
+    assert (res.status, res.error.type, res.error.line, res.id) == ("error", "InputError", 7, "big")
+
+
+def test_reliability_timeout_is_a_typed_error_and_run_goes_on(monkeypatch):
+    aud = Auditor(extractor="given", timing=False, timeout=0.2)
+
+    def slow(record, hints):
+        if record.id == "slow":
+            while True:  # a runaway stage: only the deadline stops it
+                pass
+        return real(record, hints)
+
+    real = aud.extractor.extract
+    monkeypatch.setattr(aud.extractor, "extract", slow)
+    good = {"question": "Where was Alma Reyes born?", "answer": "Tovar", "long_answer": "x",
+            "propositions": [{"subject": "Alma Reyes", "relation": "born in", "object": "Tovar"}]}
+    lines = [io.parse_line(json.dumps({"id": i, **good}).encode(), n) for n, i in
+             enumerate(["a", "slow", "b"], start=1)]
+    start = time.monotonic()
+    results = list(aud.audit_many(lines))
+    assert time.monotonic() - start < 5
+    assert [(r.id, r.status) for r in results] == [("a", "ok"), ("slow", "error"), ("b", "ok")]
+    assert results[1].error.type == Timeout.type and results[1].error.line == 2
+    assert "--timeout" in results[1].error.message
+
+
+def test_reliability_unexpected_exception_becomes_runtime_error(monkeypatch):
+    aud = Auditor(extractor="given", timing=False)
+    monkeypatch.setattr(aud.extractor, "extract", lambda record, hints: 1 / 0)
+    (res,) = aud.audit_many([io.parse_line(b'{"id": "z", "question": "Q", "answer": "A", '
+                                           b'"long_answer": "L", "propositions": []}', 4)])
+    assert (res.status, res.error.type, res.error.line) == ("error", "RuntimeError", 4)
+    assert "ZeroDivisionError" in res.error.message
+
+
+@pytest.mark.slow
+def test_reliability_adversarial_inputs_finish_in_bounded_time():
+    """scripts/bench_adversarial.py: each case in a fresh process, generous bounds only."""
+    proc = subprocess.run([sys.executable, str(ROOT / "scripts" / "bench_adversarial.py"), "--json",
+                           "--quick"], cwd=ROOT, capture_output=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr.decode()[-3000:]
+    for case in json.loads(proc.stdout):
+        assert case["seconds"] < case["bound_seconds"], case
+        assert case["peak_rss_mb"] < 4000, case
+        assert case["status"] in case["expected_status"], case
+
+
+# --- regressions found by scripts/fuzz.py ---------------------------------------------------------
+
+FUZZ_CRASHERS = DATA / "fuzz_crashers.jsonl"
+
+
+def _crashers() -> list[dict]:
+    if not FUZZ_CRASHERS.exists():
+        return []
+    return [json.loads(line) for line in FUZZ_CRASHERS.read_text().splitlines() if line.strip()]
+
+
+@pytest.mark.parametrize("case", _crashers(), ids=lambda c: c["name"])
+def test_reliability_fuzz_crasher_regression(case, auditor):
+    if case["target"] == "reader":
+        raw = bytes.fromhex(case["hex"])
+        lines = list(io.read_lines(pyio.BytesIO(raw)))
+        assert len(lines) == max(1, raw.count(b"\n") + (not raw.endswith(b"\n"))) or not raw
+        results = list(auditor.audit_many(lines))
+    else:
+        results = list(auditor.audit_many([io.parse_line(json.dumps(case["record"]).encode(), 1)]))
+    for result in results:
+        assert result.status == "ok" or result.error.type != "RuntimeError", result.error.message
+        json.loads(result.to_json())
