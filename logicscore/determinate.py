@@ -15,8 +15,10 @@ later not never no one
 """.split())
 _NEGATION = frozenset({"not", "never", "no", "n't", "neither", "nor"})
 _PASSIVE = "by"
-_IRREGULAR = {"write": "writ", "wrote": "writ", "written": "writ", "writer": "writ", "writes": "writ",
-              "birth": "born", "birthplace": "born", "died": "die", "death": "die"}
+_IRREGULAR = {
+    "write": "writ", "wrote": "writ", "written": "writ", "writer": "writ", "writes": "writ",
+    "birth": "born", "birthplace": "born", "died": "die", "death": "die",
+}
 _ANSWER_WORDS = frozenset({"answer", "final answer", "result", "solution"})
 # Relations with one value per entity. States hold of their subject ("X born in A");
 # for actions the *patient* has one agent ("A directed X", "X directed by A", "X director A").

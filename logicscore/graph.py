@@ -38,7 +38,8 @@ class Graph:
 Passable = Callable[[str], bool]
 
 
-def bfs(g: Graph, sources: list[str], passable: Passable) -> tuple[dict[str, int], dict[str, tuple[str, int]]]:
+def bfs(g: Graph, sources: list[str], passable: Passable
+        ) -> tuple[dict[str, int], dict[str, tuple[str, int]]]:
     """Distances and parent (node, edge) from `sources`; impassable nodes are reached, not expanded."""
     dist = {s: 0 for s in sources}
     parent: dict[str, tuple[str, int]] = {}

@@ -65,7 +65,13 @@ TITLE_WORDS = frozenset({
 _MONTHS = frozenset(
     "january february march april may june july august september october november december "
     "monday tuesday wednesday thursday friday saturday sunday".split())
-_EPITHET = re.compile(r"^,?\s*(?:the\s+)?(?:\d+(?:st|nd|rd|th)|[ivxlc]+)?\s*(\w+)\b", re.I)
+_COMPARE = re.compile(r",\s*(?P<a>[^,]+?)\s+or\s+(?P<b>[^?]+?)[\s?.]*$")
+_NAME_START = re.compile(r"^[\"“‘'(]?[A-Z0-9]")
+# ", 2nd Earl of Essex" belongs to the name before it; it is not an entity of its own.
+_EPITHET = re.compile(
+    r",\s*(?i:the\s+)?(?:\d+(?i:st|nd|rd|th)\s+)?(?i:" + "|".join(sorted(TITLE_WORDS)) + r")\b"
+    r"(?:\s+(?i:of|de|von|the)\b|\s+[A-Z][\w’'.-]*)*"
+)
 _QUOTED = re.compile(r"\"([^\"]{2,120})\"|“([^”]{2,120})”|‘([^’]{2,120})’")
 _SKIP_LABELS = frozenset({"ORDINAL"})
 _GENERIC_LABELS = frozenset({"NORP", "LANGUAGE"})
@@ -125,12 +131,21 @@ def _candidates(doc: Any) -> list[tuple[int, int, str]]:
         found.extend(_split_or(ent, label))
     found.extend(proper_runs(doc))
     found = [s for s in (_trim(doc, s) for s in found) if s is not None]
-    found = [s for s in found if not _is_epithet(text, s)]
-    kept: list[tuple[int, int, str]] = []
+    epithets = [m.span() for m in _EPITHET.finditer(text)]
+    found = [s for s in found if not any(s[0] < e and b < s[1] for b, e in epithets)]
+    # "…, X or Y?" names two whole things, even when they contain lowercase or commas.
+    kept = [s for s in (_trim(doc, s) for s in _comparison(text)) if s is not None]
     for s in sorted(found, key=lambda s: (-(s[1] - s[0]), s[0])):
         if not any(s[0] < k[1] and k[0] < s[1] for k in kept):
             kept.append(s)
     return sorted(kept)
+
+
+def _comparison(text: str) -> list[tuple[int, int, str]]:
+    m = _COMPARE.search(text)
+    if not m or not all(_NAME_START.match(m.group(g)) for g in ("a", "b")):
+        return []
+    return [(m.start("a"), m.end("a"), "COMPARE"), (m.start("b"), m.end("b"), "COMPARE")]
 
 
 def _split_or(span: Any, label: str) -> list[tuple[int, int, str]]:
@@ -157,14 +172,22 @@ def proper_runs(doc: Any) -> list[tuple[int, int, str]]:
             i += 1
             continue
         # After "film"/"song" a title may hold lowercase words: "film Sleepless in Seattle".
-        titled = i > 0 and toks[i - 1].lower_ in WORK_NOUNS
+        before = toks[i - 2:i] if i > 1 else toks[:i]
+        titled = any(t.lower_ in WORK_NOUNS for t in before) and (
+            i == 0 or toks[i - 1].lower_ in WORK_NOUNS or toks[i - 1].pos_ == "DET")
         inner = TITLE_CONNECTORS if titled else CONNECTORS
         j = i + 1
         while j < len(toks):
             if _proper(toks[j]):
                 j += 1
-            elif toks[j].lower_ in inner and j + 1 < len(toks) and _proper(toks[j + 1]):
-                j += 2
+                continue
+            # "of", "of the" between proper nouns: "Bank of the United States".
+            k = j
+            while k < len(toks) and k - j < 2 and (toks[k].lower_ in inner or (
+                    k > j and toks[k].lower_ == "the")):
+                k += 1
+            if k > j and k < len(toks) and _proper(toks[k]):
+                j = k
             else:
                 break
         runs.append((toks[i].idx, _end(toks[j - 1]), "PROPN"))
@@ -199,17 +222,9 @@ def _trim(doc: Any, span: tuple[int, int, str]) -> tuple[int, int, str] | None:
     return (start, end, label) if end > start else None
 
 
-def _is_epithet(text: str, span: tuple[int, int, str]) -> bool:
-    """', 2nd Earl of Essex' after a name belongs to that name, not a new entity."""
-    start, end, _ = span
-    before = text[max(0, start - 12):start]
-    m = _EPITHET.match(text[start:end])
-    if not m or m.group(1).lower() not in TITLE_WORDS:
-        return False
-    return bool(re.search(r",\s*(?:the\s+)?(?:\d+(?:st|nd|rd|th)\s*)?$", before, re.I))
-
-
 def _clean(name: str) -> str:
+    if name.count("(") > name.count(")"):
+        name = name[:name.rindex("(")]  # "Euphoria (Usher Song" cut by the tokenizer
     return name.strip().strip(",;:?!").strip()
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -28,7 +29,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                              "default: all")
     parser.add_argument("--limit", type=int, metavar="N", help="first N records per dataset")
     parser.add_argument("--seed", type=int, default=0, help="seed for donors and distractors")
-    parser.add_argument("--workers", type=int, default=1, help="processes for the spaCy path")
+    parser.add_argument("--workers", type=int, default=min(4, os.cpu_count() or 1),
+                        help="processes for the spaCy path (default: CPUs, at most 4)")
     parser.add_argument("--data", type=Path, help="the shared/data folder "
                         "(default: $LOGICSCORE_DATA, else shared/data beside the repo)")
     parser.add_argument("--examples", type=int, default=3,
@@ -47,6 +49,8 @@ def main(argv: list[str] | None = None) -> int:
 
     args = parse_args(argv)
     err = Console(stderr=True)
+    if not err.is_terminal:
+        err = Console(stderr=True, width=160)  # a log file gets the whole table
     try:
         data = args.data or locate_data(Path(__file__))
         start = time.perf_counter()

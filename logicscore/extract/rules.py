@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict
@@ -12,18 +12,9 @@ from pydantic import BaseModel, ConfigDict
 from ..errors import InputError
 from ..models import Proposition, QARecord, Resolution
 from ..normalize import coref
-from ..question import proper_runs
 from . import Extraction
+from .mentions import Arg, descriptors, find_mentions, strip_citations, top_token
 
-_CITATION = re.compile(
-    r"[ \t]*\[(?:(?P<ids>(?:doc\s*)?\d+(?:\s*[,;]\s*(?:doc\s*)?\d+)*)\]|doc\]\s*<(?P<s>s\d+)>)",
-    re.I,
-)
-_KIND = {
-    "PERSON": "person", "GPE": "place", "LOC": "place", "FAC": "place", "ORG": "org",
-    "WORK_OF_ART": "work", "DATE": "date", "TIME": "date", "CARDINAL": "number",
-    "QUANTITY": "number", "MONEY": "number", "PERCENT": "number",
-}
 _PERSON_VERBS = frozenset({
     "write", "direct", "star", "marry", "compose", "paint", "sing", "die", "bear", "graduate",
     "act", "portray", "narrate", "co-write", "screenwrite",
@@ -37,8 +28,8 @@ _HEDGE = re.compile(
 )
 _CONCLUSION = re.compile(
     r"^\W*(?:so|thus|therefore|hence|consequently|in conclusion|in summary|in short|"
-    r"to conclude|to sum up|final answer)\b|\bthe (?:final |correct |short )?answer "
-    r"(?:is|would be|was|will be)\b|^\W*answer\s*:",
+    r"to conclude|to sum up|final answer)(?=[\s,:])|\bthe (?:final |correct |short )?answer "
+    r"(?:is|would be|was|will be)\b|\banswer\s*:",
     re.I,
 )
 _ANSWER_IS = re.compile(r"\banswer(?: (?:is|would be|was|will be))?\s*:?\s*(?P<x>.+)$", re.I | re.S)
@@ -53,18 +44,6 @@ class RulesConfig(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     spacy_model: str | None = None
-
-
-@dataclass
-class _Arg:
-    """A proposition argument: an entity mention, or a reference coref resolved."""
-
-    text: str
-    top: int  # token standing for the argument in the dependency tree
-    start: int  # char offset in the cleaned text
-    kind: str = "other"
-    resolution: coref.Resolved | None = None
-    end: int = 0
 
 
 class RulesExtractor:
@@ -105,26 +84,6 @@ class RulesExtractor:
         return _Run(doc, hints, offsets, markers, self.nlp.make_doc, self._lemma).extract()
 
 
-def strip_citations(text: str) -> tuple[str, list[int], list[tuple[int, list[str]]]]:
-    """Remove citation markers; return the clean text, clean→original offsets, and markers.
-
-    Markers are (offset in the clean text, ids): `[Doc1]`, `[1]`, `[1, 2]`, `[doc]<s3>`.
-    """
-    parts: list[str] = []
-    offsets: list[int] = []
-    markers: list[tuple[int, list[str]]] = []
-    pos = 0
-    for m in _CITATION.finditer(text):
-        parts.append(text[pos:m.start()])
-        offsets.extend(range(pos, m.start()))
-        ids = [m.group("s")] if m.group("s") else [i.strip() for i in re.split(r"[,;]", m.group("ids"))]
-        markers.append((len(offsets), ids))
-        pos = m.end()
-    parts.append(text[pos:])
-    offsets.extend(range(pos, len(text) + 1))
-    return "".join(parts), offsets, markers
-
-
 class _Run:
     """One extraction over one parsed long answer."""
 
@@ -135,8 +94,8 @@ class _Run:
         self.offsets = offsets
         self.sents = [s for s in doc.sents if s.text.strip()]
         self.sent_of = {t.i: n for n, s in enumerate(self.sents) for t in s}
-        self.mentions = _mentions(doc, hints, make_doc)
-        self.arg_at: dict[int, _Arg] = {}
+        self.mentions = find_mentions(doc, hints, make_doc)
+        self.arg_at: dict[int, Arg] = {}
         for m in self.mentions:
             for i in range(m[0], m[1]):
                 self.arg_at[i] = m[3]
@@ -166,17 +125,25 @@ class _Run:
     def _refine_kinds(self) -> None:
         for start, end, _, arg in self.mentions:
             root = self.doc[start:end].root
-            heads = _descriptors(self.doc, start, end, self.lemma)
+            heads = descriptors(self.doc, start, end, self.lemma)
             cls = next((coref.noun_class(h) for h in heads if coref.noun_class(h)), None)
             if cls:
                 arg.kind = cls
-            elif arg.kind in ("other", "org") and (
-                (root.dep_ in _SUBJ and self.lemma(root.head).lower() in _PERSON_VERBS)
-                or any(c.dep_ == "relcl" and any(g.lower_ == "who" for g in c.children)
-                       for c in root.children)
-            ):
+            elif arg.kind in ("other", "org") and self._animate(root):
                 arg.kind = "person"  # "J.K. Rowling wrote …" is tagged ORG by the small model
-            arg.top = _top(self.doc, root, self.arg_at).i
+            arg.top = top_token(self.doc, root, self.arg_at).i
+
+    def _animate(self, root: Any) -> bool:
+        """Agent of a person verb (active subject, or "by X"), born, or a "who" clause."""
+        verb = root.head
+        if root.dep_ == "pobj" and verb.dep_ == "agent":
+            verb = verb.head
+        elif root.dep_ == "nsubjpass":
+            return self.lemma(verb) == "bear"
+        elif root.dep_ != "nsubj":
+            return any(c.dep_ == "relcl" and any(g.lower_ == "who" for g in c.children)
+                       for c in root.children)
+        return self.lemma(verb).lower() in _PERSON_VERBS
 
     def _resolve_references(self) -> None:
         blocked = set(self.arg_at)
@@ -188,16 +155,16 @@ class _Run:
             antecedents.append(coref.Antecedent(
                 arg.text, arg.start, self.sent_of.get(top.i, 0), arg.kind,
                 subject=self._main_subject(top, arg),
-                heads=_descriptors(self.doc, start, end, self.lemma),
+                heads=descriptors(self.doc, start, end, self.lemma),
                 plural=arg.kind == "org" or self.doc[start:end].root.tag_ in ("NNPS", "NNS"),
             ))
         refs = [r for r in coref.find_references(self.doc, blocked, self.lemma) if r.token in self.sent_of]
         refs = [replace(r, sentence=self.sent_of[r.token]) for r in refs]
         for res in coref.resolve(antecedents, refs):
             r = res.ref
-            self.arg_at[r.token] = _Arg(res.to.name, r.token, r.start, res.to.kind, res, r.end)
+            self.arg_at[r.token] = Arg(res.to.name, r.token, r.start, res.to.kind, res, r.end)
 
-    def _main_subject(self, top: Any, arg: _Arg) -> bool:
+    def _main_subject(self, top: Any, arg: Arg) -> bool:
         head = top.head
         if top.dep_ in _SUBJ:
             return head.dep_ == "ROOT" or (head.dep_ == "conj" and head.head.dep_ == "ROOT")
@@ -231,7 +198,7 @@ class _Run:
             t = t.head
         return t.i
 
-    def _noun_arg(self, n: Any) -> _Arg | None:
+    def _noun_arg(self, n: Any) -> Arg | None:
         """The entity a common noun stands for: its apposition, or an identifying copula."""
         if n.i in self.arg_at:
             return self.arg_at[n.i]
@@ -247,7 +214,7 @@ class _Run:
                     return self.arg_at[c.i]
         return None
 
-    def _subjects(self, p: Any, depth: int = 0) -> tuple[list[_Arg], Any, str | None]:
+    def _subjects(self, p: Any, depth: int = 0) -> tuple[list[Arg], Any, str | None]:
         """(subject args, subject token, pattern the clause type implies)."""
         subj = next((c for c in p.children if c.dep_ in _SUBJ), None)
         if subj is not None:
@@ -320,15 +287,15 @@ class _Run:
                                         "cooccur", False))
         return props
 
-    def _args_in(self, sent: Any) -> list[_Arg]:
-        found: dict[int, _Arg] = {}
+    def _args_in(self, sent: Any) -> list[Arg]:
+        found: dict[int, Arg] = {}
         for i in range(sent.start, sent.end):
             arg = self.arg_at.get(i)
             if arg is not None:
                 found.setdefault(id(arg), arg)
         return sorted(found.values(), key=lambda a: a.start)
 
-    def _path(self, o: _Arg, p: Any, subj_tok: Any) -> tuple[str, set[str], bool]:
+    def _path(self, o: Arg, p: Any, subj_tok: Any) -> tuple[str, set[str], bool]:
         """Relation words from the clause predicate down to the object, and pattern tags."""
         chain = [self.doc[o.top]]
         while chain[-1].i != p.i and chain[-1].head.i != chain[-1].i:
@@ -358,7 +325,7 @@ class _Run:
             if t.i == o.top:
                 continue
             if t.i in self.arg_at:
-                if below is None or below.dep_ != "appos":
+                if below is None or below.dep_ not in ("appos", "conj"):
                     del words[mark:]  # "in London, England by X": only what follows the last entity
                 continue
             if t.pos_ in ("VERB", "AUX") and self.lemma(t) != "be":
@@ -375,7 +342,7 @@ class _Run:
         if len(words) >= 3 and words[-1] == "of":
             words.pop()  # "have population of 67 million" reads as "have population"
         if not words:
-            words = ["be"] if tags & {"copula", "appos"} else []
+            words = ["be"] if tags & {"copula", "appos"} else ["related to"]
         return " ".join(words), tags, negated
 
     def _lca(self, a: int, b: int) -> int:
@@ -389,12 +356,12 @@ class _Run:
             t = t.head
         return t.i
 
-    def _conclusion(self, sent: Any, args: list[_Arg], base: dict) -> list[dict]:
-        text = base["text"]
-        m = _ANSWER_IS.search(text)
+    def _conclusion(self, sent: Any, args: list[Arg], base: dict) -> list[dict]:
+        """One proposition stating the result; it never bridges (SPEC §4.5)."""
+        m = _ANSWER_IS.search(base["text"])
+        x = m.group("x").strip().strip(".\"'“”").strip() if m else ""
         subject = "answer"
-        if m:
-            x = m.group("x").strip().strip(".\"'“”").strip()
+        if x:
             start = sent.start_char + (len(sent.text) - len(sent.text.lstrip())) + m.start("x")
             inside = [a for a in args if a.start >= start]
             obj = inside[0].text if inside else x
@@ -403,19 +370,19 @@ class _Run:
             subj = next((c for c in root.children if c.dep_ in _SUBJ), None)
             attr = next((c for c in root.children if c.dep_ == "attr"), None)
             if self.lemma(root) == "be" and subj is not None and attr is not None:
-                subject = _np(subj, self.arg_at)
-                obj = self.arg_at[attr.i].text if attr.i in self.arg_at else _np(attr, self.arg_at)
+                if self.lemma(attr) == "answer":  # "Thus, Nolan is the answer."
+                    subj, attr = attr, subj
+                subject = "answer" if self.lemma(subj) == "answer" else _np(subj, self.arg_at)
+                obj = _np(attr, self.arg_at)
             elif args:
                 obj = args[-1].text
             else:
                 return []
-        if not obj:
-            return []
         return [dict(base, subject=subject, relation="be", object=obj, pattern="conclusion",
                      conclusion=True, negated=False, resolutions=[],
                      _key=(base["sentence"], sent.start_char, 0))]
 
-    def _prop(self, base: dict, s: _Arg, o: _Arg, relation: str, pattern: str,
+    def _prop(self, base: dict, s: Arg, o: Arg, relation: str, pattern: str,
               negated: bool) -> dict:
         resolutions = [Resolution(text=a.resolution.ref.text,
                                   span=(self._orig(a.start), self._orig(a.end - 1) + 1),
@@ -429,80 +396,7 @@ class _Run:
         return self.offsets[min(max(i, 0), len(self.offsets) - 1)]
 
 
-def _mentions(doc: Any, hints: list[str], make_doc: Any) -> list[tuple[int, int, int, _Arg]]:
-    """Entity mentions as (start token, end token, priority, arg), overlaps resolved."""
-    from spacy.matcher import PhraseMatcher
-
-    found: list[tuple[int, int, int, str]] = []
-    if hints:
-        matcher = PhraseMatcher(doc.vocab, attr="LOWER")
-        variants = {h.strip() for h in hints} | {re.sub(r"\s*\([^)]*\)\s*$", "", h).strip() for h in hints}
-        matcher.add("HINT", [make_doc(v) for v in sorted(variants) if v])
-        found += [(s, e, 0, "") for _, s, e in matcher(doc)]
-    for m in re.finditer(r"\"([^\"]{2,120})\"|“([^”]{2,120})”", doc.text):
-        g = 1 if m.group(1) else 2
-        span = doc.char_span(m.start(g), m.end(g), alignment_mode="contract")
-        if span is not None and len(span):
-            found.append((span.start, span.end, 1, ""))
-    for ent in doc.ents:
-        keep = ent.label_ not in ("ORDINAL", "NORP", "LANGUAGE") and (
-            ent.label_ not in ("DATE", "TIME", "CARDINAL", "QUANTITY", "MONEY", "PERCENT")
-            or any(t.like_num and any(ch.isdigit() for ch in t.text) for t in ent))
-        if keep:
-            found.append((ent.start, ent.end, 2, ent.label_))
-    for start, end, _ in proper_runs(doc):
-        span = doc.char_span(start, end, alignment_mode="contract")
-        if span is not None and len(span):
-            found.append((span.start, span.end, 3, ""))
-    labels = {(e.start, e.end): e.label_ for e in doc.ents}
-    taken = [False] * len(doc)
-    out: list[tuple[int, int, int, _Arg]] = []
-    for s, e, prio, label in sorted(found, key=lambda f: (f[2] > 0, -(f[1] - f[0]), f[2], f[0])):
-        while s < e and doc[s].lower_ in ("the", "a", "an") and prio > 0 and e - s > 1:
-            s += 1
-        if s >= e or any(taken[s:e]):
-            continue
-        for i in range(s, e):
-            taken[i] = True
-        label = label or labels.get((s, e)) or _overlapping_label(doc, s, e)
-        span = doc[s:e]
-        arg = _Arg(span.text, span.root.i, span.start_char, _KIND.get(label, "other"),
-                   end=span.end_char)
-        out.append((s, e, prio, arg))
-    return sorted(out, key=lambda m: m[0])
-
-
-def _overlapping_label(doc: Any, s: int, e: int) -> str:
-    best = ""
-    width = 0
-    for ent in doc.ents:
-        overlap = min(e, ent.end) - max(s, ent.start)
-        if overlap > width:
-            best, width = ent.label_, overlap
-    return best
-
-
-def _descriptors(doc: Any, start: int, end: int, lemma: Any) -> tuple[str, ...]:
-    """Descriptor nouns seen with a mention: "the film Inception", "Inception, a film …"."""
-    root = doc[start:end].root
-    nouns = [c for c in root.children if c.dep_ in ("compound", "appos") and c.pos_ == "NOUN"
-             and not start <= c.i < end]
-    if root.dep_ in ("appos", "compound") and root.head.pos_ == "NOUN":
-        nouns.append(root.head)
-    words = {lemma(n).lower() for n in nouns}
-    return tuple(sorted(w for w in words if w in coref.DESCRIPTOR_NOUNS))
-
-
-def _top(doc: Any, root: Any, arg_at: dict[int, _Arg]) -> Any:
-    """Climb from a mention to its descriptor noun ("the film [Inception]") when bare."""
-    head = root.head
-    if (root.dep_ in ("appos", "compound") and head.pos_ == "NOUN" and head.i not in arg_at
-            and not any(c.dep_ in ("prep", "relcl", "acl", "poss") for c in head.children)):
-        return head
-    return root
-
-
-def _np(tok: Any, arg_at: dict[int, _Arg]) -> str:
+def _np(tok: Any, arg_at: dict[int, Arg]) -> str:
     if tok.i in arg_at:
         return arg_at[tok.i].text
     return tok.doc[tok.left_edge.i:tok.right_edge.i + 1].text

@@ -200,7 +200,7 @@ def find_references(
                 continue
             refs.append(Reference(tok.text, tok.idx, tok.idx + len(tok), sent, kind,
                                   subject=subject, token=tok.i))
-        elif tok.pos_ == "NOUN" and lemma(tok).lower() in DESCRIPTOR_NOUNS and _bare_definite(tok, lemma):
+        elif tok.pos_ == "NOUN" and lemma(tok).lower() in DESCRIPTOR_NOUNS and _bare_definite(tok, lemma, blocked):
             head = lemma(tok).lower()
             det = min(c.i for c in tok.children if c.dep_ == "det")
             start = doc[det].idx
@@ -220,7 +220,7 @@ def _pleonastic(tok: Any) -> bool:
     return "ccomp" in deps and (tok.dep_ == "nsubjpass" or bool(deps & {"acomp", "attr"}))
 
 
-def _bare_definite(tok: Any, lemma: Any) -> bool:
+def _bare_definite(tok: Any, lemma: Any, blocked: frozenset[int] | set[int]) -> bool:
     """'the film' alone: restrictive modifiers ("the film directed by X", "the director of
     Y") or an identifying copula ("the film is Inception") make it no anaphor."""
     dets = [c for c in tok.children if c.dep_ == "det"]
@@ -232,6 +232,7 @@ def _bare_definite(tok: Any, lemma: Any) -> bool:
     if tok.dep_ in ("compound", "appos"):
         return False
     head = tok.head
-    if tok.dep_ == "nsubj" and lemma(head) == "be" and any(c.dep_ == "attr" for c in head.children):
+    if tok.dep_ == "nsubj" and lemma(head) == "be" and any(
+            c.dep_ == "attr" and c.i in blocked for c in head.children):
         return False
     return tok.dep_ != "attr"

@@ -121,22 +121,28 @@ def why_incomplete(case: Case, result: AuditResult) -> tuple[str, str]:
         return "pipeline error", result.error.message if result.error else ""
     view = View(case, result)
     text = case.long_answer
-    if result.answer_entity is None or (result.diagnosis and result.diagnosis.answer_absent):
+    if result.answer_entity is None:
         if contains(text, case.answer):
-            return "answer in text but not matched", case.answer
+            return "answer in text but no mention matches it", _covering(view, case.answer)
         return "answer not stated verbatim", case.answer
+    answer_id = next((e.id for e in result.entities if e.name == result.answer_entity), None)
+    if result.diagnosis and result.diagnosis.answer_absent:
+        return "answer mentioned but in no proposition", _line_of(view, answer_id)
+    if not result.question_entities:
+        return "no question entity detected", case.question
     anchors = [q for q in result.question_entities if q.anchor]
+    split = _split_anchors(case.question, anchors)
+    if split and any(not q.reached for q in anchors):
+        return "question entity split into pieces", split
     unmatched = [q for q in anchors if q.entity is None]
     if unmatched:
         names = ", ".join(repr(q.name) for q in unmatched)
         if any(contains(text, q.name) for q in unmatched):
             return "question entity in text but not matched", names
-        return "question entity not found in LA", names
-    answer_side = view.component(next((e for e, n in view.entities.items()
-                                       if n.name == result.answer_entity), None))
+        return "question entity not in LA text", names
     unreached = [q for q in anchors if not q.reached]
     question_side = view.component(unreached[0].entity) if unreached else set()
-    for side in (question_side, answer_side):
+    for side in (question_side, view.component(answer_id)):
         miss = _fuzzy_miss(view, side)
         if miss:
             return miss
@@ -147,6 +153,39 @@ def why_incomplete(case: Case, result: AuditResult) -> tuple[str, str]:
                 return problem
     gap = result.diagnosis.gap if result.diagnosis else None
     return "no bridge", gap.describe() if gap else "no gap reported"
+
+
+def _covering(view: View, answer: str) -> str:
+    """Which mentions cover the answer's place in the text ("Medford" for "Medford, Massachusetts")."""
+    text = view.case.long_answer
+    start = text.casefold().find(answer.casefold())
+    if start < 0:
+        return f"{answer!r} (found only after normalization)"
+    end = start + len(answer)
+    found = sorted({m.text for e in view.result.entities for m in e.mentions
+                    if m.span and m.span[0] < end and m.span[1] > start})
+    return f"{answer!r} in text; mentions there: {found or 'none'}"
+
+
+def _line_of(view: View, entity: str | None) -> str:
+    mentions = view.entities[entity].mentions if entity in view.entities else []
+    starts = [s for s, _ in view.case.offsets()]
+    for m in mentions:
+        if m.span:
+            index = max(0, bisect_right(starts, m.span[0]) - 1)
+            props = view.line_props(index)
+            return f"{view.case.lines[index].text!r} → {props or 'no proposition'}"
+    return ""
+
+
+def _split_anchors(question: str, anchors: list) -> str:
+    """Two anchors with only capitalised words or punctuation between them: one name cut up."""
+    placed = sorted((question.find(q.name), q.name) for q in anchors if question.find(q.name) >= 0)
+    for (a, name_a), (b, name_b) in zip(placed, placed[1:]):
+        between = question[a + len(name_a):b]
+        if a + len(name_a) <= b and not any(w[:1].islower() for w in between.split()):
+            return f"{name_a!r} + {name_b!r} in {question[a:b + len(name_b)]!r}"
+    return ""
 
 
 def why_complete(case: Case, result: AuditResult) -> tuple[str, str]:

@@ -12,6 +12,8 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
+from typing import TYPE_CHECKING
+
 from ..models import AuditResult, QARecord
 from . import diagnose as dx
 from .cases import KINDS, Case, Item, make_cases
@@ -36,6 +38,9 @@ NOT_TARGETED = {
 }
 CHUNK = 8
 
+if TYPE_CHECKING:
+    from ..auditor import Auditor
+
 _AUDITOR = None
 
 
@@ -45,19 +50,22 @@ def _init_worker() -> None:
     _AUDITOR = Auditor(timing=False)
 
 
-def _audit_chunk(records: list[QARecord]) -> list[AuditResult]:
-    if _AUDITOR is None:
+def _audit_chunk(records: list[QARecord], auditor: Auditor | None = None) -> list[AuditResult]:
+    if auditor is None and _AUDITOR is None:
         _init_worker()
-    return list(_AUDITOR.audit_many(records))
+    return list((auditor or _AUDITOR).audit_many(records))
 
 
-def audit_cases(cases: list[Case], workers: int = 1,
-                progress: Callable[[int], None] | None = None) -> Iterator[AuditResult]:
-    """One result per case, in case order; `workers` > 1 audits in processes."""
+def audit_cases(cases: list[Case], workers: int = 1, progress: Callable[[int], None] | None = None,
+                auditor: Auditor | None = None) -> Iterator[AuditResult]:
+    """One result per case, in case order; `workers` > 1 audits in processes.
+
+    `auditor` (in-process runs only) must be built with `timing=False`, like the workers'.
+    """
     chunks = [[c.record() for c in cases[i:i + CHUNK]] for i in range(0, len(cases), CHUNK)]
     if workers <= 1:
         for chunk in chunks:
-            results = _audit_chunk(chunk)
+            results = _audit_chunk(chunk, auditor)
             if progress:
                 progress(len(results))
             yield from results
@@ -256,7 +264,8 @@ def _targets(name: str, metrics: dict) -> list[dict]:
 
 def evaluate(data_dir: Path, datasets: list[str] | None = None, *, limit: int | None = None,
              seed: int = 0, workers: int = 1, examples: int = 3,
-             progress: Callable[[int, int], None] | None = None) -> dict:
+             progress: Callable[[int, int], None] | None = None,
+             auditor: Auditor | None = None) -> dict:
     """Build, audit and measure every case of the chosen datasets.
 
     Args:
@@ -267,6 +276,7 @@ def evaluate(data_dir: Path, datasets: list[str] | None = None, *, limit: int | 
         workers: processes for the spaCy path.
         examples: worked examples kept per failure cause.
         progress: called with (cases done so far, total cases).
+        auditor: an `Auditor(timing=False)` to reuse when `workers` is 1.
     Returns:
         the report: settings plus one section per dataset.
     """
@@ -288,7 +298,7 @@ def evaluate(data_dir: Path, datasets: list[str] | None = None, *, limit: int | 
         if progress:
             progress(done, len(cases))
 
-    results = list(audit_cases(cases, workers, tick))
+    results = list(audit_cases(cases, workers, tick, auditor))
     signature = next((r.meta.signature for r in results), None)
     per: dict[str, list] = defaultdict(list)
     for case, result in zip(cases, results):

@@ -8,6 +8,7 @@ from rich.text import Text
 
 from .measure import TARGETS
 
+SHORT = {"2wikimultihopqa": "2wiki", "entailmentbank": "entailmentbank"}
 ROWS = [
     ("completeness_recall", "completeness recall (gold)"),
     ("hop_removed_recall", "hop removed → incomplete"),
@@ -55,7 +56,8 @@ def metrics_table(report: dict) -> Table:
     table = Table(title="logicscore on real multi-hop QA (gold supporting sentences as long answers)")
     table.add_column("metric")
     for name, section in sections.items():
-        table.add_column(name + ("" if section["targets_apply"] else " *"), justify="right")
+        table.add_column(SHORT.get(name, name) + ("" if section["targets_apply"] else " *"),
+                         justify="right")
     table.add_column("target", justify="right", style="dim")
     for metric, label in ROWS:
         if not any(section["metrics"].get(metric) is not None for section in sections.values()):

@@ -73,10 +73,22 @@ def names_subject(sentence: str, title: str) -> bool:
     return False
 
 
+_REGNAL = re.compile(r"^(?:[ivx]+|\d+(?:st|nd|rd|th)?)$")
+
+
 def _first_last_run(tokens: list[str], words: list[str]) -> bool:
+    """First word, up to three more, last word; never across a regnal or ordinal number
+    ("Jean II d'Estrées" is not "Jean d'Estrées")."""
     first, last = words[0], words[-1]
-    return any(tok == first and last in tokens[i + 1:i + len(words) + 3]
-               for i, tok in enumerate(tokens))
+    for i, tok in enumerate(tokens):
+        if tok != first:
+            continue
+        window = tokens[i + 1:i + len(words) + 3]
+        if last in window:
+            inner = window[:window.index(last)]
+            if not any(_REGNAL.match(t) and t not in words for t in inner):
+                return True
+    return False
 
 
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")

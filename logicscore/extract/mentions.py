@@ -1,0 +1,132 @@
+"""Entity mentions and citation markers of a long answer, for the rules extractor."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from ..normalize import coref
+from ..question import proper_runs
+
+CITATION = re.compile(
+    r"[ \t]*\[(?:(?P<ids>(?:doc\s*)?\d+(?:\s*[,;]\s*(?:doc\s*)?\d+)*)\]|doc\]\s*<(?P<s>s\d+)>)",
+    re.I,
+)
+KIND = {
+    "PERSON": "person", "GPE": "place", "LOC": "place", "FAC": "place", "ORG": "org",
+    "WORK_OF_ART": "work", "DATE": "date", "TIME": "date", "CARDINAL": "number",
+    "QUANTITY": "number", "MONEY": "number", "PERCENT": "number",
+}
+
+
+@dataclass
+class Arg:
+    """A proposition argument: an entity mention, or a reference coref resolved."""
+
+    text: str
+    top: int  # token standing for the argument in the dependency tree
+    start: int  # char offset in the cleaned text
+    kind: str = "other"
+    resolution: coref.Resolved | None = None
+    end: int = 0
+
+
+def strip_citations(text: str) -> tuple[str, list[int], list[tuple[int, list[str]]]]:
+    """Remove citation markers; return the clean text, clean→original offsets, and markers.
+
+    Markers are (offset in the clean text, ids): `[Doc1]`, `[1]`, `[1, 2]`, `[doc]<s3>`.
+    """
+    parts: list[str] = []
+    # offsets[i] is where clean character i sits in the original text (one past the end too).
+    offsets: list[int] = []
+    markers: list[tuple[int, list[str]]] = []
+    pos = 0
+    for m in CITATION.finditer(text):
+        parts.append(text[pos:m.start()])
+        offsets.extend(range(pos, m.start()))
+        ids = [m.group("s")] if m.group("s") else [i.strip() for i in re.split(r"[,;]", m.group("ids"))]
+        markers.append((len(offsets), ids))
+        pos = m.end()
+    parts.append(text[pos:])
+    offsets.extend(range(pos, len(text) + 1))
+    return "".join(parts), offsets, markers
+
+
+def find_mentions(doc: Any, hints: list[str], make_doc: Any) -> list[tuple[int, int, int, Arg]]:
+    """Entity mentions as (start token, end token, priority, arg), overlaps resolved."""
+    from spacy.matcher import PhraseMatcher
+
+    found: list[tuple[int, int, int, str]] = []
+    if hints:
+        matcher = PhraseMatcher(doc.vocab, attr="LOWER")
+        variants = {h.strip() for h in hints} | {re.sub(r"\s*\([^)]*\)\s*$", "", h).strip() for h in hints}
+        matcher.add("HINT", [make_doc(v) for v in sorted(variants) if v])
+        found += [(s, e, 0, "") for _, s, e in matcher(doc)]
+    for m in re.finditer(r"\"([^\"]{2,120})\"|“([^”]{2,120})”", doc.text):
+        g = 1 if m.group(1) else 2
+        span = doc.char_span(m.start(g), m.end(g), alignment_mode="contract")
+        if span is not None and len(span):
+            found.append((span.start, span.end, 1, ""))
+    for ent in doc.ents:
+        keep = ent.label_ not in ("ORDINAL", "NORP", "LANGUAGE") and (
+            ent.label_ not in ("DATE", "TIME", "CARDINAL", "QUANTITY", "MONEY", "PERCENT")
+            or any(t.like_num and any(ch.isdigit() for ch in t.text) for t in ent))
+        if keep:
+            found.append((ent.start, ent.end, 2, ent.label_))
+    for start, end, _ in proper_runs(doc):
+        span = doc.char_span(start, end, alignment_mode="contract")
+        if span is not None and len(span):
+            found.append((span.start, span.end, 3, ""))
+    labels = {(e.start, e.end): e.label_ for e in doc.ents}
+    taken = [False] * len(doc)
+    out: list[tuple[int, int, int, Arg]] = []
+    for s, e, prio, label in sorted(found, key=lambda f: (f[2] > 0, -(f[1] - f[0]), f[2], f[0])):
+        while s < e and prio > 0 and (doc[s].lower_ in ("the", "a", "an") or _loose(doc[s])):
+            s += 1
+        while e > s and _loose(doc[e - 1]):
+            e -= 1  # "December 18, 1904 –": dangling punctuation from NER
+        if s >= e or any(taken[s:e]):
+            continue
+        for i in range(s, e):
+            taken[i] = True
+        label = label or labels.get((s, e)) or _overlapping_label(doc, s, e)
+        span = doc[s:e]
+        arg = Arg(span.text, span.root.i, span.start_char, KIND.get(label, "other"),
+                   end=span.end_char)
+        out.append((s, e, prio, arg))
+    return sorted(out, key=lambda m: m[0])
+
+
+def _loose(tok: Any) -> bool:
+    return tok.is_punct and tok.text not in (")", ".") or tok.is_space
+
+
+def _overlapping_label(doc: Any, s: int, e: int) -> str:
+    best = ""
+    width = 0
+    for ent in doc.ents:
+        overlap = min(e, ent.end) - max(s, ent.start)
+        if overlap > width:
+            best, width = ent.label_, overlap
+    return best
+
+
+def descriptors(doc: Any, start: int, end: int, lemma: Any) -> tuple[str, ...]:
+    """Descriptor nouns seen with a mention: "the film Inception", "Inception, a film …"."""
+    root = doc[start:end].root
+    nouns = [c for c in root.children if c.dep_ in ("compound", "appos") and c.pos_ == "NOUN"
+             and not start <= c.i < end]
+    if root.dep_ in ("appos", "compound") and root.head.pos_ == "NOUN":
+        nouns.append(root.head)
+    words = {lemma(n).lower() for n in nouns}
+    return tuple(sorted(w for w in words if w in coref.DESCRIPTOR_NOUNS))
+
+
+def top_token(doc: Any, root: Any, arg_at: dict[int, Arg]) -> Any:
+    """Climb from a mention to its descriptor noun ("the film [Inception]") when bare."""
+    head = root.head
+    if (root.dep_ in ("appos", "compound") and head.pos_ == "NOUN" and head.i not in arg_at
+            and not any(c.dep_ in ("prep", "relcl", "acl", "poss") for c in head.children)):
+        return head
+    return root

@@ -1,0 +1,169 @@
+"""Rule-based coreference: the pure resolver, and references found in parsed text."""
+
+from __future__ import annotations
+
+import pytest
+
+from logicscore.normalize.coref import Antecedent, Reference, noun_class, resolve
+
+
+def ent(name, start, sentence, kind="other", subject=False, heads=(), plural=False):
+    return Antecedent(name, start, sentence, kind, subject, tuple(heads), plural)
+
+
+def ref(text, start, sentence, kind, head=None, subject=True):
+    return Reference(text, start, start + len(text), sentence, kind, head, subject)
+
+
+# (antecedents, references, expected [(ref text, resolved name, reason start)])
+RESOLVE_CASES = [
+    pytest.param(
+        [ent("John Smith", 0, 0, "person", subject=True), ent("Springfield", 20, 0, "place")],
+        [ref("He", 40, 1, "person")],
+        [("He", "John Smith", "previous sentence's person subject")],
+        id="he-previous-subject",
+    ),
+    pytest.param(
+        [ent("John Smith", 0, 0, "person", subject=True), ent("Jane Doe", 20, 0, "person")],
+        [ref("She", 40, 1, "person")],
+        [("She", "Jane Doe", "last person mentioned")],
+        id="she-another-person-came-after",
+    ),
+    pytest.param(
+        [ent("John Smith", 0, 0, "person", subject=True), ent("Springfield", 20, 0, "place"),
+         ent("Inception", 50, 1, "work")],
+        [ref("He", 40, 1, "person"), ref("It", 70, 2, "thing")],
+        [("He", "John Smith", "previous"), ("It", "Inception", "last non-person entity")],
+        id="it-skips-person-subject",
+    ),
+    pytest.param(
+        [ent("Inception", 0, 0, "work", subject=True), ent("Nolan", 30, 0, "person")],
+        [ref("It", 40, 1, "thing")],
+        [("It", "Inception", "previous sentence's non-person subject")],
+        id="it-previous-non-person-subject",
+    ),
+    pytest.param(
+        [ent("Inception", 10, 0, "work", heads=("film",)), ent("Paris", 40, 1, "place", subject=True)],
+        [ref("the film", 60, 2, "thing", head="film")],
+        [("the film", "Inception", "head noun 'film'")],
+        id="definite-description-head-seen",
+    ),
+    pytest.param(
+        [ent("Paris", 0, 0, "place", subject=True), ent("Inception", 30, 0, "work")],
+        [ref("the film", 60, 1, "thing", head="film")],
+        [("the film", "Inception", "last non-person entity")],
+        id="definite-description-kind-compatible",
+    ),
+    pytest.param(
+        [ent("John Smith", 0, 0, "person", subject=True), ent("Nolan", 30, 0, "person")],
+        [ref("the director", 60, 1, "person", head="director")],
+        [("the director", "Nolan", "last person mentioned")],
+        id="person-description",
+    ),
+    pytest.param(
+        [ent("Radiohead", 0, 0, "org", subject=True, plural=True), ent("Oxford", 30, 0, "place")],
+        [ref("They", 40, 1, "plural")],
+        [("They", "Radiohead", "previous subject is plural")],
+        id="they-plural-subject",
+    ),
+    pytest.param(
+        [ent("Nolan", 0, 0, "person", subject=True)],
+        [ref("It", 40, 1, "thing")],
+        [],
+        id="it-without-non-person-stays-unresolved",
+    ),
+    pytest.param(
+        [ent("2010", 0, 0, "date"), ent("Inception", 10, 0, "work", subject=True)],
+        [ref("its", 40, 1, "thing", subject=False)],
+        [("its", "Inception", "previous sentence's non-person subject")],
+        id="its-never-a-date",
+    ),
+    pytest.param(
+        [ent("Rowling", 0, 0, "other", subject=True)],
+        [ref("She", 30, 1, "person")],
+        [("She", "Rowling", "previous subject (no person found)")],
+        id="unlabelled-subject-fallback",
+    ),
+    pytest.param(
+        [ent("John Smith", 0, 0, "person", subject=True), ent("Springfield", 20, 0, "place")],
+        [ref("He", 40, 1, "person"), ref("He", 80, 2, "person")],
+        [("He", "John Smith", "previous"), ("He", "John Smith", "previous")],
+        id="resolved-pronoun-chains",
+    ),
+]
+
+
+@pytest.mark.parametrize(("antecedents", "references", "expected"), RESOLVE_CASES)
+def test_coref_resolve(antecedents, references, expected):
+    got = resolve(antecedents, references)
+    assert [(r.ref.text, r.to.name) for r in got] == [(t, n) for t, n, _ in expected]
+    for r, (_, _, reason) in zip(got, expected):
+        assert r.reason.startswith(reason)
+
+
+@pytest.mark.parametrize(("noun", "kind"), [
+    ("film", "work"), ("band", "org"), ("city", "place"), ("director", "person"), ("idea", None),
+])
+def test_coref_noun_class(noun, kind):
+    assert noun_class(noun) == kind
+
+
+@pytest.fixture(scope="session")
+def nlp():
+    from logicscore.nlp import load
+
+    return load()
+
+
+# (text, expected [(reference text, kind, head)])
+FIND_CASES = [
+    ("John Smith was born there. He starred in it.", [("He", "person", None), ("it", "thing", None)]),
+    ("Its director is Nolan.", [("Its", "thing", None)]),
+    ("The film was a hit.", [("The film", "thing", "film")]),
+    ("They toured Europe.", [("They", "plural", None)]),
+    # Restrictive modifiers and identifying copulas are not anaphors; nor is pleonastic "it".
+    ("The director of Inception is Nolan.", []),
+    ("The film directed by Nolan won.", []),
+    ("The film is Inception.", []),
+    ("It is unclear whether Nolan won.", []),
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("text", "expected"), FIND_CASES)
+def test_coref_find_references(nlp, text, expected):
+    from logicscore.normalize.coref import find_references
+
+    doc = nlp(text)
+    names = {t.i for t in doc if t.pos_ == "PROPN"}  # what the extractor passes as mentions
+    got = find_references(doc, names)
+    assert [(r.text, r.kind, r.head) for r in got] == expected
+
+
+# End to end through the extractor: (long answer, expected [(reference, resolved to)])
+PIPELINE_CASES = [
+    ("John Smith was born in Springfield. He starred in Inception. It was directed by Nolan.",
+     [("He", "John Smith"), ("It", "Inception")]),
+    ("John Smith starred in the film Inception. The film was directed by Nolan.",
+     [("The film", "Inception")]),
+    ("Inception was directed by Nolan. Its score was written by Hans Zimmer.",
+     [("Its", "Inception")]),
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("text", "expected"), PIPELINE_CASES)
+def test_coref_through_extractor(text, expected):
+    from logicscore.extract.rules import RulesExtractor
+    from logicscore.models import QARecord
+
+    record = QARecord(id="c", question="q?", answer="a", long_answer=text)
+    props = RulesExtractor().extract(record, []).propositions
+    got = []
+    for p in props:
+        for r in p.resolutions:
+            if (r.text, r.to) not in got:
+                got.append((r.text, r.to))
+            assert text[r.span[0]:r.span[1]] == r.text
+            assert r.reason
+    assert got == expected

@@ -1,0 +1,208 @@
+"""The rules extractor: citations, one test per dependency pattern, acceptance examples."""
+
+from __future__ import annotations
+
+import pytest
+from pydantic import ValidationError
+
+from logicscore.errors import ConfigError
+from logicscore.extract import Extractor, get_extractor
+from logicscore.extract.mentions import strip_citations
+from logicscore.extract.rules import RulesConfig, RulesExtractor
+from logicscore.models import QARecord
+
+
+@pytest.mark.parametrize(("text", "clean", "markers"), [
+    ("Smith [Doc1]. Nolan.", "Smith. Nolan.", [(5, ["Doc1"])]),
+    ("Nolan [1, 2] directed it.", "Nolan directed it.", [(5, ["1", "2"])]),
+    ("It won [doc]<s3>.", "It won.", [(6, ["s3"])]),
+    ("It won.[Doc2][Doc3] Next.", "It won. Next.", [(7, ["Doc2"]), (7, ["Doc3"])]),
+    ("No markers [sic] here.", "No markers [sic] here.", []),
+])
+def test_rules_strip_citations(text, clean, markers):
+    got, offsets, found = strip_citations(text)
+    assert (got, found) == (clean, markers)
+    assert [text[offsets[i]] for i in range(len(got))] == list(got)
+
+
+def test_rules_config_forbids_unknown_options():
+    with pytest.raises(ValidationError):
+        RulesConfig(spacy_modle="x")
+
+
+def test_rules_is_an_extractor():
+    ex = get_extractor("rules")
+    assert isinstance(ex, Extractor) and ex.name == "rules"
+
+
+def test_rules_missing_model_is_a_config_error():
+    from logicscore.nlp import load
+
+    with pytest.raises(ConfigError, match="not installed"):
+        load("no_such_spacy_model_xyz")
+
+
+@pytest.fixture(scope="session")
+def extractor():
+    return RulesExtractor(RulesConfig())
+
+
+def run(extractor, text, hints=()):
+    record = QARecord(id="t", question="q?", answer="a", long_answer=text)
+    return extractor.extract(record, list(hints))
+
+
+@pytest.mark.slow
+def test_rules_signature(extractor):
+    assert extractor.signature() == [
+        ("extractor", "rules"), ("spacy", "en_core_web_sm-3.8.0"), ("coref", "rules"),
+    ]
+
+
+# (sentence, expected [(subject, relation, object, pattern)])
+PATTERNS = [
+    pytest.param("Nolan directed Inception.", [("Nolan", "direct", "Inception", "svo")], id="svo"),
+    pytest.param("John Smith was born in Springfield.",
+                 [("John Smith", "born in", "Springfield", "prep")], id="prep"),
+    pytest.param("Inception was directed by Nolan.",
+                 [("Inception", "direct by", "Nolan", "passive")], id="passive"),
+    pytest.param("The director of Inception is Christopher Nolan.",
+                 [("Christopher Nolan", "director of", "Inception", "copula")], id="copula-attr-named"),
+    pytest.param("Christopher Nolan is the director of Inception.",
+                 [("Christopher Nolan", "director of", "Inception", "copula")], id="copula-subject-named"),
+    pytest.param("Paris is the capital of France.",
+                 [("Paris", "capital of", "France", "copula")], id="relational-noun-capital"),
+    pytest.param("J.K. Rowling is the author of Harry Potter.",
+                 [("J.K. Rowling", "author of", "Harry Potter", "copula")], id="relational-noun-author"),
+    pytest.param("Paris, the capital of France, is a large city.",
+                 [("Paris", "capital of", "France", "appos")], id="appos"),
+    pytest.param("John Smith, who was born in Springfield, is an actor.",
+                 [("John Smith", "born in", "Springfield", "relcl")], id="relcl"),
+    pytest.param("Inception is a film that Nolan directed.",
+                 [("Nolan", "direct", "Inception", "relcl")], id="relcl-object"),
+    pytest.param("Memento is a film directed by Christopher Nolan.",
+                 [("Memento", "direct by", "Christopher Nolan", "acl")], id="acl"),
+    pytest.param("John Smith starred in Inception and Memento.",
+                 [("John Smith", "star in", "Inception", "prep"),
+                  ("John Smith", "star in", "Memento", "conj")], id="conj-objects"),
+    pytest.param("John Smith and Jane Doe starred in Inception.",
+                 [("John Smith", "star in", "Inception", "prep"),
+                  ("Jane Doe", "star in", "Inception", "conj")], id="conj-subjects"),
+    pytest.param("Inception's director is Christopher Nolan.",
+                 [("Christopher Nolan", "director of", "Inception", "poss")], id="poss"),
+    pytest.param("The actor born in Springfield is John Smith.",
+                 [("John Smith", "born in", "Springfield", "acl")], id="copula-common-subject"),
+    pytest.param("Atlanta, Georgia hosted the Olympics.",
+                 [("Atlanta", "be", "Georgia", "appos"), ("Atlanta", "host", "Olympics", "svo")],
+                 id="appos-named"),
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("text", "expected"), PATTERNS)
+def test_rules_pattern(extractor, text, expected):
+    props = run(extractor, text).propositions
+    assert [(p.subject, p.relation, p.object, p.pattern) for p in props] == expected
+
+
+@pytest.mark.slow
+def test_rules_cooccurrence_fallback_keeps_the_bridge(extractor):
+    props = run(extractor, "So-called experts like Nolan directed Inception.").propositions
+    assert [(p.subject, p.object, p.pattern) for p in props] == [("Nolan", "Inception", "cooccur")]
+
+
+@pytest.mark.slow
+def test_rules_no_proposition_for_one_entity(extractor):
+    assert run(extractor, "Nolan is famous. The weather was nice.").propositions == []
+
+
+# (sentence, expected (subject, object)) for conclusion sentences
+CONCLUSIONS = [
+    ("So the answer is: Christopher Nolan.", ("answer", "Christopher Nolan")),
+    ("Thus, the answer is Christopher Nolan.", ("answer", "Christopher Nolan")),
+    ("Therefore, the director of the film is Christopher Nolan.",
+     ("the director of the film", "Christopher Nolan")),
+    ("Hence, Nolan is the answer.", ("answer", "Nolan")),
+    ("The answer: Paris.", ("answer", "Paris")),
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("text", "expected"), CONCLUSIONS)
+def test_rules_conclusion(extractor, text, expected):
+    props = run(extractor, text).propositions
+    assert [(p.subject, p.object, p.pattern, p.conclusion) for p in props] == [
+        (*expected, "conclusion", True)]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("text", "negated", "hedged"), [
+    ("Nolan did not direct Titanic.", True, False),
+    ("Nolan never directed Titanic.", True, False),
+    ("Nolan reportedly directed Tenet.", False, True),
+    ("Nolan may have directed Tenet.", False, True),
+    ("It is unclear whether Nolan directed Tenet.", False, True),
+    ("Nolan directed Tenet.", False, False),
+])
+def test_rules_negation_and_hedges(extractor, text, negated, hedged):
+    (p,) = run(extractor, text).propositions
+    assert (p.negated, p.hedged) == (negated, hedged)
+
+
+@pytest.mark.slow
+def test_rules_acceptance_chain(extractor):
+    text = ("The actor born in Springfield is John Smith [Doc1]. John Smith starred in the film "
+            "Inception [Doc2]. The director of Inception is Christopher Nolan [Doc3]. Springfield "
+            "is located in Illinois [Doc4].")
+    out = run(extractor, text, ["Springfield"])
+    pairs = [({p.subject, p.object}, p.citations) for p in out.propositions]
+    assert pairs == [
+        ({"John Smith", "Springfield"}, ["Doc1"]),
+        ({"John Smith", "Inception"}, ["Doc2"]),
+        ({"Inception", "Christopher Nolan"}, ["Doc3"]),
+        ({"Springfield", "Illinois"}, ["Doc4"]),
+    ]
+    assert [p.id for p in out.propositions] == ["P1", "P2", "P3", "P4"]
+    assert [p.sentence for p in out.propositions] == [0, 1, 2, 3]
+    for p in out.propositions:
+        assert "[" not in p.text and text[p.span[0]:p.span[1]].startswith(p.text[:-1])
+    # Mentions carry offsets into the original text and a coarse kind.
+    assert all(text[s:e] == t for t, s, e, _ in out.mentions)
+    assert ("Christopher Nolan", "person") in [(t, k) for t, _, _, k in out.mentions]
+
+
+@pytest.mark.slow
+def test_rules_acceptance_population(extractor):
+    text = ("J.K. Rowling wrote Harry Potter [Doc1]. The United Kingdom has a population of "
+            "67 million [Doc2].")
+    props = run(extractor, text).propositions
+    assert [(p.subject, p.relation, p.object) for p in props] == [
+        ("J.K. Rowling", "write", "Harry Potter"),
+        ("United Kingdom", "have population", "67 million"),
+    ]
+
+
+@pytest.mark.slow
+def test_rules_acceptance_pronouns(extractor):
+    text = "John Smith was born in Springfield. He starred in Inception. It was directed by Nolan."
+    props = run(extractor, text).propositions
+    assert [(p.subject, p.object) for p in props] == [
+        ("John Smith", "Springfield"), ("John Smith", "Inception"), ("Inception", "Nolan")]
+    assert [[(r.text, r.to) for r in p.resolutions] for p in props] == [
+        [], [("He", "John Smith")], [("It", "Inception")]]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("hint", ["Sleepless in Seattle", "sleepless in seattle",
+                                  "Sleepless in Seattle (film)"])
+def test_rules_hints_keep_titles_whole(extractor, hint):
+    props = run(extractor, "Tom Hanks starred in Sleepless in Seattle.", [hint]).propositions
+    assert [(p.subject, p.object) for p in props] == [("Tom Hanks", "Sleepless in Seattle")]
+
+
+@pytest.mark.slow
+def test_rules_deterministic(extractor):
+    text = "Inception was released in 2010 in London, England by Warner Bros. It starred DiCaprio."
+    first = run(extractor, text)
+    again = run(extractor, text)
+    assert first.propositions == again.propositions and first.mentions == again.mentions

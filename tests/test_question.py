@@ -1,0 +1,70 @@
+"""Question entities (SPEC §4.3): detection, and which are anchors."""
+
+from __future__ import annotations
+
+import pytest
+
+from logicscore.question import is_generic
+
+
+@pytest.mark.parametrize(("name", "generic"), [
+    ("American", True), ("Americans", True), ("French", True), ("Mandarin", True),
+    ("1934", True), ("1990s", True), ("the 1990s", True), ("42", True), ("3.5 million", True),
+    ("first", True), ("2nd", True), ("2Nd", True), ("", True),
+    ("Springfield", False), ("Harry Potter", False), ("Maroon 5", False), ("X", False),
+    ("American Airlines", False), ("May 5, 1994", False), ("Christopher Nolan", False),
+])
+def test_question_is_generic(name, generic):
+    assert is_generic(name) is generic
+
+
+@pytest.fixture(scope="session")
+def nlp():
+    from logicscore.nlp import load
+
+    return load()
+
+
+# (question, expected [(name, anchor)] in order of appearance)
+DETECT_CASES = [
+    ("Who is the director of the film that stars the actor born in Springfield?",
+     [("Springfield", True)]),
+    ("What country is the birthplace of the author of Harry Potter?", [("Harry Potter", True)]),
+    ("Which American film directed by X came out in 1994?",
+     [("American", False), ("X", True), ("1994", False)]),
+    # "X or Y" split; the wh-phrase is not an entity.
+    ("Who was born first, Paul Anka or Bob Dylan?", [("Paul Anka", True), ("Bob Dylan", True)]),
+    ("Which film has the director who died later, The More The Merrier or Sleep, My Love?",
+     [("More The Merrier", True), ("Sleep, My Love", True)]),
+    # Epithets belong to the name before them.
+    ("Who was the father of Robert Devereux, 2nd Earl of Essex?", [("Robert Devereux", True)]),
+    ("Who is Edward Howard, 2Nd Earl Of Carlisle's paternal grandfather?",
+     [("Edward Howard", True)]),
+    # Quoted titles stay whole; proper-noun runs allow inner "of the".
+    ('When was "The Man Who Knew Too Much" released?', [("Man Who Knew Too Much", True)]),
+    ("What is the name of the Bank of the United States founder?",
+     [("Bank of the United States", True)]),
+    # A title after "film" may contain lowercase words; a trailing "(…" disambiguator is cut.
+    ("Where was the director of film A Day Of Roses In August born?",
+     [("Day Of Roses In August", True)]),
+    ("Where was the performer of song Euphoria (Usher Song) born?", [("Euphoria", True)]),
+    # Ordinals are not question entities at all.
+    ("Who was the first president of the United States?", [("United States", True)]),
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("question", "expected"), DETECT_CASES)
+def test_question_detect(nlp, question, expected):
+    from logicscore.question import detect_question_entities
+
+    got = detect_question_entities(question, nlp)
+    assert [(q.name, q.anchor) for q in got] == expected
+    assert all(q.entity is None and q.reached is False for q in got)
+
+
+@pytest.mark.slow
+def test_question_detect_loads_default_pipeline():
+    from logicscore.question import detect_question_entities
+
+    assert [q.name for q in detect_question_entities("Where was Nolan born?")] == ["Nolan"]

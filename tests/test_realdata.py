@@ -1,0 +1,358 @@
+"""Real-data harness: case builders on hand-made records shaped like the datasets, the
+metric arithmetic on hand-built results, and one slow run of the real pipeline."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from logicscore.models import AuditResult, Diagnosis, QuestionEntity, ResultMeta, Scores
+from logicscore.realdata import (
+    DataNotFound, Item, evaluate, load_items, locate_data, make_cases, resolve_name,
+)
+from logicscore.realdata.cases import Case
+from logicscore.realdata.datasets import (
+    parse_2wiki, parse_entailmentbank, parse_hotpot, parse_musique,
+)
+from logicscore.realdata.measure import summarize
+from logicscore.realdata.text import (
+    as_answer_line, carries, display_title, names_alone, names_subject, split_sentences,
+)
+
+# ---- records shaped like the real files (field names and nesting as in shared/data) ----
+
+WIKI = {
+    "_id": "w1", "type": "compositional",
+    "question": "Where was the director of film Timber Falls born?",
+    "answer": "Medford",
+    "context": [
+        ["Tony Giglio", ["Tony Giglio is an American film director.", "He was born in Medford."]],
+        ["Timber Falls", ["Timber Falls is a 2007 horror film directed by Tony Giglio."]],
+        ["Josh Randall", ["Josh Randall is an American actor.", "He starred in many films."]],
+        ["Brianna Brown", ["Brianna Brown is an American actress from Texas."]],
+    ],
+    # listed answer-side first: the order must come from `evidences`, not from here
+    "supporting_facts": [["Tony Giglio", 1], ["Timber Falls", 0]],
+    "evidences": [["Timber Falls", "director", "Tony Giglio"], ["Tony Giglio", "place of birth", "Medford"]],
+    "evidences_id": [], "entity_ids": "Q1_Q2", "answer_id": None, "dev_row_index": 3,
+}
+WIKI_OTHER = {
+    **WIKI, "_id": "w2", "question": "Where was the husband of Octavie Coudreau born?", "answer": "Sonnac",
+    "context": [
+        ["Octavie Coudreau", ["Her husband was the explorer Henri Coudreau."]],
+        ["Henri Coudreau", ["Henri Anatole Coudreau was born in Sonnac."]],
+        ["Anthony Robinson (Unitarian)", ["Anthony Robinson was an English minister."]],
+    ],
+    "supporting_facts": [["Octavie Coudreau", 0], ["Henri Coudreau", 0]],
+    "evidences": [["Octavie Coudreau", "spouse", "Henri Coudreau"], ["Henri Coudreau", "place of birth", "Sonnac"]],
+}
+HOTPOT = {
+    "_id": "h1", "type": "bridge", "level": "hard",
+    "question": "Which Canadian band released a song called Counterparts?",
+    "answer": "Rush",
+    "supporting_facts": [["Nobody's Hero", 0], ["Nobody's Hero", 1], ["Neil Peart", 1], ["Neil Peart", 0]],
+    "context": [
+        ["Nobody's Hero", ["\"Nobody's Hero\" is a song by Canadian band Rush.", " It was a single from Counterparts."]],
+        ["Neil Peart", ["Neil Peart is a drummer.", " He was inducted into the Hall of Fame."]],
+        ["Jeff Porcaro", ["Jeffrey Porcaro was an American drummer.", " He played with the band Toto.",
+                          " He died in 1992 in Hidden Hills."]],
+    ],
+}
+MUSIQUE = {
+    "id": "2hop__1_2", "question": "What is the seat of the county where Van Hook Township is located?",
+    "answer": "Stanley", "answer_aliases": [], "answerable": True,
+    "paragraphs": [
+        {"idx": 0, "title": "Port Blair", "paragraph_text": "Port Blair is the capital of the islands. It is a town.",
+         "is_supporting": False},
+        {"idx": 1, "title": "Mountrail County", "paragraph_text":
+            "Mountrail County is a county in North Dakota. Its seat is Stanley.", "is_supporting": True},
+        {"idx": 2, "title": "Van Hook Township, Mountrail County, North Dakota", "paragraph_text":
+            "Van Hook Township is a township in Mountrail County. Its population was 42.", "is_supporting": True},
+    ],
+    "question_decomposition": [
+        {"id": 1, "question": "Van Hook Township >> located in", "answer": "Mountrail County", "paragraph_support_idx": 2},
+        {"id": 2, "question": "#1 >> capital", "answer": "Stanley", "paragraph_support_idx": 1},
+    ],
+}
+EB = {
+    "id": "e1", "question": "Which event occurs on a daily cycle?", "answer": "The Sun rises and sets.",
+    "hypothesis": "the sun rising and setting is the event that occurs once per day",
+    "context": "sent1: a b sent2: c d",
+    "proof": "sent2 & sent3 -> int1: the sun rises daily; int1 & sent1 -> hypothesis; ",
+    "depth_of_proof": 2, "length_of_proof": 2,
+    "meta": {"triples": {"sent1": "the sun rising is a kind of event", "sent2": "the sun rises in the east",
+                         "sent3": "the east is a direction", "sent4": "a cat is an animal"},
+             "intermediate_conclusions": {"int1": "the sun rises daily", "int2": "the hypothesis"},
+             "distractors": ["sent4"]},
+}
+
+
+def hotpot(**changes):
+    return {**HOTPOT, **changes}
+
+
+# ---- text helpers ----
+
+@pytest.mark.parametrize("sentence, title, expected", [
+    ("He was born in Medford.", "Tony Giglio", False),
+    ("Tony Giglio is a director.", "Tony Giglio", True),
+    ("Henri Anatole Coudreau was born in Sonnac.", "Henri Coudreau", True),   # person run
+    ("Mathew was educated in Dublin.", "James Charles Mathew", False),        # surname alone
+    ("He was the son of Jean II d'Estrées.", "Jean d'Estrées", False),        # regnal number
+    ("He was born in Dallas.", "Usher (musician)", False),
+    ("Usher was born in Dallas.", "Usher (musician)", True),                  # disambiguator dropped
+    ("Van Hook Township is a township.", "Van Hook Township, Mountrail County, North Dakota", True),
+    ("The Édith Piaf song was a hit.", "Edith Piaf", True),                   # accents
+])
+def test_realdata_names_subject(sentence, title, expected):
+    assert names_subject(sentence, title) is expected
+
+
+@pytest.mark.parametrize("sentence, title, expected", [
+    (" He was born in Dallas", "Usher (musician)", ("Usher: He was born in Dallas.", True)),
+    ("Usher was born in Dallas.", "Usher (musician)", ("Usher was born in Dallas.", False)),
+    ("He said \"yes.\"", None, ("He said \"yes.\"", False)),
+])
+def test_realdata_answer_line_prefixes_title(sentence, title, expected):
+    assert as_answer_line(sentence, title) == expected
+
+
+def test_realdata_text_helpers():
+    assert display_title("Euphoria (Usher song)") == "Euphoria"
+    assert split_sentences("It was published by W. W. Norton. He met Dr. Smith in the U.S. Army. Then it ended.") == [
+        "It was published by W. W. Norton.", "He met Dr. Smith in the U.S. Army.", "Then it ended."]
+    assert carries("She was an American writer.", "an American")
+    assert carries("won the award for Best Actress in Ondine", "for Best Actress")
+    assert not carries("Parisian life", "Paris")
+    assert names_alone("Tony Giglio: He directed it.", "Tony Giglio")
+    assert not names_alone("James Charles Mathew: Born in Cork.", "Charles Mathew")
+
+
+# ---- builders: hop order, prefixing, type splitting ----
+
+def test_realdata_2wiki_orders_hops_by_evidences_and_prefixes():
+    item = parse_2wiki(WIKI)
+    assert [h.title for h in item.hops] == ["Timber Falls", "Tony Giglio"]
+    assert [line.text for line in item.gold_lines()] == [
+        "Timber Falls is a 2007 horror film directed by Tony Giglio.",
+        "Tony Giglio: He was born in Medford.",
+    ]
+    assert item.scored and item.evidences[0] == ("Timber Falls", "director", "Tony Giglio")
+    assert {d.title for d in item.distractors} == {"Josh Randall", "Brianna Brown"}
+
+
+@pytest.mark.parametrize("qtype, scored", [
+    ("compositional", True), ("inference", False), ("comparison", False), ("bridge_comparison", False),
+])
+def test_realdata_2wiki_type_split(qtype, scored):
+    item = parse_2wiki({**WIKI, "type": qtype})
+    assert item.scored is scored and item.qtype == qtype
+
+
+def test_realdata_hotpot_answer_paragraph_last():
+    item = parse_hotpot(HOTPOT)
+    assert [h.title for h in item.hops] == ["Neil Peart", "Nobody's Hero"]
+    # every supporting sentence of a paragraph, in sentence order, leading spaces trimmed
+    assert [line.text for line in item.hops[0].lines] == [
+        "Neil Peart is a drummer.", "Neil Peart: He was inducted into the Hall of Fame."]
+    assert item.hops[1].lines[1].text == "Nobody's Hero: It was a single from Counterparts."
+
+
+def test_realdata_hotpot_answer_in_both_uses_bridge_title():
+    # the answer "Rush" is in neither: the paragraph whose title the other names goes last
+    record = hotpot(answer="Counterparts single", context=[
+        ["Nobody's Hero", ["\"Nobody's Hero\" is a song.", " It was released."]],
+        ["Neil Peart", ["Neil Peart drummed on Nobody's Hero.", " He was inducted."]],
+    ])
+    assert [h.title for h in parse_hotpot(record).hops] == ["Neil Peart", "Nobody's Hero"]
+
+
+@pytest.mark.parametrize("record_type, answer, qtype, scored", [
+    ("bridge", "Rush", "bridge", True),
+    ("comparison", "Rush", "comparison", False),
+    ("comparison", "yes", "yes/no", False),
+    ("bridge", "No", "yes/no", False),
+])
+def test_realdata_hotpot_type_split(record_type, answer, qtype, scored):
+    item = parse_hotpot(hotpot(type=record_type, answer=answer))
+    assert (item.qtype, item.scored) == (qtype, scored)
+
+
+def test_realdata_musique_decomposition_order_and_answer_sentences():
+    item = parse_musique(MUSIQUE)
+    assert item.scored and item.qtype == "2hop"
+    assert [line.text for line in item.gold_lines()] == [
+        "Van Hook Township is a township in Mountrail County.",
+        "Mountrail County: Its seat is Stanley.",
+    ]
+    assert {d.title for d in item.distractors} == {"Port Blair"}
+
+
+def test_realdata_entailmentbank_proof_order():
+    item = parse_entailmentbank(EB)
+    assert [[line.text for line in h.lines] for h in item.hops] == [
+        ["The sun rises in the east.", "The east is a direction.", "The sun rises daily."],
+        ["The sun rising is a kind of event."],
+    ]
+    assert [d.text for d in item.distractors] == ["A cat is an animal."]
+
+
+# ---- perturbations and their labels ----
+
+def cases_of(records, parser, seed=0):
+    return list(make_cases([parser(r) for r in records], seed))
+
+
+def test_realdata_perturbation_labels():
+    built = cases_of([WIKI, WIKI_OTHER], parse_2wiki)
+    first = [c for c in built if isinstance(c, Case) and c.record_id == "w1"]
+    assert [(c.kind, c.label) for c in first] == [
+        ("gold", "complete"), ("hop_removed", "incomplete"), ("replaced", "incomplete"),
+        ("distractor", "complete")]
+    gold, removed, replaced, padded = first
+    assert removed.long_answer == "Tony Giglio: He was born in Medford."
+    # the first hop is replaced by the other record's first sentence, at the same place
+    assert [line.role for line in replaced.lines] == ["foreign", "gold"]
+    assert replaced.lines[0].text == "Octavie Coudreau: Her husband was the explorer Henri Coudreau."
+    # 2–3 distractors from this record's other paragraphs, never inside a hop
+    extra = [line for line in padded.lines if line.role == "distractor"]
+    assert 2 <= len(extra) <= 3 and {line.title for line in extra} <= {"Josh Randall", "Brianna Brown"}
+    assert [line.text for line in padded.lines if line.role == "gold"] == [line.text for line in gold.lines]
+
+
+def test_realdata_hotpot_removes_whole_bridge_paragraph():
+    removed = next(c for c in cases_of([HOTPOT, hotpot(_id="h2")], parse_hotpot)
+                   if isinstance(c, Case) and c.kind == "hop_removed")
+    assert all(line.title == "Nobody's Hero" for line in removed.lines)
+    assert len(removed.lines) == 2
+
+
+def test_realdata_unscored_types_get_gold_only_and_are_kept():
+    built = cases_of([hotpot(type="comparison"), hotpot(_id="h2", answer="yes")], parse_hotpot)
+    assert [(c.kind, c.scored, c.qtype) for c in built] == [
+        ("gold", False, "comparison"), ("gold", False, "yes/no")]
+
+
+def test_realdata_unbuildable_perturbation_is_reported():
+    single = hotpot(supporting_facts=[["Neil Peart", 0]])
+    built = cases_of([single], parse_hotpot)
+    reasons = [c for c in built if not isinstance(c, Case)]
+    assert [(kind, why) for _, kind, why in reasons] == [
+        ("hop_removed", "fewer than 2 hops"), ("replaced", "fewer than 2 hops")]
+
+
+def test_realdata_cases_are_seeded():
+    def texts(seed):
+        return [c.long_answer for c in cases_of([WIKI, WIKI_OTHER], parse_2wiki, seed) if isinstance(c, Case)]
+    assert texts(3) == texts(3)
+
+
+def test_realdata_noisy_label_when_removed_subject_still_named():
+    record = {**WIKI, "context": [
+        ["Tony Giglio", ["Tony Giglio directed Timber Falls.", "He was born in Medford."]],
+        ["Timber Falls", ["Timber Falls is a 2007 horror film directed by Tony Giglio."]],
+        ["Josh Randall", ["Josh Randall is an American actor."]],
+    ], "supporting_facts": [["Tony Giglio", 0], ["Tony Giglio", 1], ["Timber Falls", 0]]}
+    removed = next(c for c in cases_of([record], parse_2wiki) if isinstance(c, Case) and c.kind == "hop_removed")
+    assert removed.noisy
+
+
+def test_realdata_record_leaves_question_entities_to_the_auditor():
+    case = next(c for c in cases_of([WIKI], parse_2wiki) if isinstance(c, Case))
+    record = case.record()
+    assert record.question_entities is None and record.answer == "Medford"
+    assert record.id == "2wikimultihopqa:w1#gold" and record.meta["label"] == "complete"
+
+
+# ---- metric arithmetic on hand-built results ----
+
+def fake(case: Case, complete: int, conciseness: float = 0.5) -> AuditResult:
+    return AuditResult(
+        id=case.id, scores=Scores(completeness=complete, conciseness=conciseness if complete else 0.0,
+                                  determinateness=0, partial_completeness=1.0 if complete else 0.5,
+                                  conciseness_partial=conciseness),
+        question_entities=[QuestionEntity(name="Timber Falls", entity=None)],
+        answer_entity=None, diagnosis=Diagnosis(), meta=ResultMeta(signature="test"),
+    )
+
+
+def test_realdata_summary_metrics():
+    items = [parse_2wiki(WIKI), parse_2wiki(WIKI_OTHER)]
+    cases = [c for c in make_cases(items, 0) if isinstance(c, Case)]
+    # w1: everything right; w2: gold complete, hop removal missed, padding breaks it
+    verdicts = {("w1", "gold"): (1, .5), ("w1", "hop_removed"): (0, .5), ("w1", "replaced"): (0, .5),
+                ("w1", "distractor"): (1, .25), ("w2", "gold"): (1, .5), ("w2", "hop_removed"): (1, .5),
+                ("w2", "replaced"): (0, .5), ("w2", "distractor"): (0, .5)}
+    pairs = [(c, fake(c, *verdicts[(c.record_id, c.kind)])) for c in cases]
+    section = summarize("2wikimultihopqa", items, 0, pairs, [])
+    m = section["metrics"]
+    assert m["completeness_recall"] == 1.0
+    assert m["hop_removed_recall"] == 0.5 and m["replaced_recall"] == 1.0
+    assert m["completeness_precision"] == 0.75  # 3 of 4 predicted complete are labelled so
+    assert m["distractor_conciseness_fell"] == 0.5 and m["distractor_broke_completeness"] == 0.5
+    assert section["causes"]["distractor_broke"] == {"answer lost after padding": 1}
+    assert section["cases"]["gold"] == 2 and section["types"]["compositional"]["gold_complete"] == 1.0
+    json.dumps(section)  # plain data
+
+
+# ---- locating the data, and the slow end-to-end run ----
+
+def test_realdata_locate_data_env(tmp_path, monkeypatch):
+    monkeypatch.setenv("LOGICSCORE_DATA", str(tmp_path))
+    assert locate_data() == tmp_path
+    monkeypatch.setenv("LOGICSCORE_DATA", str(tmp_path / "missing"))
+    with pytest.raises(DataNotFound):
+        locate_data()
+
+
+def test_realdata_locate_data_walks_up(tmp_path, monkeypatch):
+    monkeypatch.delenv("LOGICSCORE_DATA", raising=False)
+    (tmp_path / "shared" / "data").mkdir(parents=True)
+    repo = tmp_path / "main" / "logicscore"
+    repo.mkdir(parents=True)
+    assert locate_data(repo) == tmp_path / "shared" / "data"
+
+
+def test_realdata_unknown_dataset_lists_known():
+    assert resolve_name("2wiki") == "2wikimultihopqa"
+    with pytest.raises(ValueError, match="known: 2wikimultihopqa"):
+        resolve_name("squad")
+
+
+def _data() -> Path:
+    try:
+        return locate_data(Path(__file__))
+    except DataNotFound:
+        pytest.skip("shared/data is not present (set LOGICSCORE_DATA)")
+
+
+def test_realdata_loaders_read_every_dataset():
+    data = _data()
+    for name in ("2wiki", "hotpotqa", "musique", "entailmentbank"):
+        items, _ = load_items(name, data, limit=5)
+        assert len(items) == 5 and all(isinstance(i, Item) and i.hops for i in items)
+
+
+@pytest.mark.slow
+def test_realdata_report_has_every_key(auditor):
+    data = _data()
+    report = evaluate(data, limit=3, auditor=auditor)
+    assert set(report) == {"settings", "datasets"}
+    assert list(report["datasets"]) == ["2wikimultihopqa", "hotpotqa", "musique", "entailmentbank"]
+    keys = {"targets_apply", "records", "duplicates_skipped", "scored_records", "types", "cases",
+            "not_built", "errors", "metrics", "targets", "causes", "examples"}
+    metrics = {"completeness_recall", "hop_removed_recall", "hop_removed_recall_clean", "replaced_recall",
+               "replaced_recall_clean", "completeness_precision", "distractor_conciseness_fell",
+               "distractor_broke_completeness"}
+    evidence = {"evidence_pair_recall", "evidence_pair_recall_all_types",
+                "evidence_pair_connected_all_types", "bridge_precision"}
+    for name, section in report["datasets"].items():
+        assert keys <= set(section), name
+        expected = metrics | (evidence if name == "2wikimultihopqa" else set())
+        assert set(section["metrics"]) == expected, name
+        assert section["records"] == 3 and not section["errors"], name
+    assert report["datasets"]["entailmentbank"]["note"]
+    assert report == evaluate(data, limit=3, auditor=auditor)  # deterministic
+    json.dumps(report)
