@@ -6,6 +6,7 @@ determinateness → signals → scores. `audit_many` is the only broad error bou
 
 from __future__ import annotations
 
+import re
 import signal
 import threading
 import time
@@ -32,6 +33,13 @@ DEFAULT_ALTERNATIVES = 16
 # characters (E088) and needs memory in proportion; longer answers are an InputError.
 DEFAULT_MAX_CHARS = 1_000_000
 MAX_ERROR_MESSAGE = 2000
+# No content, but they derail the parser (a NUL or a bidi mark glued to a word becomes part of
+# an entity) or a terminal (`explain` printing an escape sequence): C0/C1 controls other than
+# tab/newline/CR, bidi marks, embeddings, overrides and isolates, the BOM, ANSI CSI sequences.
+# Each is blanked to spaces of the same length, so spans still index the original text.
+_INVISIBLE = re.compile(
+    "\x1b\\[[0-?]*[ -/]*[@-~]"
+    "|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]")
 
 
 class Auditor:
@@ -117,6 +125,7 @@ class Auditor:
 
     def _audit(self, record: QARecord, line: int | None) -> AuditResult:
         start = time.perf_counter()
+        record = _blank_invisible(record)
         questions = self._question_entities(record)
         hints = [q.name for q in questions]
         extraction = self.extractor.extract(record, hints)
@@ -223,6 +232,17 @@ def _deadline(seconds: float | None, record_id: str):
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+
+
+def _blank_invisible(record: QARecord) -> QARecord:
+    """The record with invisible control and bidi characters blanked (same length)."""
+    update = {}
+    for field in ("question", "answer", "long_answer"):
+        text = getattr(record, field)
+        clean = _INVISIBLE.sub(lambda m: " " * len(m.group()), text)
+        if clean != text:
+            update[field] = clean
+    return record.model_copy(update=update) if update else record
 
 
 def _clip(message: str) -> str:

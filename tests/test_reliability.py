@@ -279,14 +279,15 @@ def test_reliability_unexpected_exception_becomes_runtime_error(monkeypatch):
 
 @pytest.mark.slow
 def test_reliability_adversarial_inputs_finish_in_bounded_time():
-    """scripts/bench_adversarial.py: each case in a fresh process, generous bounds only."""
+    """scripts/bench_adversarial.py --quick: each case in a fresh process, generous bounds only."""
     proc = subprocess.run([sys.executable, str(ROOT / "scripts" / "bench_adversarial.py"), "--json",
-                           "--quick"], cwd=ROOT, capture_output=True, timeout=600)
-    assert proc.returncode == 0, proc.stderr.decode()[-3000:]
-    for case in json.loads(proc.stdout):
-        assert case["seconds"] < case["bound_seconds"], case
+                           "--quick", "--timeout", "60"], cwd=ROOT, capture_output=True, timeout=900)
+    rows = json.loads(proc.stdout)
+    for case in rows:
+        assert case["status"] in case["expected_status"] and case["status"] != "error:Timeout", case
+        assert case["seconds"] < 60, case
         assert case["peak_rss_mb"] < 4000, case
-        assert case["status"] in case["expected_status"], case
+    assert {r["case"]: r["alternatives"] for r in rows}["clique-500"] <= 16
 
 
 # --- regressions found by scripts/fuzz.py ---------------------------------------------------------

@@ -54,6 +54,9 @@ class Item:
     distractors: tuple[Line, ...] = ()
     evidences: tuple[tuple[str, str, str], ...] = ()
     notes: tuple[str, ...] = ()
+    # Full text of the supporting paragraphs: tells a harness limit (a name left in an
+    # unselected sentence) from an auditor failure when diagnosing.
+    source: str = ""
 
     def gold_lines(self) -> list[Line]:
         return [line for hop in self.hops for line in hop.lines]
@@ -75,6 +78,7 @@ class Case:
     # The removed hop's subject is still named by what remains, so "incomplete" may be wrong.
     noisy: bool = False
     evidences: tuple[tuple[str, str, str], ...] = field(default=(), repr=False)
+    source: str = field(default="", repr=False)
 
     @property
     def id(self) -> str:
@@ -114,7 +118,7 @@ def _case(item: Item, kind: str, lines: Iterable[Line], noisy: bool = False) -> 
     return Case(
         dataset=item.dataset, record_id=item.id, kind=kind, qtype=item.qtype,
         scored=item.scored, question=item.question, answer=item.answer, lines=tuple(lines),
-        hops=len(item.hops), noisy=noisy, evidences=item.evidences,
+        hops=len(item.hops), noisy=noisy, evidences=item.evidences, source=item.source,
     )
 
 

@@ -74,6 +74,10 @@ def _hops(context: dict[str, list[str]], ordered: list[str], support: dict[str, 
     return tuple(h for h in hops if h.lines)
 
 
+def _source(context: dict[str, list[str]], support: dict[str, list[int]]) -> str:
+    return " ".join(s.strip() for title in support for s in context.get(title, []))
+
+
 def parse_2wiki(obj: dict) -> Item:
     """2WikiMultihopQA: hops ordered by the gold `evidences` chain; compositional is scored."""
     context = _paragraphs(obj["context"])
@@ -93,6 +97,7 @@ def parse_2wiki(obj: dict) -> Item:
         scored=obj["type"] == "compositional", question=obj["question"], answer=obj["answer"],
         hops=_hops(context, ordered, support),
         distractors=_distractor_pool(context, set(support)), evidences=evidences,
+        source=_source(context, support),
     )
 
 
@@ -127,6 +132,7 @@ def parse_hotpot(obj: dict) -> Item:
         dataset="hotpotqa", id=obj["_id"], qtype=qtype, scored=qtype == "bridge",
         question=obj["question"], answer=obj["answer"], hops=_hops(context, ordered, support),
         distractors=_distractor_pool(context, set(support)), notes=(f"order: {why}",),
+        source=_source(context, support),
     )
 
 
@@ -155,6 +161,7 @@ def parse_musique(obj: dict) -> Item:
         dataset="musique", id=obj["id"], qtype=obj["id"].split("__")[0], scored=True,
         question=obj["question"], answer=obj["answer"], hops=tuple(h for h in hops if h.lines),
         distractors=distractors, notes=tuple(notes),
+        source=" ".join(p["paragraph_text"] for p in paragraphs if p["is_supporting"]),
     )
 
 

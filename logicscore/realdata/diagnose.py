@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from ..models import AuditResult, Entity, Proposition
 from ..normalize.entities import same_answer
 from .cases import Case
-from .text import contains, display_title, has_pronoun, similar_names
+from .text import contains, display_title, has_pronoun, norm, similar_names
 
 FUZZY = 85.0
 
@@ -111,7 +111,9 @@ def _fuzzy_miss(view: View, side: set[str]) -> tuple[str, str] | None:
     for a in sorted(side):
         for b in sorted(view.entities):
             if b not in side and similar_names(view.name(a), view.name(b)):
-                return "fuzzy miss (names not merged)", f"{view.name(a)!r} ≠ {view.name(b)!r}"
+                wa, wb = set(norm(view.name(a)).split()), set(norm(view.name(b)).split())
+                kind = "one name inside the other" if wa <= wb or wb <= wa else "spelling variant"
+                return f"names not merged ({kind})", f"{view.name(a)!r} ≠ {view.name(b)!r}"
     return None
 
 
@@ -123,7 +125,7 @@ def why_incomplete(case: Case, result: AuditResult) -> tuple[str, str]:
     text = case.long_answer
     if result.answer_entity is None:
         if contains(text, case.answer):
-            return "answer in text but no mention matches it", _covering(view, case.answer)
+            return _covering(view, case.answer)
         return "answer not stated verbatim", case.answer
     answer_id = next((e.id for e in result.entities if e.name == result.answer_entity), None)
     if result.diagnosis and result.diagnosis.answer_absent:
@@ -139,6 +141,8 @@ def why_incomplete(case: Case, result: AuditResult) -> tuple[str, str]:
         names = ", ".join(repr(q.name) for q in unmatched)
         if any(contains(text, q.name) for q in unmatched):
             return "question entity in text but not matched", names
+        if any(contains(case.source, q.name) for q in unmatched):
+            return "question entity only in unselected source sentences (case construction)", names
         return "question entity not in LA text", names
     unreached = [q for q in anchors if not q.reached]
     question_side = view.component(unreached[0].entity) if unreached else set()
@@ -155,16 +159,24 @@ def why_incomplete(case: Case, result: AuditResult) -> tuple[str, str]:
     return "no bridge", gap.describe() if gap else "no gap reported"
 
 
-def _covering(view: View, answer: str) -> str:
-    """Which mentions cover the answer's place in the text ("Medford" for "Medford, Massachusetts")."""
+def _covering(view: View, answer: str) -> tuple[str, str]:
+    """How the mentions at the answer's place in the text fail to be the answer."""
     text = view.case.long_answer
     start = text.casefold().find(answer.casefold())
     if start < 0:
-        return f"{answer!r} (found only after normalization)"
+        return "answer in text but no mention matches it", f"{answer!r} (found only after normalization)"
     end = start + len(answer)
-    found = sorted({m.text for e in view.result.entities for m in e.mentions
+    spans = sorted({(m.span[0], m.span[1], m.text) for e in view.result.entities for m in e.mentions
                     if m.span and m.span[0] < end and m.span[1] > start})
-    return f"{answer!r} in text; mentions there: {found or 'none'}"
+    names = [t for _, _, t in spans]
+    detail = f"{answer!r}; mentions there: {names or 'none'}"
+    if not spans:
+        return "answer not a mention (common noun, number)", detail
+    if len(spans) > 1:
+        return "answer split across mentions", detail
+    if spans[0][0] <= start and spans[0][1] >= end:
+        return "answer inside a longer mention", detail
+    return "answer mention truncated", detail
 
 
 def _line_of(view: View, entity: str | None) -> str:
