@@ -8,7 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from logicscore.models import AuditResult, Diagnosis, QuestionEntity, ResultMeta, Scores
+from logicscore.models import (
+    AuditResult, Diagnosis, Entity, Mention, Proposition, QuestionEntity, ResultMeta, Scores,
+)
 from logicscore.realdata import (
     DataNotFound, Item, evaluate, load_items, locate_data, make_cases, resolve_name,
 )
@@ -16,6 +18,7 @@ from logicscore.realdata.cases import Case
 from logicscore.realdata.datasets import (
     parse_2wiki, parse_entailmentbank, parse_hotpot, parse_musique,
 )
+from logicscore.realdata.diagnose import evidence_pairs, why_complete, why_incomplete
 from logicscore.realdata.measure import summarize
 from logicscore.realdata.text import (
     as_answer_line, carries, display_title, names_alone, names_subject, split_sentences,
@@ -46,7 +49,8 @@ WIKI_OTHER = {
         ["Anthony Robinson (Unitarian)", ["Anthony Robinson was an English minister."]],
     ],
     "supporting_facts": [["Octavie Coudreau", 0], ["Henri Coudreau", 0]],
-    "evidences": [["Octavie Coudreau", "spouse", "Henri Coudreau"], ["Henri Coudreau", "place of birth", "Sonnac"]],
+    "evidences": [["Octavie Coudreau", "spouse", "Henri Coudreau"],
+                  ["Henri Coudreau", "place of birth", "Sonnac"]],
 }
 HOTPOT = {
     "_id": "h1", "type": "bridge", "level": "hard",
@@ -54,7 +58,8 @@ HOTPOT = {
     "answer": "Rush",
     "supporting_facts": [["Nobody's Hero", 0], ["Nobody's Hero", 1], ["Neil Peart", 1], ["Neil Peart", 0]],
     "context": [
-        ["Nobody's Hero", ["\"Nobody's Hero\" is a song by Canadian band Rush.", " It was a single from Counterparts."]],
+        ["Nobody's Hero", ["\"Nobody's Hero\" is a song by Canadian band Rush.",
+                           " It was a single from Counterparts."]],
         ["Neil Peart", ["Neil Peart is a drummer.", " He was inducted into the Hall of Fame."]],
         ["Jeff Porcaro", ["Jeffrey Porcaro was an American drummer.", " He played with the band Toto.",
                           " He died in 1992 in Hidden Hills."]],
@@ -64,15 +69,16 @@ MUSIQUE = {
     "id": "2hop__1_2", "question": "What is the seat of the county where Van Hook Township is located?",
     "answer": "Stanley", "answer_aliases": [], "answerable": True,
     "paragraphs": [
-        {"idx": 0, "title": "Port Blair", "paragraph_text": "Port Blair is the capital of the islands. It is a town.",
-         "is_supporting": False},
+        {"idx": 0, "title": "Port Blair", "is_supporting": False,
+         "paragraph_text": "Port Blair is the capital of the islands. It is a town."},
         {"idx": 1, "title": "Mountrail County", "paragraph_text":
             "Mountrail County is a county in North Dakota. Its seat is Stanley.", "is_supporting": True},
-        {"idx": 2, "title": "Van Hook Township, Mountrail County, North Dakota", "paragraph_text":
-            "Van Hook Township is a township in Mountrail County. Its population was 42.", "is_supporting": True},
+        {"idx": 2, "title": "Van Hook Township, Mountrail County, North Dakota", "is_supporting": True,
+         "paragraph_text": "Van Hook Township is a township in Mountrail County. Its population was 42."},
     ],
     "question_decomposition": [
-        {"id": 1, "question": "Van Hook Township >> located in", "answer": "Mountrail County", "paragraph_support_idx": 2},
+        {"id": 1, "question": "Van Hook Township >> located in", "answer": "Mountrail County",
+         "paragraph_support_idx": 2},
         {"id": 2, "question": "#1 >> capital", "answer": "Stanley", "paragraph_support_idx": 1},
     ],
 }
@@ -121,7 +127,8 @@ def test_realdata_answer_line_prefixes_title(sentence, title, expected):
 
 def test_realdata_text_helpers():
     assert display_title("Euphoria (Usher song)") == "Euphoria"
-    assert split_sentences("It was published by W. W. Norton. He met Dr. Smith in the U.S. Army. Then it ended.") == [
+    paragraph = "It was published by W. W. Norton. He met Dr. Smith in the U.S. Army. Then it ended."
+    assert split_sentences(paragraph) == [
         "It was published by W. W. Norton.", "He met Dr. Smith in the U.S. Army.", "Then it ended."]
     assert carries("She was an American writer.", "an American")
     assert carries("won the award for Best Actress in Ondine", "for Best Actress")
@@ -255,7 +262,8 @@ def test_realdata_noisy_label_when_removed_subject_still_named():
         ["Timber Falls", ["Timber Falls is a 2007 horror film directed by Tony Giglio."]],
         ["Josh Randall", ["Josh Randall is an American actor."]],
     ], "supporting_facts": [["Tony Giglio", 0], ["Tony Giglio", 1], ["Timber Falls", 0]]}
-    removed = next(c for c in cases_of([record], parse_2wiki) if isinstance(c, Case) and c.kind == "hop_removed")
+    removed = next(c for c in cases_of([record], parse_2wiki)
+                   if isinstance(c, Case) and c.kind == "hop_removed")
     assert removed.noisy
 
 
@@ -295,6 +303,68 @@ def test_realdata_summary_metrics():
     assert section["causes"]["distractor_broke"] == {"answer lost after padding": 1}
     assert section["cases"]["gold"] == 2 and section["types"]["compositional"]["gold_complete"] == 1.0
     json.dumps(section)  # plain data
+
+
+# ---- failure causes on hand-built results ----
+
+def gold_case() -> Case:
+    return next(c for c in cases_of([WIKI], parse_2wiki) if isinstance(c, Case))
+
+
+def entity(eid, name, *spans):
+    return Entity(id=eid, name=name, mentions=[Mention(text=name, span=sp) for sp in spans])
+
+
+def result_for(case, entities, props, question, answer_entity, complete=0):
+    return AuditResult(
+        id=case.id, scores=Scores(completeness=complete, conciseness=0.0, determinateness=0,
+                                  partial_completeness=0.5, conciseness_partial=0.5),
+        question_entities=question, answer_entity=answer_entity, entities=entities,
+        propositions=props, diagnosis=Diagnosis(failure=None if complete else "broken"),
+        meta=ResultMeta(signature="test"))
+
+
+def prop(pid, subj, obj, s_id, o_id, span):
+    return Proposition(id=pid, text="", subject=subj, relation="r", object=obj, span=span,
+                       subject_entity=s_id, object_entity=o_id)
+
+
+def test_realdata_cause_answer_split_across_mentions():
+    case = gold_case()
+    text = case.long_answer  # "Timber Falls is … Tony Giglio. Tony Giglio: He was born in Medford."
+    case = Case(**{**case.__dict__, "answer": "Giglio: He"})
+    start = text.index("Giglio: He")
+    ents = [entity("E1", "Giglio", (start, start + 6)), entity("E2", "He", (start + 8, start + 10))]
+    result = result_for(case, ents, [], [QuestionEntity(name="Timber Falls", entity=None)], None)
+    assert why_incomplete(case, result)[0] == "answer split across mentions"
+
+
+@pytest.mark.parametrize("question, cause", [
+    ([], "no question entity detected"),
+    ([QuestionEntity(name="Timber Falls", entity=None)], "question entity in text but not matched"),
+    ([QuestionEntity(name="Chocolate Factory", entity=None)], "question entity not in LA text"),
+])
+def test_realdata_cause_question_side(question, cause):
+    case = gold_case()
+    end = len(case.long_answer)
+    ents = [entity("E9", "Medford", (end - 8, end - 1))]
+    props = [prop("P1", "Tony Giglio", "Medford", "E9", "E9", (0, 5))]
+    assert why_incomplete(case, result_for(case, ents, props, question, "Medford"))[0] == cause
+
+
+def test_realdata_cause_label_noise_and_evidence_pairs():
+    case = gold_case()
+    text = case.long_answer
+    a, b = text.index("Timber Falls"), text.index("Tony Giglio")
+    ents = [entity("E1", "Timber Falls", (a, a + 12)), entity("E2", "Tony Giglio", (b, b + 11)),
+            entity("E3", "Medford", (len(text) - 8, len(text) - 1))]
+    props = [prop("P1", "Timber Falls", "Tony Giglio", "E1", "E2", (0, 10)),
+             prop("P2", "Tony Giglio", "Medford", "E2", "E3", (len(text) - 20, len(text)))]
+    result = result_for(case, ents, props, [QuestionEntity(name="Timber Falls", entity="E1", reached=True)],
+                        "Medford", complete=1)
+    assert [row["found"] for row in evidence_pairs(case, result)] == [True, True]
+    noisy = Case(**{**case.__dict__, "kind": "hop_removed", "noisy": True})
+    assert why_complete(noisy, result)[0].startswith("label noise")
 
 
 # ---- locating the data, and the slow end-to-end run ----
@@ -344,7 +414,8 @@ def test_realdata_report_has_every_key(auditor):
     keys = {"targets_apply", "records", "duplicates_skipped", "scored_records", "types", "cases",
             "not_built", "errors", "metrics", "targets", "causes", "examples"}
     metrics = {"completeness_recall", "hop_removed_recall", "hop_removed_recall_clean", "replaced_recall",
-               "replaced_recall_clean", "completeness_precision", "distractor_conciseness_fell",
+               "replaced_recall_clean", "completeness_precision", "completeness_precision_clean",
+               "distractor_conciseness_fell",
                "distractor_broke_completeness"}
     evidence = {"evidence_pair_recall", "evidence_pair_recall_all_types",
                 "evidence_pair_connected_all_types", "bridge_precision"}

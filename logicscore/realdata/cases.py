@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from ..models import QARecord
-from .text import contains, display_title, names_alone
+from .text import as_answer_line, contains_any, display_title, names_alone
 
 KINDS = ("gold", "hop_removed", "replaced", "distractor")
 LABELS = {"gold": "complete", "hop_removed": "incomplete", "replaced": "incomplete",
@@ -144,7 +144,7 @@ def replace_hop(item: Item, donors: list[Item], seed: int, hop: int = 0) -> Case
     """The gold answer with one hop replaced by a sentence from another record."""
     if len(item.hops) < 2:
         return None
-    avoid = [item.answer] + [h.title for h in item.hops]
+    avoid = [item.answer] + [display_title(h.title) for h in item.hops]
     candidates = [d for d in donors if d.id != item.id and d.gold_lines()]
     rng = _rng(seed, item, "replace")
     rng.shuffle(candidates)
@@ -152,7 +152,7 @@ def replace_hop(item: Item, donors: list[Item], seed: int, hop: int = 0) -> Case
         line = donor.gold_lines()[0]
         # A truncated source sentence ("was the wife of …") would test the data, not the auditor.
         body = line.text.split(": ", 1)[-1] if line.prefixed else line.text
-        if not body[:1].isupper() or any(contains(line.text, name) for name in avoid if name):
+        if not body[:1].isupper() or contains_any(line.text, avoid):
             continue
         foreign = Line(text=line.text, title=line.title, hop=hop, role="foreign",
                        prefixed=line.prefixed)
@@ -169,13 +169,13 @@ def add_distractors(item: Item, seed: int) -> Case | None:
 
     They go in at hop boundaries (never inside a hop), as padding in a real answer would.
     """
-    avoid = [item.answer] + [h.title for h in item.hops]
+    avoid = [item.answer] + [display_title(h.title) for h in item.hops]
     pool = [d for d in item.distractors
-            if 4 <= len(d.text.split()) <= 60 and not any(contains(d.text, n) for n in avoid if n)]
+            if 4 <= len(d.text.split()) <= 60 and not contains_any(d.text, avoid)]
     if not pool:
         return None
     rng = _rng(seed, item, "distract")
-    picked = rng.sample(pool, min(len(pool), rng.choice((2, 3))))
+    picked = [_as_written(d) for d in rng.sample(pool, min(len(pool), rng.choice((2, 3))))]
     slots = sorted(rng.randrange(len(item.hops) + 1) for _ in picked)
     lines: list[Line] = []
     for i in range(len(item.hops) + 1):
@@ -183,6 +183,11 @@ def add_distractors(item: Item, seed: int) -> Case | None:
         if i < len(item.hops):
             lines.extend(item.hops[i].lines)
     return _case(item, "distractor", lines)
+
+
+def _as_written(line: Line) -> Line:
+    text, prefixed = as_answer_line(line.text, line.title)
+    return Line(text=text, title=line.title, hop=None, role="distractor", prefixed=prefixed)
 
 
 def make_cases(items: list[Item], seed: int = 0) -> Iterator[Case | tuple[Item, str, str]]:

@@ -11,7 +11,9 @@ from typing import Any, Callable
 from rapidfuzz import fuzz
 
 from .cases import Hop, Item, Line
-from .text import as_answer_line, carries, closeness, contains, display_title, norm, split_sentences
+from .text import (
+    as_answer_line, carries, closeness, contains, display_title, finish, norm, split_sentences,
+)
 
 
 class DataNotFound(FileNotFoundError):
@@ -60,9 +62,14 @@ def _supporting(obj: dict) -> dict[str, list[int]]:
     return {t: sorted(ix) for t, ix in by_title.items()}
 
 
+def _pool(title: str, sentences: list[str]) -> list[Line]:
+    # Kept raw: only the few picked get the "Title: " prefix (`cases.add_distractors`).
+    return [Line(text=finish(s), title=title, role="distractor") for s in sentences if s.strip()]
+
+
 def _distractor_pool(context: dict[str, list[str]], gold_titles: set[str]) -> tuple[Line, ...]:
     return tuple(line for title, sents in context.items() if title not in gold_titles
-                 for line in _lines(sents, title, None, "distractor"))
+                 for line in _pool(title, sents))
 
 
 def _hops(context: dict[str, list[str]], ordered: list[str], support: dict[str, list[int]]
@@ -156,7 +163,7 @@ def parse_musique(obj: dict) -> Item:
         hops.append(Hop(title=para["title"], lines=tuple(lines)))
     distractors = tuple(
         line for p in paragraphs if not p["is_supporting"]
-        for line in _lines(split_sentences(p["paragraph_text"]), p["title"], None, "distractor"))
+        for line in _pool(p["title"], split_sentences(p["paragraph_text"])))
     return Item(
         dataset="musique", id=obj["id"], qtype=obj["id"].split("__")[0], scored=True,
         question=obj["question"], answer=obj["answer"], hops=tuple(h for h in hops if h.lines),

@@ -28,6 +28,7 @@ class View:
         self.by_line: list[list[Proposition]] = [[] for _ in case.lines]
         for p in result.propositions:
             self.by_line[max(0, bisect_right(starts, p.span[0]) - 1)].append(p)
+        self._matches: dict[str, set[str]] = {}
         self.parent: dict[str, str] = {}
         for p in self.edges():
             self._union(p.subject_entity, p.object_entity)
@@ -58,7 +59,9 @@ class View:
 
     def matching(self, text: str) -> set[str]:
         """Entities with a mention or name equal to `text` under the pipeline's matching."""
-        return {e.id for e in self.result.entities if _entity_matches(e, text)}
+        if text not in self._matches:
+            self._matches[text] = {e.id for e in self.result.entities if _entity_matches(e, text)}
+        return self._matches[text]
 
     def line_props(self, index: int) -> list[str]:
         return [describe(p, self) for p in self.by_line[index]]
@@ -103,7 +106,8 @@ def _line_problem(view: View, index: int) -> tuple[str, str] | None:
         subject = display_title(line.title or "")
         wrong = [r for r in resolved if subject and not similar_names(r.to, subject)]
         if wrong and not any(similar_names(r.to, subject) for r in resolved):
-            return "coreference (wrong antecedent)", f"{wrong[0].text!r} → {wrong[0].to!r}, expected {subject!r}"
+            return ("coreference (wrong antecedent)",
+                    f"{wrong[0].text!r} → {wrong[0].to!r}, expected {subject!r}")
     return None
 
 
@@ -265,24 +269,27 @@ def why_padding_broke(case: Case, result: AuditResult, gold: AuditResult) -> tup
     return "chain broken by padding (other)", gap.describe() if gap else ""
 
 
-def why_concise_kept(case: Case, result: AuditResult) -> tuple[str, str]:
+def why_concise_kept(case: Case, result: AuditResult, gold: AuditResult) -> tuple[str, str]:
     """Why padding did not lower conciseness on a still-complete answer."""
     view = View(case, result)
     padded = [i for i, line in enumerate(case.lines) if line.role == "distractor"]
     if not any(view.by_line[i] for i in padded):
         return "distractor yields no proposition", case.lines[padded[0]].text if padded else ""
     chain = set(result.chain)
-    if any(p.id in chain for i in padded for p in view.by_line[i]):
-        return "distractor on the chain", ""
+    on_chain = [p for i in padded for p in view.by_line[i] if p.id in chain]
+    if on_chain:
+        return "distractor on the chain", describe(on_chain[0], view)
+    if len(result.chain) > len(gold.chain):
+        return "chain grew after padding", f"{len(gold.chain)} → {len(result.chain)} propositions"
     return "other", ""
 
 
-def evidence_pairs(case: Case, result: AuditResult) -> list[dict]:
+def evidence_pairs(case: Case, result: AuditResult, view: View | None = None) -> list[dict]:
     """Per gold 2Wiki triple: is some proposition linking its subject and object entities?"""
     if result.status == "error":
         return [{"triple": list(t), "found": False, "connected": False, "cause": "pipeline error"}
                 for t in case.evidences]
-    view = View(case, result)
+    view = view or View(case, result)
     out = []
     for triple in case.evidences:
         subj, obj = view.matching(triple[0]), view.matching(triple[2])
@@ -296,9 +303,9 @@ def evidence_pairs(case: Case, result: AuditResult) -> list[dict]:
     return out
 
 
-def bridge_precision(case: Case, result: AuditResult) -> tuple[int, int]:
+def bridge_precision(case: Case, result: AuditResult, view: View | None = None) -> tuple[int, int]:
     """(good, total) chain propositions whose two entities are gold endpoints, Q or A."""
-    view = View(case, result)
+    view = view or View(case, result)
     names = [x for t in case.evidences for x in (t[0], t[2])] + [case.answer]
     names += [q.name for q in result.question_entities]
     ok = set().union(*(view.matching(n) for n in names)) if names else set()

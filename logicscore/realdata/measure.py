@@ -174,16 +174,18 @@ def summarize(name: str, items: list[Item], duplicates: int, pairs: list[tuple[C
         elif r.scores.conciseness < gold.scores.conciseness:
             fell += 1
         else:
-            causes.add("distractor_conciseness_kept", c, r, dx.why_concise_kept(c, r))
+            causes.add("distractor_conciseness_kept", c, r, dx.why_concise_kept(c, r, gold))
 
-    predicted = [(c, r) for c, r in scored if _complete(r)]
+    predicted = [c for c, r in scored if _complete(r)]
+    clean = [c for c in predicted if not c.noisy]
     metrics = {
         "completeness_recall": _share(gold_ok, len(by_kind["gold"])),
         "hop_removed_recall": _share(kinds["hop_removed"][0], kinds["hop_removed"][1]),
         "hop_removed_recall_clean": _share(kinds["hop_removed"][2], kinds["hop_removed"][3]),
         "replaced_recall": _share(kinds["replaced"][0], kinds["replaced"][1]),
         "replaced_recall_clean": _share(kinds["replaced"][2], kinds["replaced"][3]),
-        "completeness_precision": _share(sum(c.label == "complete" for c, _ in predicted), len(predicted)),
+        "completeness_precision": _share(sum(c.label == "complete" for c in predicted), len(predicted)),
+        "completeness_precision_clean": _share(sum(c.label == "complete" for c in clean), len(clean)),
         "distractor_conciseness_fell": _share(fell, base),
         "distractor_broke_completeness": _share(broke, base),
     }
@@ -229,7 +231,8 @@ def _evidence(pairs: list[tuple[Case, AuditResult]], causes: _Collector) -> dict
     for c, r in pairs:
         if c.kind != "gold":
             continue
-        for row in dx.evidence_pairs(c, r):
+        view = dx.View(c, r) if r.status == "ok" else None
+        for row in dx.evidence_pairs(c, r, view):
             total += 1
             found += row["found"]
             connected += row["connected"]
@@ -239,7 +242,7 @@ def _evidence(pairs: list[tuple[Case, AuditResult]], causes: _Collector) -> dict
             if not row["found"]:
                 causes.add("evidence_missed", c, r, (row["cause"], " | ".join(row["triple"])))
         if c.scored and _complete(r):
-            g, n = dx.bridge_precision(c, r)
+            g, n = dx.bridge_precision(c, r, view)
             good, chain = good + g, chain + n
     return {
         "evidence_pair_recall": _share(found_scored, total_scored),

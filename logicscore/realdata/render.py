@@ -16,6 +16,7 @@ ROWS = [
     ("replaced_recall", "hop replaced → incomplete"),
     ("replaced_recall_clean", "  … without noisy labels"),
     ("completeness_precision", "completeness precision (all cases)"),
+    ("completeness_precision_clean", "  … without noisy labels"),
     ("distractor_conciseness_fell", "padding lowers conciseness"),
     ("distractor_broke_completeness", "padding breaks completeness"),
     ("evidence_pair_recall", "evidence-pair recall (compositional)"),

@@ -31,9 +31,10 @@ _PRONOUN_RE = re.compile(r"\b(" + "|".join(PRONOUNS) + r")\b", re.IGNORECASE)
 
 def norm(text: str) -> str:
     """Accent-free, casefolded words joined by single spaces (punctuation dropped)."""
-    decomposed = unicodedata.normalize("NFKD", text)
-    plain = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
-    return _NON_WORD.sub(" ", plain.casefold()).strip()
+    if not text.isascii():
+        decomposed = unicodedata.normalize("NFKD", text)
+        text = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    return _NON_WORD.sub(" ", text.casefold()).strip()
 
 
 def display_title(title: str) -> str:
@@ -46,6 +47,12 @@ def contains(haystack: str, needle: str) -> bool:
     """Word-bounded containment of `needle` in `haystack`, both normalized."""
     n = norm(needle)
     return bool(n) and f" {n} " in f" {norm(haystack)} "
+
+
+def contains_any(haystack: str, needles: list[str]) -> bool:
+    """`contains` for several needles, normalizing the haystack once."""
+    padded = f" {norm(haystack)} "
+    return any(n and f" {n} " in padded for n in map(norm, needles))
 
 
 def _strip_leading(words: list[str], stop: tuple[str, ...]) -> list[str]:
