@@ -32,6 +32,9 @@ DEFAULT_ALTERNATIVES = 16
 # Bounds for huge or adversarial input (SPEC §7). spaCy refuses texts over 1,000,000
 # characters (E088) and needs memory in proportion; longer answers are an InputError.
 DEFAULT_MAX_CHARS = 1_000_000
+# The question and short answer may be a tenth of that (a 1.2M-character short answer took
+# over two minutes to match against the entities).
+SHORT_FIELD_SHARE = 10
 MAX_ERROR_MESSAGE = 2000
 # No content, but they derail the parser (a NUL or a bidi mark glued to a word becomes part of
 # an entity) or a terminal (`explain` printing an escape sequence): C0/C1 controls other than
@@ -52,7 +55,8 @@ class Auditor:
         spacy_model: spaCy pipeline for the rules path (default: en_core_web_sm if
             installed, else the bundled re-upload).
         timing: record `meta.latency_ms` (off makes output byte-identical across runs).
-        max_chars: longest long answer scored; a longer one is an `InputError` record.
+        max_chars: longest long answer scored (question and short answer: a tenth of it);
+            a longer one is an `InputError` record.
         timeout: seconds one record may take before it becomes a `Timeout` record (None:
             no limit). Enforced with SIGALRM, so only on the main thread of a Unix process.
     """
@@ -115,11 +119,15 @@ class Auditor:
 
     def audit_record(self, record: QARecord, line: int | None = None) -> AuditResult:
         """Audit one record within the size and time limits; raises `LogicscoreError`s."""
-        size = len(record.long_answer)
-        if size > self.max_chars:
-            raise InputError(
-                f"record {record.id}: long answer has {size:,} characters, over the limit of "
-                f"{self.max_chars:,}; raise it with --max-chars (memory grows with length)", line=line)
+        short_limit = max(1, self.max_chars // SHORT_FIELD_SHARE)
+        for field, limit in (("long_answer", self.max_chars), ("question", short_limit),
+                             ("answer", short_limit)):
+            size = len(getattr(record, field))
+            if size > limit:
+                raise InputError(
+                    f"record {record.id}: {field} has {size:,} characters, over the limit of "
+                    f"{limit:,}; raise it with --max-chars (memory and time grow with length)",
+                    line=line)
         with _deadline(self.timeout, record.id):
             return self._audit(record, line)
 
@@ -133,7 +141,7 @@ class Auditor:
         result = analyze(
             linked.propositions, linked.answer_entity, linked.question,
             entities=linked.entities, max_alternatives=self.max_alternatives,
-            answer_text=record.answer,
+            answer_text=record.answer, question_text=record.question,
         )
         verdict = judge(record.question, linked, result)
         signals = collect_signals(linked, result, verdict, hops=record.hops)

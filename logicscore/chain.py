@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from .graph import Graph, bfs, component, path_to, shortest_paths, steiner
 from .models import Entity, FailureType, Gap, Proposition, QuestionEntity
+from .normalize.phrases import restates_question
 
 LITERAL_KINDS = ("date", "number")
 
@@ -48,6 +49,7 @@ class _Ctx:
         self.props = props
         self.rank = {e.id: i for i, e in enumerate(entities)}
         self.names = {e.id: e.name for e in entities}
+        self.mentions = {e.id: e.mentions for e in entities}
         self.literal = {e.id for e in entities if e.kind in LITERAL_KINDS}
         edges, self.counted, self.mentioned = [], [], set()
         for i, p in enumerate(props):
@@ -77,6 +79,7 @@ def analyze(
     entities: list[Entity],
     max_alternatives: int = 16,
     answer_text: str | None = None,
+    question_text: str | None = None,
 ) -> ChainResult:
     """Find the minimal chain from the question entities to the answer, or diagnose why none.
 
@@ -87,6 +90,8 @@ def analyze(
         entities: the linked entities (names and kinds).
         max_alternatives: cap on the other minimal chains reported.
         answer_text: the short answer, named in the gap when it matched no entity.
+        question_text: the question Q; a proposition restating it with the answer filled
+            in makes an incomplete answer circular.
     Returns:
         a `ChainResult`; `chain` is ordered from the question side to the answer.
     """
@@ -111,7 +116,8 @@ def analyze(
     if answer_entity and not answer_absent and complete:
         _fill_complete(ctx, result, answer_entity, targets, fallback, max_alternatives, comp)
     else:
-        _fill_incomplete(ctx, result, answer_entity, question, comp, mentioned, answer_text)
+        _fill_incomplete(ctx, result, answer_entity, question, comp, mentioned, answer_text,
+                         question_text)
     n = len(ctx.counted)
     result.conciseness_partial = round(len(result.best_partial) / n, 4) if n else 0.0
     return result
@@ -193,12 +199,13 @@ def _frontier(ctx: _Ctx, start: str, exclude: set[str] = frozenset()) -> tuple[s
 
 def _fill_incomplete(ctx: _Ctx, result: ChainResult, answer: str | None,
                      question: list[QuestionEntity], comp: dict[str, int],
-                     mentioned: set[str], answer_text: str | None) -> None:
+                     mentioned: set[str], answer_text: str | None,
+                     question_text: str | None = None) -> None:
     """Failure type, gaps and the best partial chain of an incomplete answer."""
     q_ids = {q.entity for q in question if q.entity}
     if result.answer_absent:
         result.failure = "broken"
-    elif not q_ids & set(comp) and _circular(ctx, answer):
+    elif not q_ids & set(comp) and _circular(ctx, answer, comp, question_text):
         result.failure = "circular"
     elif not q_ids & mentioned and max(comp.values(), default=0) >= 2:
         result.failure = "deviated"
@@ -241,25 +248,49 @@ def _fill_incomplete(ctx: _Ctx, result: ChainResult, answer: str | None,
     result.partial_completeness = round(k / (k + m), 4)
 
 
-def _circular(ctx: _Ctx, answer: str) -> bool:
-    """A cycle through the answer, a restated link at the answer, or an answer-to-answer claim."""
+def _circular(ctx: _Ctx, answer: str, comp: dict[str, int], question_text: str | None) -> bool:
+    """The answer's component loops back on itself (SPEC §4.5).
+
+    A cycle anywhere in the component (a triangle through the answer, a link restated as
+    mutual support), an entity linked to itself, or a proposition restating the question
+    with the answer filled in. Parallel propositions from one clause are extraction
+    redundancy, not a loop: they count once unless the sentence names both ends twice
+    ("A is married to B because B's spouse is A").
+    """
+    nodes = set(comp)
+    kept: dict[tuple[str, ...], list[Proposition]] = {}
+    for e, (u, v) in ctx.g.ends.items():
+        if u not in nodes:
+            continue
+        same = kept.setdefault(tuple(sorted((u, v))), [])
+        if not any(_one_assertion(ctx, q, ctx.props[e]) for q in same):
+            same.append(ctx.props[e])
+    claims = sum(len(v) for v in kept.values())
     for p in ctx.props:
-        if not p.negated and not p.conclusion and p.subject_entity == answer == p.object_entity:
+        if (not p.negated and not p.conclusion and p.subject_entity in nodes
+                and p.subject_entity == p.object_entity):
             return True
-    by_neighbour: dict[str, list[int]] = {}
-    for v, e in ctx.g.adj.get(answer, ()):
-        by_neighbour.setdefault(v, []).append(e)
-    for edges in by_neighbour.values():
-        # Two sentences asserting the same link support each other; one sentence yielding
-        # two patterns for the same pair is just extraction redundancy.
-        if len({ctx.props[e].sentence for e in edges}) > 1:
-            return True
-    label: dict[str, str] = {}
-    for v in by_neighbour:
-        if v in label:
-            return True
-        dist, _ = bfs(ctx.g, [v], lambda x: x != answer)
-        for node in dist:
-            if node != answer:
-                label[node] = v
+    if claims > len(nodes) - 1:
+        return True
+    if question_text:
+        for p in ctx.props:
+            if p.negated or p.conclusion or answer not in (p.subject_entity, p.object_entity):
+                continue
+            other = p.object if p.subject_entity == answer else p.subject
+            if restates_question(other, question_text):
+                return True
     return False
+
+
+def _one_assertion(ctx: _Ctx, p: Proposition, q: Proposition) -> bool:
+    """Whether two propositions on one pair come from a single assertion (one clause)."""
+    if p.sentence != q.sentence:
+        return False
+    if p.span != q.span and (p.span[1] <= q.span[0] or q.span[1] <= p.span[0]):
+        return False                      # clause spans that do not overlap: two claims
+    lo, hi = min(p.span[0], q.span[0]), max(p.span[1], q.span[1])
+    for ent in {p.subject_entity, p.object_entity}:
+        inside = {m.span for m in ctx.mentions.get(ent, ()) if m.span and lo <= m.span[0] < hi}
+        if len(inside) < 2:
+            return True
+    return False                          # both ends named twice: restated within the sentence

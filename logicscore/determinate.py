@@ -2,49 +2,25 @@
 
 from __future__ import annotations
 
-import re
-
 from .chain import ChainResult
 from .models import Proposition, Verdict
 from .normalize.entities import Linked
+from .normalize.phrases import STOP as _STOP
+from .normalize.phrases import content as _content
+from .normalize.phrases import crude_stem as _stem
+from .normalize.phrases import restates_question, words as _words
+from .normalize.relations import functional_slots, role, symmetric
 
-_STOP = frozenset("""
-a an the of in on at to for by from with as and or is was were are be been being has have had
-do does did who whom whose what which when where why how that this these those it its also then
-later not never no one
-""".split())
+__all__ = ["judge", "functional", "same_relation", "relation_key", "restates_question", "competitors"]
+
 _NEGATION = frozenset({"not", "never", "no", "n't", "neither", "nor"})
 _PASSIVE = "by"
-_IRREGULAR = {
-    "write": "writ", "wrote": "writ", "written": "writ", "writer": "writ", "writes": "writ",
-    "birth": "born", "birthplace": "born", "died": "die", "death": "die",
-}
 _ANSWER_WORDS = frozenset({"answer", "final answer", "result", "solution"})
 # Relations with one value per entity. States hold of their subject ("X born in A");
 # for actions the *patient* has one agent ("A directed X", "X directed by A", "X director A").
 _FUNCTIONAL_STATES = frozenset({"born", "die", "capit", "locat", "headq", "natio", "spous"})
 _FUNCTIONAL_VERBS = frozenset({"direc", "writ", "found", "creat", "compo", "produ", "paint",
                                "desig", "autho"})
-
-
-def _stem(word: str) -> str:
-    """A crude, deterministic stem: enough to equate "directed", "director", "directs"."""
-    word = word.casefold()
-    if word in _IRREGULAR:
-        return _IRREGULAR[word]
-    for suffix in ("ing", "ed", "er", "or", "s"):
-        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
-            word = word[: -len(suffix)]
-            break
-    return word[:5]
-
-
-def _words(text: str) -> list[str]:
-    return re.findall(r"[^\W_]+(?:'t)?", text.casefold())
-
-
-def _content(text: str) -> str:
-    return " ".join(w for w in _words(text) if w not in _STOP)
 
 
 def relation_key(relation: str) -> tuple[tuple[str, ...], bool]:
@@ -63,8 +39,23 @@ def _agent(p: Proposition, entity: str) -> bool:
     return (p.subject_entity == entity) != (passive or noun)
 
 
+def _slot(p: Proposition, entity: str) -> tuple[str, int] | None:
+    """(family, argument slot of `entity`) when the relation table knows `p`'s phrase."""
+    r = role(p.relation)
+    if r is None or entity not in (p.subject_entity, p.object_entity):
+        return None
+    if symmetric(r.family):
+        return r.family, 0
+    slot = r.subject_arg if p.subject_entity == entity else 1 - r.subject_arg
+    return r.family, slot
+
+
 def functional(p: Proposition, entity: str) -> bool:
     """Whether `p`'s relation allows one value per `entity` (born in, directed by…)."""
+    known = _slot(p, entity)
+    if known is not None:
+        return known[1] in functional_slots(known[0])
+    # Phrases outside the family table: stems and voice, as a fallback.
     stems = set(relation_key(p.relation)[0])
     if stems & _FUNCTIONAL_STATES:
         return p.subject_entity == entity
@@ -72,7 +63,10 @@ def functional(p: Proposition, entity: str) -> bool:
 
 
 def same_relation(p: Proposition, q: Proposition, entity: str) -> bool:
-    """Same relation with `entity` in the same role, whatever the voice."""
+    """Same relation with `entity` in the same role, whatever the voice or wording."""
+    a, b = _slot(p, entity), _slot(q, entity)
+    if a is not None or b is not None:
+        return a == b
     stems = relation_key(p.relation)[0]
     if not stems or stems != relation_key(q.relation)[0]:
         return False
@@ -81,16 +75,6 @@ def same_relation(p: Proposition, q: Proposition, entity: str) -> bool:
 
 def _other(p: Proposition, entity: str) -> tuple[str | None, str]:
     return (p.object_entity, p.object) if p.subject_entity == entity else (p.subject_entity, p.subject)
-
-
-def restates_question(text: str, question: str, *, loose: bool = False) -> bool:
-    """Whether a phrase restates the question ("the director of the film starring X")."""
-    words = [_stem(w) for w in _words(text) if w not in _STOP]
-    if not words:
-        return False
-    asked = {_stem(w) for w in _words(question) if w not in _STOP}
-    shared = sum(w in asked for w in words)
-    return shared >= (1 if loose else 2) and shared / len(words) >= (1.0 if loose else 0.6)
 
 
 def competitors(props: list[Proposition], final: list[Proposition], answer: str,

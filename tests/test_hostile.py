@@ -90,7 +90,33 @@ INSIDE_NAMES = {
     "markdown bold names": LA_OK.replace("John Smith", "**John Smith**"),
     "HTML bold names": LA_OK.replace("Inception", "<b>Inception</b>"),
     "non-breaking spaces in names": LA_OK.replace("John Smith", "John\u00a0Smith"),
+    "markdown italics": LA_OK.replace("Inception", "_Inception_"),
+    "fullwidth letters": LA_OK.replace("Inception", "\uff29\uff4e\uff43\uff45\uff50\uff54\uff49\uff4f\uff4e"),
+    "combining accent": LA_OK.replace("John Smith", "Jo\u0301hn Smith"),
+    "newline inside a name": LA_OK.replace("Christopher Nolan", "Christopher\nNolan"),
+    "HTML entity inside a name": LA_OK.replace("John Smith [Doc1]", "John&nbsp;Smith [Doc1]"),
 }
+
+# Markup around a name: the reader sees the name, and the score must not move.
+MARKUP_AROUND_NAMES = {
+    "markdown link around a name": LA_OK.replace(
+        "John Smith [Doc1]", "[John Smith](https://en.wikipedia.org/wiki/John_Smith) [Doc1]"),
+    "quoted title": LA_OK.replace("the film Inception", 'the film "Inception"'),
+}
+
+# Known extractor gaps (extract/rules.py), reported with these reproducers. Strict: the test
+# turns red once fixed, and the mark can go.
+KNOWN = {
+    "HTML entity inside a name": "rules extractor: 'John&nbsp;Smith' loses the first sentence's "
+                                 "proposition, the chain breaks",
+    "markdown link around a name": "rules extractor: '[John Smith](https://…/John_Smith)' yields entities "
+                                   "'John_Smith' and 'John Smith](https://en.wikipedia.org/wiki'",
+}
+
+
+def _cases(table: dict) -> list:
+    return [pytest.param(k, marks=pytest.mark.xfail(strict=True, reason=KNOWN[k])) if k in KNOWN else k
+            for k in sorted(table)]
 
 
 @pytest.mark.parametrize("case", sorted(NEUTRAL))
@@ -101,12 +127,20 @@ def test_hostile_neutral_noise_keeps_the_score(auditor, base_ok, case):
     assert _key(result) == _key(base_ok)
 
 
-@pytest.mark.parametrize("case", sorted(INSIDE_NAMES))
+@pytest.mark.parametrize("case", _cases(INSIDE_NAMES))
 def test_hostile_marks_inside_names_keep_completeness(auditor, case):
     text = INSIDE_NAMES[case]
     result = auditor.audit(question=Q_OK, answer=A_OK, long_answer=text)
     _check_record(result, text)
     assert result.scores.completeness == 1, [p.text for p in result.propositions]
+
+
+@pytest.mark.parametrize("case", _cases(MARKUP_AROUND_NAMES))
+def test_hostile_markup_around_names_keeps_the_score(auditor, base_ok, case):
+    text = MARKUP_AROUND_NAMES[case]
+    result = auditor.audit(question=Q_OK, answer=A_OK, long_answer=text)
+    _check_record(result, text)
+    assert _key(result) == _key(base_ok), [(p.subject, p.object) for p in result.propositions]
 
 
 # Text that tries to pass for our output or for an instruction, appended to a broken answer.
@@ -138,7 +172,7 @@ def test_hostile_injection_cannot_complete_a_broken_chain(auditor, base_broken, 
 
 def test_hostile_cli_output_stays_one_record_per_line(tmp_path):
     """Through the CLI: every hostile record is one output line, parsed back intact."""
-    cases = {**NEUTRAL, **INSIDE_NAMES, **{k: f"{LA_BROKEN} {v}" for k, v in INJECTIONS.items()}}
+    cases = {**NEUTRAL, **INSIDE_NAMES, **MARKUP_AROUND_NAMES, **{k: f"{LA_BROKEN} {v}" for k, v in INJECTIONS.items()}}
     src = tmp_path / "in.jsonl"
     with src.open("w", encoding="utf-8") as fh:
         for i, (name, text) in enumerate(sorted(cases.items())):
@@ -176,3 +210,17 @@ def test_hostile_huge_token_and_repetition(auditor):
     result = auditor.audit(question=Q_OK, answer=A_OK, long_answer=text)
     _check_record(result, text)
     assert result.scores.completeness == 1
+
+
+def test_hostile_invisible_characters_never_reach_the_output(auditor):
+    """Controls, escapes and bidi overrides are blanked before extraction (same length, so
+    spans still index the original text): nothing in the record can drive a terminal."""
+    text = f"\u202e{S1}\x00 \x1b[2J\x1b[31m{S2}\x07 \u2066{S3}\u2069\x9b"
+    result = auditor.audit(question=Q_OK + "\x1b[0m", answer=A_OK + "\u200f", long_answer=text)
+    _check_record(result, text)
+    assert result.scores.completeness == 1
+    bad = set("\x00\x07\x1b\x9b\u202e\u2066\u2069\u200f")
+    strings = [result.answer_entity or ""] + [q.name for q in result.question_entities]
+    strings += [e.name for e in result.entities] + [m.text for e in result.entities for m in e.mentions]
+    strings += [f"{p.text}{p.subject}{p.relation}{p.object}" for p in result.propositions]
+    assert not [s for s in strings if bad & set(s)]

@@ -18,7 +18,7 @@ from logicscore.realdata.cases import Case
 from logicscore.realdata.datasets import (
     parse_2wiki, parse_entailmentbank, parse_hotpot, parse_musique,
 )
-from logicscore.realdata.diagnose import evidence_pairs, why_complete, why_incomplete
+from logicscore.realdata.diagnose import _loosely_same, evidence_pairs, why_complete, why_incomplete
 from logicscore.realdata.measure import summarize
 from logicscore.realdata.text import (
     as_answer_line, carries, display_title, names_alone, names_subject, split_sentences,
@@ -367,6 +367,16 @@ def test_realdata_cause_label_noise_and_evidence_pairs():
     assert why_complete(noisy, result)[0].startswith("label noise")
 
 
+@pytest.mark.parametrize("gold, form, expected", [
+    ("Hermann II of Hesse", "Hermann II", True),          # Wikidata label longer than the text
+    ("Mary Elisabeth Hansen Mead", "Mary Mead", True),    # same first and last name
+    ("Moulins", "Château de Moulins", True),
+    ("Paris", "Lyon", False),
+])
+def test_realdata_lenient_evidence_names(gold, form, expected):
+    assert _loosely_same(gold, form) is expected
+
+
 # ---- locating the data, and the slow end-to-end run ----
 
 def test_realdata_locate_data_env(tmp_path, monkeypatch):
@@ -417,7 +427,7 @@ def test_realdata_report_has_every_key(auditor):
                "replaced_recall_clean", "completeness_precision", "completeness_precision_clean",
                "distractor_conciseness_fell",
                "distractor_broke_completeness"}
-    evidence = {"evidence_pair_recall", "evidence_pair_recall_all_types",
+    evidence = {"evidence_pair_recall", "evidence_pair_recall_lenient", "evidence_pair_recall_all_types",
                 "evidence_pair_connected_all_types", "bridge_precision"}
     for name, section in report["datasets"].items():
         assert keys <= set(section), name

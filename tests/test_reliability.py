@@ -6,8 +6,6 @@ from __future__ import annotations
 import importlib.util
 import io as pyio
 import json
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -178,6 +176,27 @@ def test_reliability_strict_passes_clean_input(tmp_path):
     assert res.exit_code == 0
 
 
+def test_reliability_writer_never_loses_a_line():
+    """A result that cannot be serialized still leaves one (error) line for its input line."""
+    from logicscore.models import AuditResult, ResultMeta
+
+    deep: object = 1
+    for _ in range(300):
+        deep = {"a": deep}
+    out = pyio.StringIO()
+    writer = io.ResultWriter(out)
+    writer.write(AuditResult(id="deep", meta=ResultMeta(signature="s", line=3, record=deep)))
+    writer.write(AuditResult(id="bad\ud800id", meta=ResultMeta(signature="s", line=4)))
+    writer.write(AuditResult(id="fine\u2028", meta=ResultMeta(signature="s", line=5)))
+    lines = out.getvalue().split("\n")
+    assert len(lines) == 4 and lines[-1] == ""
+    first, second, third = (json.loads(line) for line in lines[:3])
+    assert (first["id"], first["status"], first["error"]["type"], first["meta"]["line"]) == (
+        "deep", "error", "RuntimeError", 3)
+    assert (second["id"], second["status"], second["meta"]["line"]) == (None, "error", 4)
+    assert third["id"] == "fine\u2028" and "\u2028" not in lines[2]  # escaped, not raw
+
+
 # --- crash safety -----------------------------------------------------------------------------
 
 
@@ -244,6 +263,12 @@ def test_reliability_max_chars_is_a_typed_error(auditor):
     (res,) = small.audit_many([io.parse_line(json.dumps(
         {"id": "big", "question": "Q?", "answer": "A", "long_answer": "y" * 500}).encode(), 7)])
     assert (res.status, res.error.type, res.error.line, res.id) == ("error", "InputError", 7, "big")
+    with pytest.raises(InputError, match="question has 11 characters"):  # a tenth for Q and SA
+        small.audit(question="Q" * 11, answer="A", long_answer="L", propositions=[])
+    with pytest.raises(InputError, match="answer has 11 characters"):
+        small.audit(question="Q", answer="A" * 11, long_answer="L", propositions=[])
+    assert small.audit(question="Q" * 10, answer="A" * 10, long_answer="L" * 100,
+                       propositions=[]).status == "ok"
 
 
 def test_reliability_timeout_is_a_typed_error_and_run_goes_on(monkeypatch):
@@ -292,26 +317,24 @@ def test_reliability_adversarial_input_finishes_in_bounded_time(case):
     assert row["alternatives"] <= 16
 
 
-# --- regressions found by scripts/fuzz.py ---------------------------------------------------------
+# --- regressions found by scripts/fuzz.py (same oracle as the fuzzer) ------------------------
 
 FUZZ_CRASHERS = DATA / "fuzz_crashers.jsonl"
 
 
 def _crashers() -> list[dict]:
-    if not FUZZ_CRASHERS.exists():
-        return []
     return [json.loads(line) for line in FUZZ_CRASHERS.read_text().splitlines() if line.strip()]
 
 
+@pytest.fixture(scope="module")
+def fuzzer():
+    return _load(ROOT / "scripts" / "fuzz.py", "fuzz").Fuzzer()
+
+
 @pytest.mark.parametrize("case", _crashers(), ids=lambda c: c["name"])
-def test_reliability_fuzz_crasher_regression(case, auditor):
+def test_reliability_fuzz_crasher_regression(case, fuzzer):
     if case["target"] == "reader":
-        raw = bytes.fromhex(case["hex"])
-        lines = list(io.read_lines(pyio.BytesIO(raw)))
-        assert len(lines) == max(1, raw.count(b"\n") + (not raw.endswith(b"\n"))) or not raw
-        results = list(auditor.audit_many(lines))
+        fuzzer.check_reader(bytes.fromhex(case["hex"]))
     else:
-        results = list(auditor.audit_many([io.parse_line(json.dumps(case["record"]).encode(), 1)]))
-    for result in results:
-        assert result.status == "ok" or result.error.type != "RuntimeError", result.error.message
-        json.loads(result.to_json())
+        record = {k: v for k, v in case["record"].items() if k != "id"}
+        fuzzer.check_extractor(record)

@@ -59,7 +59,8 @@ def strip_citations(text: str) -> tuple[str, list[int], list[tuple[int, list[str
         parts.append(text[pos:m.start()])
         offsets.extend(range(pos, m.start()))
         if m.group("ids") or m.group("s"):
-            ids = [m.group("s")] if m.group("s") else [i.strip() for i in re.split(r"[,;]", m.group("ids"))]
+            ids = [m.group("s")] if m.group("s") else [
+                i.strip() for i in re.split(r"[,;]", m.group("ids"))]
             markers.append((len(offsets), ids))
         else:
             gap = _gap(text, m)
@@ -89,7 +90,9 @@ def find_mentions(doc: Any, hints: list[str], make_doc: Any) -> list[tuple[int, 
     found: list[tuple[int, int, int, str]] = []
     if hints:
         matcher = PhraseMatcher(doc.vocab, attr="LOWER")
-        variants = {h.strip() for h in hints} | {re.sub(r"\s*\([^)]*\)\s*$", "", h).strip() for h in hints}
+        # "Inception (film)" is written "Inception" in most answers.
+        variants = {h.strip() for h in hints}
+        variants |= {re.sub(r"\s*\([^)]*\)\s*$", "", h).strip() for h in hints}
         matcher.add("HINT", [make_doc(v) for v in sorted(variants) if v])
         found += [(s, e, 0, "") for _, s, e in matcher(doc)]
     for m in re.finditer(r"\"([^\"]{2,120})\"|“([^”]{2,120})”", doc.text):

@@ -9,7 +9,6 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict
 
-from ..errors import InputError
 from ..models import Proposition, QARecord, Resolution
 from ..normalize import coref
 from . import Extraction
@@ -73,9 +72,10 @@ class RulesExtractor:
     def extract(self, record: QARecord, hints: list[str]) -> Extraction:
         """Decompose `record.long_answer` into propositions and entity mentions."""
         clean, offsets, markers = strip_citations(record.long_answer)
-        if len(clean) > self.nlp.max_length:
-            raise InputError(f"long answer has {len(clean)} characters; the limit is "
-                             f"{self.nlp.max_length}")
+        if len(clean) >= self.nlp.max_length:
+            # The Auditor bounds input size (--max-chars); spaCy's own guard would turn a
+            # deliberately raised limit into a crash.
+            self.nlp.max_length = len(clean) + 1
         from ..nlp import lemmatizer, parse
 
         if self._lemma is None:
@@ -96,13 +96,13 @@ class _Run:
         self.sent_of = {t.i: n for n, s in enumerate(self.sents) for t in s}
         self.mentions = find_mentions(doc, hints, make_doc)
         self.arg_at: dict[int, Arg] = {}
+        self._clause: dict[int, int] = {}
         for m in self.mentions:
             for i in range(m[0], m[1]):
                 self.arg_at[i] = m[3]
         self._refine_kinds()
         self._resolve_references()
         self.citations = self._citations(markers)
-        self._clause: dict[int, int] = {}
 
     def extract(self) -> Extraction:
         props: list[dict] = []
@@ -158,7 +158,8 @@ class _Run:
                 heads=descriptors(self.doc, start, end, self.lemma),
                 plural=arg.kind == "org" or self.doc[start:end].root.tag_ in ("NNPS", "NNS"),
             ))
-        refs = [r for r in coref.find_references(self.doc, blocked, self.lemma) if r.token in self.sent_of]
+        refs = coref.find_references(self.doc, blocked, self.lemma)
+        refs = [r for r in refs if r.token in self.sent_of]
         refs = [replace(r, sentence=self.sent_of[r.token]) for r in refs]
         for res in coref.resolve(antecedents, refs):
             r = res.ref
@@ -190,13 +191,16 @@ class _Run:
             return True
         # "Paris, the capital of France": an apposition with content of its own.
         return (tok.dep_ == "appos" and tok.pos_ == "NOUN" and tok.i not in self.arg_at
-                and tok.head.i in self.arg_at and any(c.dep_ in ("prep", "poss") for c in tok.children))
+                and tok.head.i in self.arg_at
+                and any(c.dep_ in ("prep", "poss") for c in tok.children))
 
     def _clause_of(self, tok: Any) -> int:
-        t = tok
-        while not self._is_pred(t) and t.head.i != t.i:
-            t = t.head
-        return t.i
+        if tok.i not in self._clause:
+            t = tok
+            while not self._is_pred(t) and t.head.i != t.i:
+                t = t.head
+            self._clause[tok.i] = t.i
+        return self._clause[tok.i]
 
     def _noun_arg(self, n: Any) -> Arg | None:
         """The entity a common noun stands for: its apposition, or an identifying copula."""
@@ -259,7 +263,8 @@ class _Run:
             subjects, subj_tok, how = self._subjects(p)
             objects = [a for a in args if self._clause_of(self.doc[a.top]) == pi
                        and all(a is not s for s in subjects)]
-            rel = next((c for c in p.children if c.lower_ in _RELATIVE and c.dep_ not in _SUBJ), None)
+            rel = next((c for c in p.children
+                        if c.lower_ in _RELATIVE and c.dep_ not in _SUBJ), None)
             if how in ("relcl", "acl") and rel is not None:
                 extra = self._noun_arg(p.head)  # "the film that Nolan directed": that = film
                 if extra is not None and all(extra is not s for s in subjects):

@@ -157,7 +157,9 @@ def _resolve_one(
     return None
 
 
-def _person(prev: Antecedent | None, history: Sequence[Antecedent]) -> tuple[Antecedent, str] | None:
+def _person(
+    prev: Antecedent | None, history: Sequence[Antecedent],
+) -> tuple[Antecedent, str] | None:
     if prev is not None and prev.kind == "person":
         later = [a for a in history if a.kind == "person" and a.start > prev.start]
         if not later:
@@ -200,7 +202,8 @@ def find_references(
                 continue
             refs.append(Reference(tok.text, tok.idx, tok.idx + len(tok), sent, kind,
                                   subject=subject, token=tok.i))
-        elif tok.pos_ == "NOUN" and lemma(tok).lower() in DESCRIPTOR_NOUNS and _bare_definite(tok, lemma, blocked):
+        elif (tok.pos_ == "NOUN" and lemma(tok).lower() in DESCRIPTOR_NOUNS
+              and _bare_definite(tok, lemma, blocked)):
             head = lemma(tok).lower()
             det = min(c.i for c in tok.children if c.dep_ == "det")
             start = doc[det].idx

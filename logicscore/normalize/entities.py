@@ -172,7 +172,10 @@ def _merge_surnames(clusters: list[_Cluster]) -> list[_Cluster]:
         forms = list(c.forms.values())
         if len(forms) != 1 or len(forms[0].tokens) != 1 or not forms[0].caps[0]:
             continue
-        if any(r.kind not in ("other", "person") for r in c.recs):
+        # NER on a lone invented or rare surname is noise ("a film directed by Quindez" →
+        # place), so only a literal kind vetoes; the full name must be a unique, preceding
+        # person, which is what keeps "Washington" the state off "George Washington".
+        if any(r.kind in ("date", "number") for r in c.recs):
             continue
         owners = persons.get(forms[0].key, [])
         if len(owners) != 1 or owners[0] == ci or owners[0] in dead:

@@ -11,7 +11,7 @@ from bisect import bisect_right
 from collections.abc import Iterable
 
 from ..models import AuditResult, Entity, Proposition
-from ..normalize.entities import same_answer
+from ..normalize.entities import normalize, same_answer
 from .cases import Case
 from .text import contains, display_title, has_pronoun, norm, similar_names
 
@@ -57,19 +57,35 @@ class View:
     def name(self, entity: str | None) -> str:
         return self.entities[entity].name if entity in self.entities else "—"
 
-    def matching(self, text: str) -> set[str]:
-        """Entities with a mention or name equal to `text` under the pipeline's matching."""
-        if text not in self._matches:
-            self._matches[text] = {e.id for e in self.result.entities if _entity_matches(e, text)}
-        return self._matches[text]
+    def matching(self, text: str, lenient: bool = False) -> set[str]:
+        """Entities with a mention or name equal to `text` under the pipeline's matching
+        (`lenient`: also word containment either way, or same first and last word)."""
+        key = f"{lenient}|{text}"
+        if key not in self._matches:
+            self._matches[key] = {e.id for e in self.result.entities
+                                  if _entity_matches(e, text, lenient)}
+        return self._matches[key]
 
     def line_props(self, index: int) -> list[str]:
         return [describe(p, self) for p in self.by_line[index]]
 
 
-def _entity_matches(entity: Entity, text: str) -> bool:
+def _entity_matches(entity: Entity, text: str, lenient: bool = False) -> bool:
     forms = [entity.name] + [m.text for m in entity.mentions if not m.reason.startswith("coref")]
-    return any(same_answer(text, form, FUZZY) for form in forms)
+    if any(same_answer(text, form, FUZZY) for form in forms):
+        return True
+    return lenient and any(_loosely_same(text, form) for form in forms)
+
+
+def _loosely_same(gold: str, form: str) -> bool:
+    """Gold labels are Wikidata names ("Hermann II of Hesse") where text says "Hermann II"."""
+    a, b = normalize(gold).split(), normalize(form).split()
+    if not a or not b:
+        return False
+    short, long = (a, b) if len(a) <= len(b) else (b, a)
+    if any(long[i:i + len(short)] == short for i in range(len(long) - len(short) + 1)):
+        return True
+    return len(a) >= 2 and len(b) >= 2 and a[0] == b[0] and a[-1] == b[-1]
 
 
 def describe(p: Proposition, view: View) -> str:
@@ -287,19 +303,28 @@ def why_concise_kept(case: Case, result: AuditResult, gold: AuditResult) -> tupl
 def evidence_pairs(case: Case, result: AuditResult, view: View | None = None) -> list[dict]:
     """Per gold 2Wiki triple: is some proposition linking its subject and object entities?"""
     if result.status == "error":
-        return [{"triple": list(t), "found": False, "connected": False, "cause": "pipeline error"}
-                for t in case.evidences]
+        return [{"triple": list(t), "found": False, "found_lenient": False, "connected": False,
+                 "cause": "pipeline error"} for t in case.evidences]
     view = view or View(case, result)
     out = []
     for triple in case.evidences:
-        subj, obj = view.matching(triple[0]), view.matching(triple[2])
-        found = any((p.subject_entity in subj and p.object_entity in obj)
-                    or (p.subject_entity in obj and p.object_entity in subj) for p in view.edges())
-        connected = any(view.component(s) & obj for s in subj)
-        cause = None if found else (
-            "subject not found" if not subj else "object not found" if not obj
-            else "linked only through other entities" if connected else "no proposition links them")
-        out.append({"triple": list(triple), "found": found, "connected": connected, "cause": cause})
+        row = {"triple": list(triple)}
+        for lenient in (False, True):
+            subj, obj = view.matching(triple[0], lenient), view.matching(triple[2], lenient)
+            found = any((p.subject_entity in subj and p.object_entity in obj)
+                        or (p.subject_entity in obj and p.object_entity in subj) for p in view.edges())
+            if not lenient:
+                connected = any(view.component(s) & obj for s in subj)
+                cause = None if found else (
+                    "subject not found" if not subj else "object not found" if not obj
+                    else "linked only through other entities" if connected
+                    else "no proposition links them")
+                row.update(found=found, connected=connected, cause=cause)
+            else:
+                row["found_lenient"] = found
+                if found and not row["found"]:
+                    row["cause"] = f"{row['cause']} (found with lenient name matching)"
+        out.append(row)
     return out
 
 

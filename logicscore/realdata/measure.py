@@ -227,7 +227,7 @@ def summarize(name: str, items: list[Item], duplicates: int, pairs: list[tuple[C
 
 
 def _evidence(pairs: list[tuple[Case, AuditResult]], causes: _Collector) -> dict:
-    found = connected = total = found_scored = total_scored = good = chain = 0
+    found = connected = total = found_scored = total_scored = good = chain = lenient = 0
     for c, r in pairs:
         if c.kind != "gold":
             continue
@@ -239,6 +239,7 @@ def _evidence(pairs: list[tuple[Case, AuditResult]], causes: _Collector) -> dict
             if c.scored:
                 total_scored += 1
                 found_scored += row["found"]
+                lenient += row["found_lenient"]
             if not row["found"]:
                 causes.add("evidence_missed", c, r, (row["cause"], " | ".join(row["triple"])))
         if c.scored and _complete(r):
@@ -246,6 +247,7 @@ def _evidence(pairs: list[tuple[Case, AuditResult]], causes: _Collector) -> dict
             good, chain = good + g, chain + n
     return {
         "evidence_pair_recall": _share(found_scored, total_scored),
+        "evidence_pair_recall_lenient": _share(lenient, total_scored),
         "evidence_pair_recall_all_types": _share(found, total),
         "evidence_pair_connected_all_types": _share(connected, total),
         "bridge_precision": _share(good, chain),

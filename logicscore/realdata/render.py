@@ -20,6 +20,7 @@ ROWS = [
     ("distractor_conciseness_fell", "padding lowers conciseness"),
     ("distractor_broke_completeness", "padding breaks completeness"),
     ("evidence_pair_recall", "evidence-pair recall (compositional)"),
+    ("evidence_pair_recall_lenient", "  … lenient name matching"),
     ("evidence_pair_recall_all_types", "evidence-pair recall (all types)"),
     ("evidence_pair_connected_all_types", "evidence pair connected (all types)"),
     ("bridge_precision", "bridge precision on chains"),

@@ -1,0 +1,47 @@
+"""Word-level helpers shared by chaining and determinateness: crude stems, question restatement."""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["STOP", "crude_stem", "words", "content", "restates_question"]
+
+STOP = frozenset("""
+a an the of in on at to for by from with as and or is was were are be been being has have had
+do does did who whom whose what which when where why how that this these those it its also then
+later not never no one
+""".split())
+_IRREGULAR = {
+    "write": "writ", "wrote": "writ", "written": "writ", "writer": "writ", "writes": "writ",
+    "birth": "born", "birthplace": "born", "died": "die", "death": "die",
+}
+
+
+def crude_stem(word: str) -> str:
+    """A crude, deterministic stem: enough to equate "directed", "director", "directs"."""
+    word = word.casefold()
+    if word in _IRREGULAR:
+        return _IRREGULAR[word]
+    for suffix in ("ing", "ed", "er", "or", "s"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
+            word = word[: -len(suffix)]
+            break
+    return word[:5]
+
+
+def words(text: str) -> list[str]:
+    return re.findall(r"[^\W_]+(?:'t)?", text.casefold())
+
+
+def content(text: str) -> str:
+    return " ".join(w for w in words(text) if w not in STOP)
+
+
+def restates_question(text: str, question: str, *, loose: bool = False) -> bool:
+    """Whether a phrase restates the question ("the director of the film starring X")."""
+    said = [crude_stem(w) for w in words(text) if w not in STOP]
+    if not said:
+        return False
+    asked = {crude_stem(w) for w in words(question) if w not in STOP}
+    shared = sum(w in asked for w in said)
+    return shared >= (1 if loose else 2) and shared / len(said) >= (1.0 if loose else 0.6)
