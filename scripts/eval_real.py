@@ -44,7 +44,7 @@ def main(argv: list[str] | None = None) -> int:
     from rich.console import Console
     from rich.progress import Progress
 
-    from logicscore.realdata import DataNotFound, evaluate, locate_data
+    from logicscore.realdata import DataNotFound, evaluate, locate_data, resolve_name
     from logicscore.realdata.render import render
 
     args = parse_args(argv)
@@ -52,16 +52,24 @@ def main(argv: list[str] | None = None) -> int:
     if not err.is_terminal:
         err = Console(stderr=True, width=160)  # a log file gets the whole table
     try:
+        names = [resolve_name(n) for n in args.dataset or []] or None
         data = args.data or locate_data(Path(__file__))
-        start = time.perf_counter()
-        with Progress(console=err, transient=True) as bar:
-            task = bar.add_task("auditing", total=None)
-            report = evaluate(data, args.dataset, limit=args.limit, seed=args.seed,
-                              workers=args.workers, examples=args.examples,
-                              progress=lambda done, total: bar.update(task, completed=done, total=total))
-    except (DataNotFound, ValueError) as exc:
+    except ValueError as exc:  # an unknown --dataset
         err.print(f"[red]error:[/red] {exc}")
         return 2
+    except DataNotFound as exc:
+        err.print(f"[red]error:[/red] {exc}")
+        return 1
+    start = time.perf_counter()
+    try:
+        with Progress(console=err, transient=True) as bar:
+            task = bar.add_task("auditing", total=None)
+            report = evaluate(data, names, limit=args.limit, seed=args.seed,
+                              workers=args.workers, examples=args.examples,
+                              progress=lambda done, total: bar.update(task, completed=done, total=total))
+    except FileNotFoundError as exc:
+        err.print(f"[red]error:[/red] {exc} (pass --data /path/to/shared/data)")
+        return 1
     err.print(render(report, show=args.show))
     err.print(f"[dim]{report['settings']['cases']} cases in {time.perf_counter() - start:.0f}s[/dim]")
     if args.json:

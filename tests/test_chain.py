@@ -7,7 +7,7 @@ import time
 import pytest
 
 from logicscore.chain import analyze
-from logicscore.models import Entity, Proposition, QuestionEntity
+from logicscore.models import Entity, Mention, Proposition, QuestionEntity
 
 LITERALS = {"1950": "date", "67 million": "number"}
 
@@ -244,3 +244,55 @@ def test_chain_long_line_no_recursion_limit():
     triples = [(f"n{i}", "r", f"n{i + 1}") for i in range(3000)]
     r = run(triples, "n3000", ["n0"])
     assert r.complete and len(r.chain) == 3000 and r.chain[0] == "P1"
+
+
+def _sentence_case(sentence, pairs, names):
+    """One sentence of text with propositions over (subject, object) and every mention found."""
+    props = [Proposition(id=f"P{i + 1}", text=sentence, subject=s, relation=r, object=o,
+                         pattern="given", sentence=0, span=(0, len(sentence)),
+                         subject_entity=s, object_entity=o)
+             for i, (s, r, o) in enumerate(pairs)]
+    entities = []
+    for n in names:
+        spans, at = [], sentence.find(n)
+        while at >= 0:
+            spans.append(Mention(text=n, span=(at, at + len(n))))
+            at = sentence.find(n, at + len(n))
+        entities.append(Entity(id=n, name=n, mentions=spans))
+    return props, entities
+
+
+@pytest.mark.parametrize("sentence, pairs, failure", [
+    # "A because A": the same link restated within one sentence is mutual support.
+    ("Ann married Bob because Bob is the spouse of Ann.",
+     [("Ann", "married", "Bob"), ("Bob", "spouse of", "Ann")], "circular"),
+    # One clause read by two patterns is extraction redundancy, not a loop.
+    ("Ann, the spouse of Bob, married Bob.",
+     [("Ann", "spouse of", "Bob"), ("Ann", "married", "Bob")], "broken"),
+    ("Ann married Bob.", [("Ann", "married", "Bob"), ("Ann", "spouse of", "Bob")], "broken"),
+])
+def test_chain_circular_within_one_sentence(sentence, pairs, failure):
+    props, entities = _sentence_case(sentence, pairs, ["Ann", "Bob"])
+    entities.append(Entity(id="Q", name="Q"))
+    props.append(Proposition(id="P9", text="Q r q2.", subject="Q", relation="r", object="q2",
+                             pattern="given", sentence=1, subject_entity="Q", object_entity="q2"))
+    entities.append(Entity(id="q2", name="q2"))
+    r = analyze(props, "Ann", [QuestionEntity(name="Q", entity="Q")], entities=entities)
+    assert r.failure == failure
+
+
+@pytest.mark.parametrize("triples, question_text, failure", [
+    # A cycle in the answer's component that does not pass through the answer.
+    ([("Q", "r", "q2"), ("A", "r", "x"), ("x", "r", "y"), ("y", "s", "z"), ("z", "t", "x")],
+     None, "circular"),
+    # A restatement of the question with the answer filled in, and nowhere else to go.
+    ([("Q", "r", "q2"), ("the film directed by the founder of Acme", "is", "A")],
+     "Which film was directed by the founder of Acme?", "circular"),
+    # Without the question text nothing marks it as a restatement.
+    ([("Q", "r", "q2"), ("the film directed by the founder of Acme", "is", "A")], None, "broken"),
+    # A self-loop anywhere in the component.
+    ([("Q", "r", "q2"), ("A", "r", "x"), ("x", "same as", "x")], None, "circular"),
+])
+def test_chain_circular_forms(triples, question_text, failure):
+    r = run(triples, "A", ["Q"], question_text=question_text)
+    assert not r.complete and r.failure == failure

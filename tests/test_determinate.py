@@ -66,6 +66,47 @@ def test_determinate_verdicts(triples, answer, verdict):
     assert audit(triples, ["Springfield"], answer, Q)[0] == verdict
 
 
+LOC = [
+    ("Kim Lee", "joined", "The Quartet"),
+    ("The Quartet", "is based in", "Tarova"),
+]
+QL = "Where is the band that Kim Lee joined based?"
+
+
+@pytest.mark.parametrize("extra, verdict", [
+    ([], "entailed"),
+    # A second value for the final relation, in other words: contradicted (SPEC §4.6).
+    ([("The Quartet", "is headquartered in", "Kasheim")], "contradicted"),
+    ([("Kasheim", "is the home of", "The Quartet")], "contradicted"),
+    # Tarova's being home to another band competes with nothing.
+    ([("Tarova", "is the home of", "The Ensemble")], "entailed"),
+    # Tarova lying in a country is another relation's value, not a second base.
+    ([("Tarova", "lies in", "Quenovia")], "entailed"),
+])
+def test_determinate_paraphrased_competitor(extra, verdict):
+    assert audit(LOC + extra, ["Kim Lee"], "Tarova", QL)[0] == verdict
+
+
+@pytest.mark.parametrize("triples, answer, verdict", [
+    # "X was directed by A" then "The director of X is B".
+    ([("Inception", "was directed by", "Christopher Nolan"),
+      ("Tim Burton", "director of", "Inception")], "Christopher Nolan", "contradicted"),
+    # The answer as the film: another film's director is no competitor.
+    ([("Christopher Nolan", "is the director of", "Inception"),
+      ("Christopher Nolan", "directed", "Memento")], "Inception", "underdetermined"),
+    # Co-founders are common: founding is not functional, so two founders leave LA with no
+    # single answer, not with a contradiction.
+    ([("Acme", "was founded by", "Christopher Nolan"), ("Tim Burton", "founded", "Acme")],
+     "Christopher Nolan", "underdetermined"),
+    # Capital is functional both ways.
+    ([("Linines", "capital of", "Oronia"), ("Linines", "is the capital of", "Zaneria")],
+     "Oronia", "contradicted"),
+])
+def test_determinate_relation_families(triples, answer, verdict):
+    anchor = triples[0][0] if triples[0][0] != answer else triples[0][2]
+    assert audit(triples, [anchor], answer, "")[0] == verdict
+
+
 def test_determinate_answer_absent_with_other_conclusion():
     verdict, result = audit(SEED[:2] + [("answer", "is", "Tim Burton", "concl")], ["Springfield"],
                             "Christopher Nolan", Q)
@@ -89,6 +130,11 @@ def test_determinate_relation_key(relation, key):
     ("X", "directed", "A", "X", False),   # a director directs many films
     ("A", "directed", "X", "X", True),    # but a film has one director
     ("X", "starred in", "A", "X", False),
+    ("X", "is the home of", "A", "A", True),   # A is based in one place
+    ("X", "is the home of", "A", "X", False),  # a city is home to many
+    ("A", "founded", "X", "X", False),         # co-founders
+    ("X", "married to", "A", "A", True),       # symmetric, both sides
+    ("X", "has population", "A", "X", False),  # unknown phrase: stem fallback
 ])
 def test_determinate_functional(s, r, o, entity, expected):
     p = Proposition(id="P1", text="", subject=s, relation=r, object=o, pattern="given",

@@ -176,3 +176,32 @@ def test_entities_mention_kind_wins_and_fuzzy_reason():
 ])
 def test_entities_same_answer(a, b, same):
     assert same_answer(a, b, 85.0) is same
+
+
+@pytest.mark.parametrize("full_kind, lone_kind, relation, same", [
+    # NER on a lone unfamiliar surname is noise: it does not veto the merge.
+    ("person", "place", "lives in", True),
+    ("person", "work", "lives in", True),
+    # A literal never joins a person.
+    ("person", "date", "lives in", False),
+    # The full name mislabelled ORG, but it fills a person slot ("X was born in"): person.
+    ("org", "other", "born in", True),
+    ("place", "place", "married to", True),
+    # No person evidence at all: "York" stays apart from "New York".
+    ("place", "place", "located in", False),
+])
+def test_entities_surname_merge_evidence(full_kind, lone_kind, relation, same):
+    ex = Extraction(props(("Dara Quindez", relation, "Morova"), ("Quindez", "founded", "Acme")),
+                    mentions=[("Dara Quindez", 0, 12, full_kind), ("Quindez", 40, 47, lone_kind)])
+    ex.propositions[0] = ex.propositions[0].model_copy(update={"span": (0, 30)})
+    ex.propositions[1] = ex.propositions[1].model_copy(update={"span": (40, 60)})
+    linked = link(ex, [], "")
+    assert (entity_of(linked, "Dara Quindez") == entity_of(linked, "Quindez")) is same
+
+
+def test_entities_negated_relation_is_no_person_evidence():
+    ex = Extraction(props(("Dara Quindez", "was not born in", "Morova"), ("Quindez", "r", "Acme")),
+                    mentions=[("Dara Quindez", 0, 12, "place")])
+    ex.propositions[0] = ex.propositions[0].model_copy(update={"negated": True})
+    linked = link(ex, [], "")
+    assert entity_of(linked, "Dara Quindez") != entity_of(linked, "Quindez")

@@ -51,6 +51,15 @@ SEED = [
     # A date and a place are two facts, not two values.
     ([("John Smith", "born in", "1970")], ["Springfield"], "Christopher Nolan", None,
      [("redundant", "info", ["P4"])]),
+    # Two values of one functional relation in different words (passive vs relational noun).
+    ([("Tim Burton", "is the director of", "Inception")], ["Springfield"], "Christopher Nolan", None,
+     [("contradiction", "hard", ["P3", "P4"]), ("redundant", "info", ["P4"])]),
+    # "is a native of" and "was born in" are one relation.
+    ([("John Smith", "is a native of", "Shelbyville")], ["Springfield"], "Christopher Nolan", None,
+     [("contradiction", "hard", ["P1", "P4"]), ("redundant", "info", ["P4"])]),
+    # Starring is multi-valued: a second film is no contradiction.
+    ([("John Smith", "appeared in", "Memento")], ["Springfield"], "Christopher Nolan", None,
+     [("redundant", "info", ["P4"])]),
     # p and not-p.
     ([("John Smith", "starred in", "Inception", "neg")], ["Springfield"], "Christopher Nolan", None,
      [("contradiction", "hard", ["P2", "P4"]), ("redundant", "info", ["P4"])]),

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from ..extract import Extraction
 from ..models import Entity, EntityKind, Mention, Proposition, QuestionEntity
 from .mentions import DATE, NUMBER, PRONOUNS, Form, analyze, compare, normalize, same_answer
+from .relations import person_args
 
 __all__ = ["Linked", "link", "normalize", "same_answer"]
 
@@ -99,7 +100,7 @@ def _collect(extraction: Extraction) -> tuple[list[_Rec], list[tuple[_Rec | None
     pairs: list[tuple[_Rec | None, _Rec | None]] = []
     for p in extraction.propositions:
         pair: list[_Rec | None] = []
-        for arg in (p.subject, p.object):
+        for arg, must_be_person in zip((p.subject, p.object), person_args(p.relation)):
             if not arg.strip():
                 pair.append(None)
                 continue
@@ -112,7 +113,8 @@ def _collect(extraction: Extraction) -> tuple[list[_Rec], list[tuple[_Rec | None
                 continue
             span = _locate(p, arg, by_text.get(normalize(arg), []))
             key = (arg, span) if span else (arg, None, p.id if normalize(arg) in PRONOUNS else "")
-            pair.append(add(key, arg, span, "other", (span[0] if span else p.span[0], 1)))
+            pair.append(add(key, arg, span, "other", (span[0] if span else p.span[0], 1),
+                            person=must_be_person and not p.negated))
         pairs.append((pair[0], pair[1]))
     return sorted(recs.values(), key=lambda r: r.order), pairs
 

@@ -15,7 +15,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["Role", "FAMILIES", "role", "stem", "phrase_key"]
+__all__ = ["Role", "FAMILIES", "PERSON_SLOTS", "role", "stem", "phrase_key", "person_args",
+           "functional_slots", "symmetric"]
 
 
 @dataclass(frozen=True)
@@ -64,6 +65,14 @@ FAMILIES: dict[str, tuple[tuple[int, ...], bool, tuple[str, ...]]] = {
                            "~employer of", "~employer")),
     # adapt(film, source)
     "adapt": ((0,), False, ("adapt from", "adaptation of", "base on", "~adapt into")),
+}
+
+# Slots only a person fills (selectional preference): "X was born in", "A directed",
+# "the spouse of". Entity linking takes this as person evidence when NER mislabels an
+# unfamiliar name (a lone surname may then join that person's full name).
+PERSON_SLOTS: dict[str, tuple[int, ...]] = {
+    "born": (0,), "direct": (0,), "write": (0,), "married": (0, 1), "found": (0,),
+    "star": (0,), "member": (0,), "play": (0,), "employ": (0,),
 }
 
 _SKIP = frozenset("""
@@ -150,6 +159,17 @@ def role(relation: str) -> Role | None:
         if cand and cand in _TABLE:
             return _TABLE[cand]
     return None
+
+
+def person_args(relation: str) -> tuple[bool, bool]:
+    """Whether the (subject, object) of a relation phrase must be a person."""
+    r = role(relation)
+    if r is None:
+        return False, False
+    slots = PERSON_SLOTS.get(r.family, ())
+    subj = r.subject_arg in slots
+    obj = (1 - r.subject_arg) in slots
+    return subj, obj
 
 
 def functional_slots(family: str) -> tuple[int, ...]:

@@ -89,7 +89,8 @@ def _loosely_same(gold: str, form: str) -> bool:
 
 
 def describe(p: Proposition, view: View) -> str:
-    """`P3 Timber Falls —direct by→ Tony Giglio [E1→E4, acl]` for people reading a report."""
+    """`P3 Timber Falls —direct by→ Tony Giglio [Timber Falls → Tony Giglio, acl]`: the
+    proposition as written, then the entities it was linked to and the rule that made it."""
     flags = "".join(f", {f}" for f, on in (("negated", p.negated), ("conclusion", p.conclusion)) if on)
     return (f"{p.id} {p.subject} —{p.relation}→ {p.object} "
             f"[{view.name(p.subject_entity)} → {view.name(p.object_entity)}, {p.pattern}{flags}]")
