@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..normalize import coref
-from ..question import proper_runs
+from ..question import CONNECTORS, GENERIC_WORDS, is_generic, proper_runs
 
 CITATION = re.compile(
     r"[ \t]*\[(?:(?P<ids>(?:doc\s*)?\d+(?:\s*[,;]\s*(?:doc\s*)?\d+)*)\]|doc\]\s*<(?P<s>s\d+)>)",
@@ -83,18 +83,19 @@ def _gap(text: str, m: re.Match) -> str:
     return " " if joined or block else ""
 
 
-def find_mentions(doc: Any, hints: list[str], make_doc: Any) -> list[tuple[int, int, int, Arg]]:
-    """Entity mentions as (start token, end token, priority, arg), overlaps resolved."""
-    from spacy.matcher import PhraseMatcher
+def find_mentions(doc: Any, hints: list[str], make_doc: Any,
+                  answers: tuple[str, ...] = ()) -> list[tuple[int, int, int, Arg]]:
+    """Entity mentions as (start token, end token, priority, arg), overlaps resolved.
 
+    `hints` are question-entity strings and `answers` the short answer: both are kept whole
+    ahead of NER, which cuts "1 March 2012" to "March 2012" or swallows "São Paulo" into
+    "Governor of São Paulo". A question hint inside a longer proper name ("Mach" in
+    "Ernst Mach") is not that entity; the answer is carved out of one, since the chain
+    must end at it ("Harvard" in "Harvard College").
+    """
     found: list[tuple[int, int, int, str]] = []
-    if hints:
-        matcher = PhraseMatcher(doc.vocab, attr="LOWER")
-        # "Inception (film)" is written "Inception" in most answers.
-        variants = {h.strip() for h in hints}
-        variants |= {re.sub(r"\s*\([^)]*\)\s*$", "", h).strip() for h in hints}
-        matcher.add("HINT", [make_doc(v) for v in sorted(variants) if v])
-        found += [(s, e, 0, "") for _, s, e in matcher(doc)]
+    found += [(s, e, 0, "") for s, e in _phrase_hits(doc, hints, make_doc, carve=False)]
+    found += [(s, e, 0, "") for s, e in _phrase_hits(doc, list(answers), make_doc, carve=True)]
     for m in re.finditer(r"\"([^\"]{2,120})\"|“([^”]{2,120})”", doc.text):
         g = 1 if m.group(1) else 2
         span = doc.char_span(m.start(g), m.end(g), alignment_mode="contract")
@@ -118,6 +119,8 @@ def find_mentions(doc: Any, hints: list[str], make_doc: Any) -> list[tuple[int, 
             s += 1
         while e > s and _loose(doc[e - 1]):
             e -= 1  # "December 18, 1904 –": dangling punctuation from NER
+        if prio > 0:
+            s = _trim_modifiers(doc, s, e)
         if s >= e or any(taken[s:e]):
             continue
         for i in range(s, e):
@@ -128,6 +131,64 @@ def find_mentions(doc: Any, hints: list[str], make_doc: Any) -> list[tuple[int, 
                    end=span.end_char)
         out.append((s, e, prio, arg))
     return sorted(out, key=lambda m: m[0])
+
+
+def _phrase_hits(doc: Any, phrases: list[str], make_doc: Any,
+                 carve: bool) -> list[tuple[int, int]]:
+    """Token spans where `phrases` occur: case-insensitive, except for short or all-capital
+    ones ("US" must not match the pronoun "us")."""
+    from spacy.matcher import PhraseMatcher
+
+    # "Inception (film)" is written "Inception" in most answers.
+    variants = {h.strip() for h in phrases}
+    variants |= {re.sub(r"\s*\([^)]*\)\s*$", "", h).strip() for h in phrases}
+    variants = {v for v in variants if v and any(ch.isalnum() for ch in v)}
+    if not variants:
+        return []
+    exact = sorted(v for v in variants if len(v) <= 3 or v.isupper())
+    loose = sorted(v for v in variants if v not in exact)
+    hits: list[tuple[int, int]] = []
+    for attr, group in (("ORTH", exact), ("LOWER", loose)):
+        if group:
+            matcher = PhraseMatcher(doc.vocab, attr=attr)
+            matcher.add("HINT", [make_doc(v) for v in group])
+            hits += [(s, e) for _, s, e in matcher(doc)]
+    generic = {v for v in variants if is_generic(v)}
+    out = []
+    for s, e in sorted(set(hits)):
+        inside = _name_part(doc, s - 1) or _name_part(doc, e)
+        # A nationality answer inside an organisation's name is not that answer ("American"
+        # in "American Airlines"); a question entity inside a longer name is not that entity.
+        if inside and (not carve or doc[s:e].text in generic or doc[s:e].text.lower() in generic):
+            continue
+        out.append((s, e))
+    return out
+
+
+def _name_part(doc: Any, i: int) -> bool:
+    """Whether token i is a capitalised word continuing a proper name."""
+    if i < 0 or i >= len(doc):
+        return False
+    tok = doc[i]
+    return tok.is_title and tok.pos_ == "PROPN" and tok.lower_ not in ("the", "a", "an")
+
+
+def _trim_modifiers(doc: Any, s: int, e: int) -> int:
+    """Skip leading words that describe the name rather than belong to it: "the Jewish Mack",
+    "geographer Henri Coudreau", "American ColumbiaColor Western"."""
+    while e - s >= 2:
+        tok = doc[s]
+        nxt = doc[s + 1]
+        if not (nxt.text[:1].isupper() or nxt.like_num):
+            break
+        if (tok.text.lower() in GENERIC_WORDS and not tok.text.isupper()
+                and tok.ent_type_ in ("NORP", "LANGUAGE", "")):
+            s += 1  # a nationality before a name; "American Airlines" is one ORG for NER
+        elif tok.is_lower and tok.pos_ in ("NOUN", "ADJ") and tok.lower_ not in CONNECTORS:
+            s += 1  # a lowercase role noun NER pulled into a person's span
+        else:
+            break
+    return s
 
 
 def _loose(tok: Any) -> bool:

@@ -81,25 +81,28 @@ class RulesExtractor:
         if self._lemma is None:
             self._lemma = lemmatizer(self.nlp)
         doc = parse(self.nlp, clean)
-        return _Run(doc, hints, offsets, markers, self.nlp.make_doc, self._lemma).extract()
+        answers = (record.answer,) if record.answer.strip() else ()
+        return _Run(doc, hints, offsets, markers, self.nlp.make_doc, self._lemma,
+                    answers).extract()
 
 
 class _Run:
     """One extraction over one parsed long answer."""
 
     def __init__(self, doc: Any, hints: list[str], offsets: list[int], markers: list,
-                 make_doc: Any, lemma: Any):
+                 make_doc: Any, lemma: Any, answers: tuple[str, ...] = ()):
         self.doc = doc
         self.lemma = lemma
         self.offsets = offsets
-        self.sents = [s for s in doc.sents if s.text.strip()]
+        self.sents = _join_headings([s for s in doc.sents if s.text.strip()])
         self.sent_of = {t.i: n for n, s in enumerate(self.sents) for t in s}
-        self.mentions = find_mentions(doc, hints, make_doc)
+        self.mentions = find_mentions(doc, hints, make_doc, answers)
         self.arg_at: dict[int, Arg] = {}
         self._clause: dict[int, int] = {}
         for m in self.mentions:
             for i in range(m[0], m[1]):
                 self.arg_at[i] = m[3]
+        self.topics = self._topics()
         self._refine_kinds()
         self._resolve_references()
         self.citations = self._citations(markers)
@@ -145,6 +148,18 @@ class _Run:
                        for c in root.children)
         return self.lemma(verb).lower() in _PERSON_VERBS
 
+    def _topics(self) -> dict[int, Arg]:
+        """Sentences written "Title: body": the title is what the body is about."""
+        out: dict[int, Arg] = {}
+        for start, end, _, arg in self.mentions:
+            n = self.sent_of.get(start)
+            if n is None or n in out or end >= len(self.doc) or self.doc[end].text != ":":
+                continue
+            sent = self.sents[n]
+            if all(t.is_punct or t.is_space for t in self.doc[sent.start:start]):
+                out[n] = arg
+        return out
+
     def _resolve_references(self) -> None:
         blocked = set(self.arg_at)
         for _, _, _, arg in self.mentions:
@@ -154,7 +169,9 @@ class _Run:
             top = self.doc[arg.top]
             antecedents.append(coref.Antecedent(
                 arg.text, arg.start, self.sent_of.get(top.i, 0), arg.kind,
-                subject=self._main_subject(top, arg),
+                subject=self._main_subject(top, arg) or self.topics.get(
+                    self.sent_of.get(top.i, -1)) is arg,
+                topic=self.topics.get(self.sent_of.get(top.i, -1)) is arg,
                 heads=descriptors(self.doc, start, end, self.lemma),
                 plural=arg.kind == "org" or self.doc[start:end].root.tag_ in ("NNPS", "NNS"),
             ))
@@ -282,6 +299,14 @@ class _Run:
                     pattern = next(t for t in _PATTERN_ORDER if t in tags or t == "svo")
                     props.append(self._prop(base, s, o, relation, pattern, negated))
                     covered.update((id(s), id(o)))
+        topic = self.topics.get(n)
+        if topic is not None and id(topic) not in covered and len(args) >= 2:
+            # The title links to what the body says first: its subject, else its first entity.
+            body = [a for a in args if a is not topic and a.text.lower() != topic.text.lower()]
+            first = next((a for a in body if id(a) in covered), body[0] if body else None)
+            if first is not None:
+                props.append(self._prop(base, topic, first, "about", "cooccur", False))
+                covered.update((id(topic), id(first)))
         if len(args) >= 2:
             anchor = next((a for a in args if id(a) in covered), args[0])
             for o in args:
@@ -399,6 +424,17 @@ class _Run:
 
     def _orig(self, i: int) -> int:
         return self.offsets[min(max(i, 0), len(self.offsets) - 1)]
+
+
+def _join_headings(sents: list[Any]) -> list[Any]:
+    """Glue a "Title:" the parser split off back onto the sentence it introduces."""
+    out: list[Any] = []
+    for sent in sents:
+        if out and out[-1].text.rstrip().endswith(":") and out[-1].end == sent.start:
+            prev = out.pop()
+            sent = prev.doc[prev.start:sent.end]
+        out.append(sent)
+    return out
 
 
 def _np(tok: Any, arg_at: dict[int, Arg]) -> str:

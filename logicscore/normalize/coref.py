@@ -60,6 +60,7 @@ class Antecedent:
     subject: bool = False
     heads: tuple[str, ...] = ()
     plural: bool = False
+    topic: bool = False  # the title of a "Title: body" sentence
 
 
 @dataclass(frozen=True)
@@ -144,7 +145,8 @@ def _resolve_one(
     cls = noun_class(ref.head) if ref.head else None
     allowed = _COMPATIBLE.get(cls, _COMPATIBLE[None])
     if ref.kind == "plural":
-        if prev is not None and prev.plural:
+        # A titled sentence is about its title: "Nashua Pride: They played …".
+        if prev is not None and (prev.plural or prev.topic and prev.kind in ("org", "other")):
             return prev, "previous subject is plural"
         for a in reversed(history):
             if a.plural:
@@ -160,10 +162,13 @@ def _resolve_one(
 def _person(
     prev: Antecedent | None, history: Sequence[Antecedent],
 ) -> tuple[Antecedent, str] | None:
-    if prev is not None and prev.kind == "person":
+    # A titled sentence is about its title, whose kind NER often leaves unknown.
+    person_like = ("person", "other") if prev is not None and prev.topic else ("person",)
+    if prev is not None and prev.kind in person_like:
         later = [a for a in history if a.kind == "person" and a.start > prev.start]
         if not later:
-            return prev, "previous sentence's person subject"
+            return prev, ("the sentence's title" if prev.topic
+                          else "previous sentence's person subject")
     for a in reversed(history):
         if a.kind == "person":
             return a, "last person mentioned"
