@@ -212,7 +212,8 @@ class Auditor:
     def _question_entities(self, record: QARecord) -> list[QuestionEntity]:
         if record.question_entities:
             return [QuestionEntity(name=n, anchor=not is_generic(n)) for n in record.question_entities]
-        return detect_question_entities(record.question, nlp=getattr(self.extractor, "nlp", None))
+        return detect_question_entities(record.question, nlp=getattr(self.extractor, "nlp", None),
+                                        context=record.long_answer)
 
     def _meta(self, start: float, line: int | None, hops: int | None, record_meta: dict) -> ResultMeta:
         latency = round((time.perf_counter() - start) * 1000, 1) if self.timing else None

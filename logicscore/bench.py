@@ -325,3 +325,23 @@ def render(report: BenchReport):
 
     return Group(head, classes, sliced("by hop count (auditor)", data["by_hops"]),
                  sliced("by variant (auditor)", data["by_variant"]))
+
+
+def render_markdown(report: BenchReport) -> str:
+    """The headline and per-hop tables as GitHub markdown (for READMEs and CI comments)."""
+    data = report.to_json_dict()
+    names = list(report.baselines)
+    lines = ["| metric | logicscore | " + " | ".join(names) + " |",
+             "|---|---:|" + "---:|" * len(names)]
+    for key in _HEADLINE:
+        lines.append(f"| {key} | **{_fmt(data.get(key))}** | "
+                     + " | ".join(_fmt(report.baselines[n].get(key)) for n in names) + " |")
+    fork = [_fmt(report.baselines[n].get("by_variant", {}).get(FORK_SLICE, {}).get("conciseness_mae"))
+            for n in names]
+    lines.append(f"| conciseness_mae, fork listed first | **{_fmt(data['auditor_fork_conciseness_mae'])}** | "
+                 + " | ".join(fork) + " |")
+    lines += ["", "| hops | n | " + " | ".join(_HEADLINE[:5]) + " |", "|---:|---:|" + "---:|" * 5]
+    for hops, row in data["by_hops"].items():
+        lines.append(f"| {hops} | {row['n']} | " + " | ".join(_fmt(row.get(k)) for k in _HEADLINE[:5]) + " |")
+    lines += ["", f"{data['n']} cases, {report.errors} errored; signature `{report.signature}`"]
+    return "\n".join(lines)

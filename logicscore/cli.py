@@ -213,6 +213,7 @@ def corpus_generate(
 def bench(
     corpus: Annotated[Path, typer.Argument(help="A corpus from `logicscore corpus generate`.")],
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables.")] = False,
+    as_md: Annotated[bool, typer.Option("--md", help="Print markdown tables (for a README or CI comment).")] = False,
     extractor: ExtractorOpt = "rules",
     fuzzy_threshold: FuzzyOpt = 85.0,
     spacy_model: ModelOpt = None,
@@ -229,6 +230,8 @@ def bench(
     report = bench_mod.run(records, auditor)
     if as_json:
         typer.echo(json.dumps(report.to_json_dict(), indent=2, sort_keys=True))
+    elif as_md:
+        typer.echo(bench_mod.render_markdown(report))
     else:
         from rich.console import Console
 

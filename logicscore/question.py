@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import Any
 
 from .models import QuestionEntity
@@ -48,6 +49,10 @@ _NUMBER_WORDS = (
 ).split()
 _YEAR = re.compile(r"^(?:the\s+)?(?:\d{2,4}s?|'\d0s)(?:\s*(?:bc|bce|ad|ce))?$", re.I)
 _NUMBER = re.compile(r"^[\d.,]+(?:\s*(?:million|billion|thousand|hundred|percent|%))?$", re.I)
+# A count or measure ("25 years", "seven members") constrains the answer; it names nothing.
+_QUANTITY = re.compile(
+    r"^(?:[\d.,]+|" + "|".join(_NUMBER_WORDS) + r")(?:\s+(?:million|billion|thousand|hundred))?"
+    r"\s+[a-z]+$", re.I)
 _ORDINAL = re.compile(r"^\d+(?:st|nd|rd|th)$", re.I)
 
 WH_WORDS = frozenset({
@@ -88,20 +93,41 @@ def is_generic(name: str) -> bool:
         return True
     if low.endswith("s") and low[:-1] in GENERIC_WORDS and low[:-1] not in _LANGUAGES.split():
         return True  # plural demonyms: "Americans"
+    if _QUANTITY.match(text) and text.split()[-1].islower():
+        return True
     return bool(_YEAR.match(low) or _NUMBER.match(low) or _ORDINAL.match(low))
 
 
-def detect_question_entities(question: str, nlp: Any = None) -> list[QuestionEntity]:
+_CACHE: dict[tuple[int, str, str], list[QuestionEntity]] = {}
+_CACHE_SIZE = 4096
+
+
+def detect_question_entities(question: str, nlp: Any = None,
+                             context: str | None = None) -> list[QuestionEntity]:
     """Entities named in `question`, in order of appearance, generic ones with anchor=False.
 
     Args:
         question: the question text.
         nlp: a loaded spaCy pipeline; the default one is loaded when None.
+        context: the long answer, when known: a longer title that it writes out ("The Fox
+            and the Hound", "Before Sunset") is preferred to the pieces the question's
+            capitalisation suggests ("Fox", "Hound").
     """
     if nlp is None:
         nlp = load()
+    key = (id(nlp), question, context or "")
+    if key not in _CACHE:
+        if len(_CACHE) >= _CACHE_SIZE:
+            _CACHE.clear()  # audits of one question's variants come together; keep it simple
+        _CACHE[key] = _detect(question, nlp, context)
+    return [q.model_copy() for q in _CACHE[key]]
+
+
+def _detect(question: str, nlp: Any, context: str | None) -> list[QuestionEntity]:
     doc = parse(nlp, question)
     spans = _candidates(doc)
+    if context:
+        spans = _widen(doc, spans, context)
     out: list[QuestionEntity] = []
     seen: set[str] = set()
     for start, end, label in spans:
@@ -130,12 +156,95 @@ def _candidates(doc: Any) -> list[tuple[int, int, str]]:
             label = "RELABELLED"
         found.extend(_split_or(ent, label))
     found.extend(proper_runs(doc))
+    found.extend(_work_titles(doc))
     found = [s for s in (_trim(doc, s) for s in found) if s is not None]
+    # Lowercase words alone ("year", "god", "third season") name no specific thing.
+    found = [s for s in found if s[2] == "QUOTE" or any(
+        ch.isupper() or ch.isdigit() for ch in text[s[0]:s[1]])]
+    # "Bill Patterson (Racing Driver)": the parenthesis says which one; it is not an entity.
+    found = [s for s in found if not _disambiguator(text, s)]
     epithets = [m.span() for m in _EPITHET.finditer(text)]
     found = [s for s in found if not any(s[0] < e and b < s[1] for b, e in epithets)]
     # "…, X or Y?" names two whole things, even when they contain lowercase or commas.
     kept = [s for s in (_trim(doc, s) for s in _comparison(text)) if s is not None]
     for s in sorted(found, key=lambda s: (-(s[1] - s[0]), s[0])):
+        if not any(s[0] < k[1] and k[0] < s[1] for k in kept):
+            kept.append(s)
+    return sorted(kept)
+
+
+_PAREN = re.compile(r"(?<=[\w.])\s*\(([^()]*)\)")
+
+
+def _disambiguator(text: str, span: tuple[int, int, str]) -> bool:
+    return any(m.start(1) <= span[0] and span[1] <= m.end(1) for m in _PAREN.finditer(text))
+
+
+def _work_titles(doc: Any) -> list[tuple[int, int, str]]:
+    """ "film Everything I Like", "song In Heaven": after a work noun, a capitalised run is a
+    title even when the tagger calls its words pronouns or prepositions."""
+    out: list[tuple[int, int, str]] = []
+    toks = list(doc)
+    for i, tok in enumerate(toks[:-1]):
+        if tok.lower_ not in WORK_NOUNS or not (toks[i + 1].is_title or toks[i + 1].like_num):
+            continue
+        j = i + 1
+        while j < len(toks) and (toks[j].is_title or toks[j].like_num or toks[j].is_upper
+                                 or toks[j].lower_ in TITLE_CONNECTORS or toks[j].text in ("'", "’", "'s", "’s")):
+            j += 1
+        while j > i + 1 and (toks[j - 1].lower_ in TITLE_CONNECTORS or toks[j - 1].is_punct):
+            j -= 1
+        if j > i + 1:
+            out.append((toks[i + 1].idx, _end(toks[j - 1]), "TITLE"))
+    return out
+
+
+_FOLD = re.compile(r"[^0-9a-z]+")
+
+
+def _fold(text: str) -> str:
+    text = unicodedata.normalize("NFKD", text.replace("&", " and "))
+    text = "".join(c for c in text if not unicodedata.combining(c)).casefold()
+    return " " + " ".join(_FOLD.sub(" ", text).split()) + " "
+
+
+_STOP_END = CONNECTORS | frozenset(TITLE_CONNECTORS) | WH_WORDS
+
+
+def _widen(doc: Any, spans: list[tuple[int, int, str]], context: str) -> list[tuple[int, int, str]]:
+    """Replace candidates by the longest window around them that the context writes out."""
+    haystack = _fold(context)
+    toks = list(doc)
+    starts = {t.idx: t.i for t in toks}
+    ends = {_end(t): t.i for t in toks}
+    wide: list[tuple[int, int, str]] = []
+    for start, end, label in spans:
+        a, b = starts.get(start), ends.get(end)
+        if a is None or b is None or label == "QUOTE" or is_generic(doc.text[start:end]):
+            continue
+        best = None
+        for i in range(max(0, a - 3), a + 1):
+            first = toks[i]
+            if i < a and not (first.is_title or first.like_num):
+                continue
+            for j in range(b, min(len(toks), b + 5)):
+                last = toks[j]
+                window = toks[i:j + 1]
+                # Only capitalised words or numbers end a wider window: "Canadian rock band"
+                # is a description, "Before Sunset" a title.
+                if j > b and (last.lower_ in _STOP_END or not (last.is_title or last.like_num)):
+                    continue
+                if any(t.text in ("?", ",", ";", "(", ")", ":") for t in window):
+                    break
+                if (i, j) == (a, b):
+                    continue
+                found = f"{_fold(doc.text[first.idx:_end(last)])}" in haystack
+                if found and (best is None or j - i > best[1] - best[0]):
+                    best = (i, j)
+        if best is not None:
+            wide.append((toks[best[0]].idx, _end(toks[best[1]]), "CONTEXT"))
+    kept: list[tuple[int, int, str]] = []
+    for s in sorted(wide + spans, key=lambda s: (-(s[1] - s[0]), s[0])):
         if not any(s[0] < k[1] and k[0] < s[1] for k in kept):
             kept.append(s)
     return sorted(kept)

@@ -153,14 +153,19 @@ def _phrase_hits(doc: Any, phrases: list[str], make_doc: Any,
             matcher = PhraseMatcher(doc.vocab, attr=attr)
             matcher.add("HINT", [make_doc(v) for v in group])
             hits += [(s, e) for _, s, e in matcher(doc)]
-    generic = {v for v in variants if is_generic(v)}
+    generic = {v.lower() for v in variants if is_generic(v)}
     out = []
     for s, e in sorted(set(hits)):
-        inside = _name_part(doc, s - 1) or _name_part(doc, e)
-        # A nationality answer inside an organisation's name is not that answer ("American"
-        # in "American Airlines"); a question entity inside a longer name is not that entity.
-        if inside and (not carve or doc[s:e].text in generic or doc[s:e].text.lower() in generic):
-            continue
+        if carve:
+            # A nationality answer inside a name NER reads as one organisation or place is
+            # not that answer ("American" in "American Airlines"); "a French Duchess" is.
+            ent = doc[s].ent_type_
+            if doc[s:e].text.lower() in generic and ent not in ("", "NORP", "LANGUAGE") and (
+                    doc[max(s - 1, 0)].ent_type_ == ent and s > 0
+                    or e < len(doc) and doc[e].ent_type_ == ent and doc[e].ent_iob_ == "I"):
+                continue
+        elif _name_part(doc, s - 1) or _name_part(doc, e):
+            continue  # a question entity inside a longer name is not that entity ("Mach")
         out.append((s, e))
     return out
 

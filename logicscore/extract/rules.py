@@ -149,15 +149,20 @@ class _Run:
         return self.lemma(verb).lower() in _PERSON_VERBS
 
     def _topics(self) -> dict[int, Arg]:
-        """Sentences written "Title: body": the title is what the body is about."""
+        """Sentences written "Title: body" (or "Name, Epithet: body"): the body is about the
+        sentence's first mention."""
         out: dict[int, Arg] = {}
-        for start, end, _, arg in self.mentions:
-            n = self.sent_of.get(start)
-            if n is None or n in out or end >= len(self.doc) or self.doc[end].text != ":":
+        for n, sent in enumerate(self.sents):
+            colon = next((t.i for t in sent if t.text == ":"), None)
+            if colon is None or colon - sent.start > 16:
                 continue
-            sent = self.sents[n]
-            if all(t.is_punct or t.is_space for t in self.doc[sent.start:start]):
-                out[n] = arg
+            head = self.doc[sent.start:colon]
+            if not all(t.i in self.arg_at or t.is_punct or t.is_space or t.lower_ in
+                       ("the", "a", "an", "of") for t in head):
+                continue
+            first = next((self.arg_at[t.i] for t in head if t.i in self.arg_at), None)
+            if first is not None:
+                out[n] = first
         return out
 
     def _resolve_references(self) -> None:
@@ -269,7 +274,8 @@ class _Run:
             "span": (self._orig(sent.start_char), self._orig(sent.end_char - 1) + 1),
             "hedged": bool(_HEDGE.search(text)),
         }
-        if _CONCLUSION.search(text):
+        cue = _CONCLUSION.search(text)
+        if cue and not self._in_mention(sent, cue.start()):
             return self._conclusion(sent, args, base)
         props: list[dict] = []
         covered: set[int] = set()
@@ -316,6 +322,12 @@ class _Run:
                 props.append(self._prop(base, anchor, o, relation or "co-occurs with",
                                         "cooccur", False))
         return props
+
+    def _in_mention(self, sent: Any, offset: int) -> bool:
+        """Whether a conclusion cue is part of a name ("So Much Love" is a song)."""
+        lead = len(sent.text) - len(sent.text.lstrip())
+        pos = sent.start_char + lead + offset
+        return any(a.start <= pos < a.end for a in self._args_in(sent))
 
     def _args_in(self, sent: Any) -> list[Arg]:
         found: dict[int, Arg] = {}
