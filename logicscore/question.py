@@ -30,6 +30,7 @@ tongan trinidadian tunisian turkish turkmen ugandan ukrainian uruguayan uzbek ve
 vietnamese welsh yemeni zambian zimbabwean soviet roman prussian bavarian flemish catalan
 basque kurdish tamil bengali punjabi hispanic latino african asian european arab arabic
 scandinavian caribbean latin anglo irish-american african-american
+jewish catholic protestant muslim christian hindu buddhist
 """
 _LANGUAGES = """
 english french german spanish italian portuguese russian chinese mandarin cantonese japanese
@@ -236,6 +237,16 @@ def _widen(doc: Any, spans: list[tuple[int, int, str]], context: str) -> list[tu
                     continue
                 if any(t.text in ("?", ",", ";", "(", ")", ":") for t in window):
                     break
+                # Title words only ("Fox and the Hound"), never a description between two
+                # names ("Channel coast to capture Boulogne").
+                if not all(t.is_title or t.like_num or t.is_upper or t.lower_ in TITLE_CONNECTORS
+                           or t.text in ("'s", "’s", "&", "-") for t in window):
+                    continue
+                # A window never cuts another candidate in two ("Seahawks in the National
+                # Football" out of "… National Football League").
+                lo, hi = first.idx, _end(last)
+                if any(s0 < hi and lo < e0 and not (lo <= s0 and e0 <= hi) for s0, e0, _ in spans):
+                    continue
                 if (i, j) == (a, b):
                     continue
                 found = f"{_fold(doc.text[first.idx:_end(last)])}" in haystack

@@ -167,3 +167,17 @@ def test_coref_through_extractor(text, expected):
             assert text[r.span[0]:r.span[1]] == r.text
             assert r.reason
     assert got == expected
+
+
+def test_coref_titled_sentence_prefers_its_title():
+    # "Before Sunset: He …": NER leaves the title's kind unknown; the body is about it.
+    title = Antecedent("Yuen Shun-yi", 0, 0, "other", subject=True, topic=True)
+    out = resolve([title], [ref("He", 14, 0, "person")])
+    assert [(r.ref.text, r.to.name, r.reason) for r in out] == [
+        ("He", "Yuen Shun-yi", "the sentence's title")]
+
+
+def test_coref_titled_sentence_plural():
+    title = Antecedent("Nashua Pride", 0, 0, "other", subject=True, topic=True)
+    out = resolve([title], [ref("They", 14, 0, "plural")])
+    assert [r.to.name for r in out] == ["Nashua Pride"]

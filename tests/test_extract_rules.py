@@ -216,3 +216,66 @@ def test_rules_deterministic(extractor):
     first = run(extractor, text)
     again = run(extractor, text)
     assert first.propositions == again.propositions and first.mentions == again.mentions
+
+
+def run_with(extractor, text, answer="zzz", hints=()):
+    record = QARecord(id="t", question="q?", answer=answer, long_answer=text)
+    return extractor.extract(record, list(hints))
+
+
+# Issue 4: real prose. (text, short answer, hints, expected (subject, relation, object) subset)
+REAL_PROSE = [
+    # A "Title: body" sentence is about its title; the pronoun resolves to it.
+    pytest.param("Margarethe von Trotta: She was married to Volker Schlöndorff.", "zzz", (),
+                 [("Margarethe von Trotta", "married to", "Volker Schlöndorff")], id="title-pronoun"),
+    pytest.param("Octavie Coudreau: Her husband was the explorer Henri Coudreau.", "zzz", (),
+                 [("Octavie Coudreau", "about", "Henri Coudreau")], id="title-topic-link"),
+    # The short answer stays whole where NER splits or truncates it.
+    pytest.param("Tony Giglio is a director from Medford, Massachusetts.",
+                 "Medford, Massachusetts", (),
+                 [("Tony Giglio", "director from", "Medford, Massachusetts")], id="answer-whole"),
+    pytest.param("Lucio Dalla (4 March 1943 – 1 March 2012) was a singer.", "zzz", (),
+                 [("Lucio Dalla", "be", "1 March 2012")], id="full-date"),
+    # A lone surname is the most recent full name ending with it.
+    pytest.param("George Gershwin: Gershwin moved to Hollywood.", "zzz", (),
+                 [("George Gershwin", "move to", "Hollywood")], id="surname-alias"),
+    # A capitalised heading starting with "So" is a title, not a conclusion.
+    pytest.param("So Much Love: In 1969 it was covered by Dusty Springfield.", "zzz",
+                 ("So Much Love",), [("So Much Love", "cover by", "Dusty Springfield")],
+                 id="heading-not-conclusion"),
+    # A claim inside a "Therefore, …" sentence still bridges.
+    pytest.param("Therefore, Nolan, who was born in London, directed Inception.", "zzz", (),
+                 [("Nolan", "born in", "London"), ("Nolan", "direct", "Inception")],
+                 id="therefore-claim"),
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("text", "answer", "hints", "expected"), REAL_PROSE)
+def test_rules_real_prose(extractor, text, answer, hints, expected):
+    props = run_with(extractor, text, answer, hints).propositions
+    got = [(p.subject, p.relation, p.object) for p in props]
+    assert all(e in got for e in expected), got
+
+
+# (text, short answer, mentions that must appear, mentions that must not)
+MENTION_CASES = [
+    pytest.param("Max Mack: Born in Halberstadt, the Jewish Mack emigrated.", "zzz",
+                 ["Max Mack", "Mack"], ["Jewish Mack"], id="demonym-trimmed"),
+    pytest.param("Her husband was the French explorer and geographer Henri Coudreau.", "zzz",
+                 ["Henri Coudreau"], ["geographer Henri Coudreau"], id="role-noun-trimmed"),
+    # "US" is matched as written, never as the pronoun "us"; "a" matches nothing.
+    pytest.param("Lynn Leeson was born in Cleveland, Ohio, US. They told us so.", "US",
+                 ["US"], ["us"], id="short-answer-case-sensitive"),
+    pytest.param("Paris, the capital of France, is a large city.", "a", ["Paris"], ["a"],
+                 id="stopword-answer-ignored"),
+    pytest.param("He graduated from Harvard College.", "Harvard", ["Harvard"],
+                 ["Harvard College"], id="answer-carved-from-name"),
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("text", "answer", "present", "absent"), MENTION_CASES)
+def test_rules_mentions(extractor, text, answer, present, absent):
+    found = [m[0] for m in run_with(extractor, text, answer).mentions]
+    assert all(p in found for p in present) and not any(a in found for a in absent), found

@@ -68,3 +68,35 @@ def test_question_detect_loads_default_pipeline():
     from logicscore.question import detect_question_entities
 
     assert [q.name for q in detect_question_entities("Where was Nolan born?")] == ["Nolan"]
+
+
+@pytest.mark.parametrize("name", ["25 years", "seven members", "Jewish"])
+def test_question_quantities_and_religions_are_generic(name):
+    assert is_generic(name)
+
+
+# Issue 4: (question, long answer or None, expected [(name, anchor)])
+DETECT_REAL = [
+    ("Where did the director of film Everything I Like graduate from?", None,
+     [("Everything I Like", True)]),
+    ("When did Bill Patterson (Racing Driver)'s father die?", None, [("Bill Patterson", True)]),
+    ("When is the director of film Cass (2008 Film) 's birthday?", None, [("Cass", True)]),
+    ("In what year did the Danish plant ecologist die?", None, [("Danish", False)]),
+    ("The actor who plays copper in Fox and the Hound is a character in which film?",
+     "The Fox and the Hound is a 1981 film.", [("Fox and the Hound", True)]),
+    ("Where was the composer of film Before Sunset born?", "Before Sunset: He shares credit.",
+     [("Before Sunset", True)]),
+    # A wider window never cuts another name in two.
+    ("Who played for the Seattle Seahawks in the National Football League?",
+     "He played for the Seattle Seahawks in the National Football League (NFL).",
+     [("Seattle Seahawks", True), ("National Football League", True)]),
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("question", "context", "expected"), DETECT_REAL)
+def test_question_detect_real(nlp, question, context, expected):
+    from logicscore.question import detect_question_entities
+
+    got = detect_question_entities(question, nlp, context=context)
+    assert [(q.name, q.anchor) for q in got] == expected

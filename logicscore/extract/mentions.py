@@ -23,6 +23,10 @@ _NOISE = re.compile(
     re.I | re.S,
 )
 _BLOCK_TAG = re.compile(r"</?(?:p|div|br|li|ul|ol|h[1-6]|tr|td|th|table|blockquote|pre)\b", re.I)
+_MONTH = (r"(?:January|February|March|April|May|June|July|August|September|October|November|"
+          r"December|Jan\.?|Feb\.?|Mar\.?|Apr\.?|Jun\.?|Jul\.?|Aug\.?|Sept?\.?|Oct\.?|Nov\.?|Dec\.?)")
+# Whole dates: NER often drops the day inside a "(1 March 1943 – 4 May 2012)" range.
+_DATE = re.compile(r"\b(?:\d{1,2}\s+%s,?\s+\d{3,4}|%s\s+\d{1,2},\s+\d{3,4})\b" % (_MONTH, _MONTH))
 KIND = {
     "PERSON": "person", "GPE": "place", "LOC": "place", "FAC": "place", "ORG": "org",
     "WORK_OF_ART": "work", "DATE": "date", "TIME": "date", "CARDINAL": "number",
@@ -101,6 +105,10 @@ def find_mentions(doc: Any, hints: list[str], make_doc: Any,
         span = doc.char_span(m.start(g), m.end(g), alignment_mode="contract")
         if span is not None and len(span):
             found.append((span.start, span.end, 1, ""))
+    for m in _DATE.finditer(doc.text):
+        span = doc.char_span(m.start(), m.end(), alignment_mode="contract")
+        if span is not None and len(span):
+            found.append((span.start, span.end, 1, "DATE"))
     for ent in doc.ents:
         keep = ent.label_ not in ("ORDINAL", "NORP", "LANGUAGE") and (
             ent.label_ not in ("DATE", "TIME", "CARDINAL", "QUANTITY", "MONEY", "PERCENT")
@@ -142,7 +150,9 @@ def _phrase_hits(doc: Any, phrases: list[str], make_doc: Any,
     # "Inception (film)" is written "Inception" in most answers.
     variants = {h.strip() for h in phrases}
     variants |= {re.sub(r"\s*\([^)]*\)\s*$", "", h).strip() for h in phrases}
-    variants = {v for v in variants if v and any(ch.isalnum() for ch in v)}
+    # A short answer such as "a" or "it" would match every article or pronoun.
+    variants = {v for v in variants if any(ch.isalnum() for ch in v) and not all(
+        w in doc.vocab and doc.vocab[w].is_stop for w in v.lower().split())}
     if not variants:
         return []
     exact = sorted(v for v in variants if len(v) <= 3 or v.isupper())
@@ -189,7 +199,7 @@ def _trim_modifiers(doc: Any, s: int, e: int) -> int:
         if (tok.text.lower() in GENERIC_WORDS and not tok.text.isupper()
                 and tok.ent_type_ in ("NORP", "LANGUAGE", "")):
             s += 1  # a nationality before a name; "American Airlines" is one ORG for NER
-        elif tok.is_lower and tok.pos_ in ("NOUN", "ADJ") and tok.lower_ not in CONNECTORS:
+        elif tok.is_lower and tok.is_alpha and tok.lower_ not in CONNECTORS:
             s += 1  # a lowercase role noun NER pulled into a person's span
         else:
             break

@@ -10,14 +10,10 @@ from typing import Any, ClassVar
 from pydantic import BaseModel, ConfigDict
 
 from ..models import Proposition, QARecord, Resolution
-from ..normalize import coref
 from . import Extraction
-from .mentions import Arg, descriptors, find_mentions, strip_citations, top_token
+from .mentions import Arg, find_mentions, strip_citations
+from .references import References
 
-_PERSON_VERBS = frozenset({
-    "write", "direct", "star", "marry", "compose", "paint", "sing", "die", "bear", "graduate",
-    "act", "portray", "narrate", "co-write", "screenwrite",
-})
 _HEDGE = re.compile(
     r"\b(?:reportedly|allegedly|possibly|perhaps|rumou?red|supposedly|purportedly|presumably|"
     r"probably|likely|apparently|unconfirmed|(?:may|might|could) (?:have|be)|"
@@ -31,6 +27,8 @@ _CONCLUSION = re.compile(
     r"(?:is|would be|was|will be)\b|\banswer\s*:",
     re.I,
 )
+# "Title Words: body": capitalised words up to a colon (a paragraph title, not a cue).
+_HEADING = re.compile(r"^\W*(?:[A-Z0-9][\w'’.&-]*,?\s+){0,8}[A-Z0-9][\w'’.&-]*:\s")
 _ANSWER_IS = re.compile(r"\banswer(?: (?:is|would be|was|will be))?\s*:?\s*(?P<x>.+)$", re.I | re.S)
 _RELATIVE = frozenset({"who", "whom", "which", "that", "whose"})
 _PRED_DEPS = frozenset({"relcl", "acl", "advcl", "ccomp", "csubj", "parataxis", "conj"})
@@ -86,7 +84,7 @@ class RulesExtractor:
                     answers).extract()
 
 
-class _Run:
+class _Run(References):
     """One extraction over one parsed long answer."""
 
     def __init__(self, doc: Any, hints: list[str], offsets: list[int], markers: list,
@@ -122,78 +120,6 @@ class _Run:
         mentions = [(a.text, self._orig(a.start), self._orig(a.end - 1) + 1, a.kind)
                     for _, _, _, a in self.mentions]
         return Extraction(out, mentions)
-
-    # ---- mentions and references
-
-    def _refine_kinds(self) -> None:
-        for start, end, _, arg in self.mentions:
-            root = self.doc[start:end].root
-            heads = descriptors(self.doc, start, end, self.lemma)
-            cls = next((coref.noun_class(h) for h in heads if coref.noun_class(h)), None)
-            if cls:
-                arg.kind = cls
-            elif arg.kind in ("other", "org") and self._animate(root):
-                arg.kind = "person"  # "J.K. Rowling wrote …" is tagged ORG by the small model
-            arg.top = top_token(self.doc, root, self.arg_at).i
-
-    def _animate(self, root: Any) -> bool:
-        """Agent of a person verb (active subject, or "by X"), born, or a "who" clause."""
-        verb = root.head
-        if root.dep_ == "pobj" and verb.dep_ == "agent":
-            verb = verb.head
-        elif root.dep_ == "nsubjpass":
-            return self.lemma(verb) == "bear"
-        elif root.dep_ != "nsubj":
-            return any(c.dep_ == "relcl" and any(g.lower_ == "who" for g in c.children)
-                       for c in root.children)
-        return self.lemma(verb).lower() in _PERSON_VERBS
-
-    def _topics(self) -> dict[int, Arg]:
-        """Sentences written "Title: body" (or "Name, Epithet: body"): the body is about the
-        sentence's first mention."""
-        out: dict[int, Arg] = {}
-        for n, sent in enumerate(self.sents):
-            colon = next((t.i for t in sent if t.text == ":"), None)
-            if colon is None or colon - sent.start > 16:
-                continue
-            head = self.doc[sent.start:colon]
-            if not all(t.i in self.arg_at or t.is_punct or t.is_space or t.lower_ in
-                       ("the", "a", "an", "of") for t in head):
-                continue
-            first = next((self.arg_at[t.i] for t in head if t.i in self.arg_at), None)
-            if first is not None:
-                out[n] = first
-        return out
-
-    def _resolve_references(self) -> None:
-        blocked = set(self.arg_at)
-        for _, _, _, arg in self.mentions:
-            blocked.add(arg.top)
-        antecedents = []
-        for start, end, _, arg in self.mentions:
-            top = self.doc[arg.top]
-            antecedents.append(coref.Antecedent(
-                arg.text, arg.start, self.sent_of.get(top.i, 0), arg.kind,
-                subject=self._main_subject(top, arg) or self.topics.get(
-                    self.sent_of.get(top.i, -1)) is arg,
-                topic=self.topics.get(self.sent_of.get(top.i, -1)) is arg,
-                heads=descriptors(self.doc, start, end, self.lemma),
-                plural=arg.kind == "org" or self.doc[start:end].root.tag_ in ("NNPS", "NNS"),
-            ))
-        refs = coref.find_references(self.doc, blocked, self.lemma)
-        refs = [r for r in refs if r.token in self.sent_of]
-        refs = [replace(r, sentence=self.sent_of[r.token]) for r in refs]
-        for res in coref.resolve(antecedents, refs):
-            r = res.ref
-            self.arg_at[r.token] = Arg(res.to.name, r.token, r.start, res.to.kind, res, r.end)
-
-    def _main_subject(self, top: Any, arg: Arg) -> bool:
-        head = top.head
-        if top.dep_ in _SUBJ:
-            return head.dep_ == "ROOT" or (head.dep_ == "conj" and head.head.dep_ == "ROOT")
-        # Identifying copula: "The director of Inception is Christopher Nolan".
-        return top.dep_ == "attr" and head.dep_ == "ROOT" and any(
-            c.dep_ == "nsubj" and c.i not in self.arg_at for c in head.children)
 
     def _citations(self, markers: list) -> dict[int, list[str]]:
         starts = [s.start_char for s in self.sents]
@@ -275,9 +201,16 @@ class _Run:
             "hedged": bool(_HEDGE.search(text)),
         }
         cue = _CONCLUSION.search(text)
-        if cue and not self._in_mention(sent, cue.start()):
-            return self._conclusion(sent, args, base)
+        # "So Much Love: In 1967 it was covered …" is a titled sentence, not a conclusion.
+        heading = (n in self.topics or _HEADING.match(text)) and not _ANSWER_IS.search(text)
         props: list[dict] = []
+        if cue and not heading and not self._in_mention(sent, cue.start()):
+            props = self._conclusion(sent, args, base)
+            # "Therefore, Nolan, who was born in London, …" still states a claim linking
+            # two entities; "So the answer is X" and "Thus, X is the answer" state only X.
+            if _ANSWER_IS.search(text) or len(args) < 2 or any(
+                    self.lemma(t) == "answer" for t in sent):
+                return props
         covered: set[int] = set()
         preds = sorted({self._clause_of(self.doc[a.top]) for a in args}
                        | {t.i for t in sent if self._is_pred(t)})
@@ -306,7 +239,8 @@ class _Run:
                     props.append(self._prop(base, s, o, relation, pattern, negated))
                     covered.update((id(s), id(o)))
         topic = self.topics.get(n)
-        if topic is not None and id(topic) not in covered and len(args) >= 2:
+        named = {p[k].lower() for p in props for k in ("subject", "object")}
+        if topic is not None and topic.text.lower() not in named and len(args) >= 2:
             # The title links to what the body says first: its subject, else its first entity.
             body = [a for a in args if a is not topic and a.text.lower() != topic.text.lower()]
             first = next((a for a in body if id(a) in covered), body[0] if body else None)

@@ -1,0 +1,117 @@
+"""Mention kinds and coreference for the rules extractor: pronouns, descriptions, titled
+sentences ("Title: body") and lone surnames, written into `arg_at` before patterns run."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from ..normalize import coref
+from .mentions import Arg, descriptors, top_token
+
+_PERSON_VERBS = frozenset({
+    "write", "direct", "star", "marry", "compose", "paint", "sing", "die", "bear", "graduate",
+    "act", "portray", "narrate", "co-write", "screenwrite",
+})
+_SUBJ = ("nsubj", "nsubjpass")
+
+
+class References:
+    """Mixin of `rules._Run`: needs doc, lemma, sents, sent_of, mentions, arg_at, topics."""
+
+    doc: Any
+    lemma: Any
+    sents: list
+    sent_of: dict[int, int]
+    mentions: list
+    arg_at: dict[int, Arg]
+    topics: dict[int, Arg]
+
+    def _refine_kinds(self) -> None:
+        for start, end, _, arg in self.mentions:
+            root = self.doc[start:end].root
+            heads = descriptors(self.doc, start, end, self.lemma)
+            cls = next((coref.noun_class(h) for h in heads if coref.noun_class(h)), None)
+            if cls:
+                arg.kind = cls
+            elif arg.kind in ("other", "org") and self._animate(root):
+                arg.kind = "person"  # "J.K. Rowling wrote …" is tagged ORG by the small model
+            arg.top = top_token(self.doc, root, self.arg_at).i
+
+    def _animate(self, root: Any) -> bool:
+        """Agent of a person verb (active subject, or "by X"), born, or a "who" clause."""
+        verb = root.head
+        if root.dep_ == "pobj" and verb.dep_ == "agent":
+            verb = verb.head
+        elif root.dep_ == "nsubjpass":
+            return self.lemma(verb) == "bear"
+        elif root.dep_ != "nsubj":
+            return any(c.dep_ == "relcl" and any(g.lower_ == "who" for g in c.children)
+                       for c in root.children)
+        return self.lemma(verb).lower() in _PERSON_VERBS
+
+    def _topics(self) -> dict[int, Arg]:
+        """Sentences written "Title: body" (or "Name, Epithet: body"): the body is about the
+        sentence's first mention."""
+        out: dict[int, Arg] = {}
+        for n, sent in enumerate(self.sents):
+            colon = next((t.i for t in sent if t.text == ":"), None)
+            if colon is None or colon - sent.start > 16:
+                continue
+            head = self.doc[sent.start:colon]
+            if not all(t.i in self.arg_at or t.is_punct or t.is_space or t.lower_ in
+                       ("the", "a", "an", "of") for t in head):
+                continue
+            first = next((self.arg_at[t.i] for t in head if t.i in self.arg_at), None)
+            if first is not None:
+                out[n] = first
+        return out
+
+    def _resolve_references(self) -> None:
+        blocked = set(self.arg_at)
+        for _, _, _, arg in self.mentions:
+            blocked.add(arg.top)
+        antecedents = []
+        for start, end, _, arg in self.mentions:
+            top = self.doc[arg.top]
+            antecedents.append(coref.Antecedent(
+                arg.text, arg.start, self.sent_of.get(top.i, 0), arg.kind,
+                subject=self._main_subject(top, arg) or self.topics.get(
+                    self.sent_of.get(top.i, -1)) is arg,
+                topic=self.topics.get(self.sent_of.get(top.i, -1)) is arg,
+                heads=descriptors(self.doc, start, end, self.lemma),
+                plural=arg.kind == "org" or self.doc[start:end].root.tag_ in ("NNPS", "NNS"),
+            ))
+        refs = coref.find_references(self.doc, blocked, self.lemma)
+        refs = [r for r in refs if r.token in self.sent_of]
+        refs = [replace(r, sentence=self.sent_of[r.token]) for r in refs]
+        for res in coref.resolve(antecedents, refs):
+            r = res.ref
+            self.arg_at[r.token] = Arg(res.to.name, r.token, r.start, res.to.kind, res, r.end)
+        self._resolve_surnames()
+
+    def _resolve_surnames(self) -> None:
+        """A lone surname stands for the most recent full name ending with it ("Max Mack: …
+        Mack was …"); the nearest one, since families share surnames."""
+        last: dict[str, Arg] = {}
+        for start, end, _, arg in self.mentions:
+            words = arg.text.replace("’", "'").removesuffix("'s").split()
+            if len(words) >= 2 and arg.kind in ("person", "other") and words[-1][:1].isupper():
+                last[words[-1].lower()] = arg
+            elif (len(words) == 1 and end - start == 1 and words[0][:1].isupper()
+                  and arg.kind not in ("date", "number") and words[0].lower() in last):
+                # NER's kind for a lone surname is noise ("Gershwin" tagged a place).
+                full = last[words[0].lower()]
+                sent = self.sent_of.get(start, 0)
+                ref = coref.Reference(arg.text, arg.start, arg.end, sent, "person", token=start)
+                ante = coref.Antecedent(full.text, full.start, sent, full.kind)
+                res = coref.Resolved(ref, ante, f"surname of {full.text}")
+                self.arg_at[start] = Arg(full.text, arg.top, arg.start, full.kind, res, arg.end)
+
+    def _main_subject(self, top: Any, arg: Arg) -> bool:
+        head = top.head
+        if top.dep_ in _SUBJ:
+            return head.dep_ == "ROOT" or (head.dep_ == "conj" and head.head.dep_ == "ROOT")
+        # Identifying copula: "The director of Inception is Christopher Nolan".
+        return top.dep_ == "attr" and head.dep_ == "ROOT" and any(
+            c.dep_ == "nsubj" and c.i not in self.arg_at for c in head.children)
