@@ -25,6 +25,9 @@ INSTALL_HINT = (
 )
 
 _CACHE: dict[str, spacy.Language] = {}
+# Auxiliaries after which a verb is in its base form.
+_BASE_AUX = frozenset({"do", "does", "did", "to", "will", "would", "can", "could", "shall",
+                       "should", "may", "might", "must"})
 
 
 def load(model: str | None = None) -> spacy.Language:
@@ -44,6 +47,7 @@ def load(model: str | None = None) -> spacy.Language:
             if unused:
                 nlp.disable_pipes(*unused)
             _CACHE[name] = nlp
+            dictionary(nlp)  # `unknown_word` reads it from the token's vocab
             return nlp
     wanted = " or ".join(repr(n) for n in names)
     raise ConfigError(f"spaCy model {wanted} is not installed; {INSTALL_HINT}")
@@ -91,8 +95,53 @@ def lemmatizer(nlp: spacy.Language) -> Callable[[Any], str]:
 
     def lemma(tok: Any) -> str:
         if not tok.lemma_:
-            forms = rule(tok) if rule is not None else None
-            tok.lemma_ = forms[0] if forms else tok.lower_
+            if tok.pos_ == "VERB" and any(c.dep_ == "aux" and c.lower_ in _BASE_AUX
+                                          for c in tok.children):
+                # "did not found", "will found": the base form, whatever the tagger says
+                # (the rules would read a VBN "found" as "find").
+                tok.lemma_ = tok.lower_
+            else:
+                forms = rule(tok) if rule is not None else None
+                tok.lemma_ = forms[0] if forms else tok.lower_
         return tok.lemma_
 
     return lemma
+
+
+_WORDS: dict[int, frozenset[str]] = {}
+_SUFFIXES = ("s", "es", "ed", "d", "ing", "er", "ers", "ly")
+
+
+def dictionary(nlp: spacy.Language) -> frozenset[str]:
+    """English words the pipeline's lemmatizer tables know (empty when it has none)."""
+    key = id(nlp.vocab)
+    if key not in _WORDS:
+        words: set[str] = set()
+        component = nlp.get_pipe("lemmatizer") if "lemmatizer" in nlp.component_names else None
+        lookups = getattr(component, "lookups", None)
+        for name in ("lemma_index", "lemma_exc", "lemma_lookup"):
+            if lookups is None or not lookups.has_table(name):
+                continue
+            for key_or_pos, value in lookups.get_table(name).items():
+                if isinstance(value, dict):  # lemma_exc: {pos: {form: [lemmas]}}
+                    words.update(value)
+                    words.update(w for forms in value.values() for w in forms)
+                elif isinstance(value, (list, tuple)):  # lemma_index: {pos: [words]}
+                    words.update(value)
+                elif isinstance(value, str):  # lemma_lookup: {form: lemma}
+                    words.add(value)
+        _WORDS[key] = frozenset(w for w in words if isinstance(w, str))
+    return _WORDS[key]
+
+
+def unknown_word(tok: Any) -> bool:
+    """A capitalised word no English dictionary form explains: an invented or foreign name
+    the small model mis-tags ("Lomling directed …" as a verb, "Navines" as a plural noun)."""
+    words = _WORDS.get(id(tok.vocab))
+    text = tok.text
+    if not words or not tok.is_alpha or len(text) < 3 or not text[0].isupper() or tok.is_stop:
+        return False
+    low = text.lower()
+    if low in words:
+        return False
+    return not any(low.endswith(s) and low[:-len(s)] in words for s in _SUFFIXES if len(low) > len(s) + 2)

@@ -7,7 +7,7 @@ import unicodedata
 from typing import Any
 
 from .models import QuestionEntity
-from .nlp import load, parse
+from .nlp import load, parse, unknown_word
 from .normalize.coref import WORK_NOUNS
 
 _DEMONYMS = """
@@ -129,6 +129,7 @@ def _detect(question: str, nlp: Any, context: str | None) -> list[QuestionEntity
     spans = _candidates(doc)
     if context:
         spans = _widen(doc, spans, context)
+        spans = _cased_by_context(doc, spans, context)
     out: list[QuestionEntity] = []
     seen: set[str] = set()
     for start, end, label in spans:
@@ -261,6 +262,82 @@ def _widen(doc: Any, spans: list[tuple[int, int, str]], context: str) -> list[tu
     return sorted(kept)
 
 
+_WINDOW_STOP = WH_WORDS | TITLE_CONNECTORS | frozenset({"'s", "’s"})
+
+
+def _cased_by_context(doc: Any, spans: list[tuple[int, int, str]],
+                      context: str) -> list[tuple[int, int, str]]:
+    """Lowercase question words the long answer writes as a name: "leslie knope on parks and
+    recreation" → "Leslie Knope", "Parks and Recreation". A window counts when the context
+    writes it capitalised as a whole name (no capitalised word glued on either side) and
+    never in lowercase; a single word also has to be no dictionary word ("king", "tony")."""
+    from .nlp import unknown_word
+
+    toks = list(doc)
+    found: list[tuple[int, int, str]] = []
+    for i, first in enumerate(toks):
+        if first.lower_ in _WINDOW_STOP or not first.is_alpha:
+            continue
+        for j in range(i, min(len(toks), i + 6)):
+            last = toks[j]
+            window = toks[i:j + 1]
+            if any(t.is_punct and t.text not in ("-", "&", "'", "’") for t in window):
+                break
+            if not any(t.is_lower and t.is_alpha for t in window):
+                continue  # wholly capitalised runs are the other detectors' job
+            if last.lower_ in _WINDOW_STOP or not (last.is_alpha or last.like_num):
+                continue
+            text = doc.text[first.idx:_end(last)]
+            if j == i and not unknown_word(_Capitalised(first)):
+                continue
+            if _written_as_name(text, context):
+                found.append((first.idx, _end(last), "CASED"))
+    haystack = _fold(context)
+    kept = [s for s in spans if s[2] == "QUOTE"]
+    # What the context writes out beats a longer span it never writes ("Family Ties in Back"
+    # against "Back to the Future").
+    absent = {s for s in spans if _fold(doc.text[s[0]:s[1]]) not in haystack}
+    for s in sorted(spans + found, key=lambda s: (s in absent, -(s[1] - s[0]), s[0])):
+        if s[2] != "QUOTE" and not any(s[0] < k[1] and k[0] < s[1] for k in kept):
+            kept.append(s)
+    return sorted(kept)
+
+
+class _Capitalised:
+    """A token seen as if capitalised, for the dictionary test of `unknown_word`."""
+
+    def __init__(self, tok: Any):
+        self.text = tok.text[:1].upper() + tok.text[1:]
+        self.vocab, self.is_alpha, self.is_stop = tok.vocab, tok.is_alpha, tok.is_stop
+
+
+_CAP_WORD = re.compile(r"[\"“‘'(]?[A-Z0-9]")
+
+
+def _written_as_name(text: str, context: str) -> bool:
+    def pattern(words: list[str]) -> str:
+        return r"(?<![\w-])" + r"\s+".join(re.escape(w) for w in words) + r"(?![\w-])"
+
+    if re.search(pattern(text.lower().split()), context):
+        return False  # the context writes it lowercase too: a common phrase
+    pattern = pattern(text.split())
+    for m in re.finditer(pattern, context, re.I):
+        written = m.group(0).split()
+        if not (_CAP_WORD.match(written[0]) and _CAP_WORD.match(written[-1])):
+            continue
+        if not all(_CAP_WORD.match(w) or w.lower() in TITLE_CONNECTORS for w in written):
+            continue
+        before = re.search(r"(\S+)\s*$", context[:m.start()])
+        after = re.match(r"\s*(\S+)", context[m.end():])
+        glued = (before and before.group(1)[-1:].isalnum() and _CAP_WORD.match(before.group(1))
+                 and before.group(1) not in ("The", "A", "An")
+                 and m.start() > 0 and not context[:m.start()].rstrip().endswith((".", ":")),
+                 after and _CAP_WORD.match(after.group(1)) and context[m.end():m.end() + 1] == " ")
+        if not any(glued):
+            return True
+    return False
+
+
 def _comparison(text: str) -> list[tuple[int, int, str]]:
     m = _COMPARE.search(text)
     if not m or not all(_NAME_START.match(m.group(g)) for g in ("a", "b")):
@@ -303,8 +380,10 @@ def proper_runs(doc: Any) -> list[tuple[int, int, str]]:
                 continue
             # "of", "of the" between proper nouns: "Bank of the United States".
             k = j
+            # A lowercase verb ends a title: "the film Kamamar is Mana Norling".
             while k < len(toks) and k - j < 2 and (toks[k].lower_ in inner or (
-                    k > j and toks[k].lower_ == "the")):
+                    k > j and toks[k].lower_ == "the")) and not (
+                    toks[k].is_lower and toks[k].pos_ in ("VERB", "AUX")):
                 k += 1
             if k > j and k < len(toks) and _proper(toks[k]):
                 j = k
@@ -320,6 +399,8 @@ def _proper(tok: Any) -> bool:
         return False
     if tok.pos_ == "PROPN":
         return tok.i != tok.sent.start or tok.tag_ == "NNP"
+    if unknown_word(tok):
+        return True  # an invented or foreign name, whatever the tagger made of it
     if not tok.is_title or tok.pos_ not in ("NOUN", "ADJ", "X"):
         return False
     if tok.i != tok.sent.start:

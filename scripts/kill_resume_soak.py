@@ -96,9 +96,11 @@ def run_round(workdir: Path, seed: int, n: int = 1500, rules: bool = False, kill
     inp, out = workdir / f"in-{seed}.jsonl", workdir / f"out-{seed}.jsonl"
     expected_ids = make_input(inp, n, seed=0, rules=rules)  # same input each round: one reference
     kills = kills if kills is not None else rng.choice([1, 1, 2])
-    seen = []
+    seen, torn = [], 0
     for k in range(kills):
         seen.append(_kill_midway(_cmd(inp, out, rules, resume=k > 0), out, n, rng, timeout))
+        tail = out.read_bytes()[-1:] if out.exists() else b""
+        torn += tail not in (b"", b"\n")  # killed mid-write: resume must cut this line
     if seen[-1] >= n:
         return False, f"inconclusive: the run finished before the kill ({seen}); use a bigger input"
     done = subprocess.run(_cmd(inp, out, rules, resume=True), cwd=ROOT, capture_output=True,
@@ -119,7 +121,7 @@ def run_round(workdir: Path, seed: int, n: int = 1500, rules: bool = False, kill
         return False, "status mismatch: a good line errored or a bad line scored"
     if reference is not None and out.read_bytes() != reference.read_bytes():
         return False, f"resumed output differs from an uninterrupted run (killed at {seen})"
-    return True, f"killed at {seen} of {n} lines, resumed to {n}"
+    return True, f"killed at {seen} of {n} lines{' (torn last line)' if torn else ''}, resumed to {n}"
 
 
 def reference_run(workdir: Path, n: int, rules: bool, timeout: float = 300.0) -> Path:

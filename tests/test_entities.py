@@ -34,6 +34,10 @@ from logicscore.normalize.entities import link, normalize, same_answer
     ("the film", "film"),
     # All-lowercase input (given propositions) still loses its descriptor.
     ("the film inception", "inception"),
+    # A capital "A" followed by another initial is an initial, not the article.
+    ("A. J. Mintu", "aj mintu"),
+    ("A J Mintu", "aj mintu"),
+    ("A Beautiful Mind", "beautiful mind"),
 ])
 def test_entities_normalize(text, expected):
     assert normalize(text) == expected
@@ -68,6 +72,7 @@ def entity_of(linked, text):
     ("Apollo 11", "Apollo 13", False),
     ("Springfield", "West Springfield", False),
     ("John Smith", "Jane Smith", False),
+    ("A. J. Mintu", "A J Mintu", True),
 ])
 def test_entities_pairs(a, b, same):
     linked = link(Extraction(props((a, "r", "x"), ("y", "r", b))), [], "")
@@ -205,3 +210,52 @@ def test_entities_negated_relation_is_no_person_evidence():
     ex.propositions[0] = ex.propositions[0].model_copy(update={"negated": True})
     linked = link(ex, [], "")
     assert entity_of(linked, "Dara Quindez") != entity_of(linked, "Quindez")
+
+
+@pytest.mark.parametrize("short, full, same", [
+    # A person's name of two or more words ending the full name is that person.
+    ("Michael Eavis", "Athelstan Joseph Michael Eavis", True),
+    ("Yuen Siu-tien", "Simon Yuen Siu-tien", True),
+    # Only the surname shared: not a tail.
+    ("Harry Piel", "Hubert August Piel", False),
+    # Regnal and ordinal numbers still guard.
+    ("Henry Percy", "Henry Percy II", False),
+    # A generational suffix guards like a regnal number: the son is not the father.
+    ("Fife Symington", "John Fife Symington Jr.", False),
+    ("Rick Howland", 'Richard "Rick" Howland', True),
+])
+def test_entities_person_name_tail(short, full, same):
+    ex = Extraction(props((full, "born in", "Pilton"), (short, "founded", "Glastonbury")),
+                    mentions=[(full, 0, len(full), "person"), (short, 40, 40 + len(short), "person")])
+    linked = link(ex, [], "")
+    assert (entity_of(linked, short) == entity_of(linked, full)) is same
+
+
+@pytest.mark.parametrize("others, same", [
+    ((), True),                             # the text's only Albert
+    (("Albert Camus",), False),             # another Albert: ambiguous
+    (("Albert I",), False),                 # two regnal Alberts
+])
+def test_entities_titled_name_joins_unique_regnal(others, same):
+    triples = [("Albert II", "born in", "Monaco"), ("Prince Albert", "founded", "a foundation")]
+    triples += [(o, "visited", "Paris") for o in others]
+    linked = link(Extraction(props(*triples)), [], "")
+    assert (entity_of(linked, "Albert II") == entity_of(linked, "Prince Albert")) is same
+
+
+def test_entities_plain_name_never_joins_regnal():
+    linked = link(Extraction(props(("Henry I", "r", "x"), ("Henry", "r", "y"))), [], "")
+    assert entity_of(linked, "Henry I") != entity_of(linked, "Henry")
+
+
+def test_entities_capitalised_pronoun_form_is_a_name():
+    linked = link(Extraction(props(("Desire Inc.", "based in", "US"), ("it", "helped", "us"))), [], "US")
+    assert linked.answer_entity == entity_of(linked, "US")
+    assert entity_of(linked, "us") != entity_of(linked, "US")
+
+
+def test_entities_question_entity_matches_person_tail():
+    ex = Extraction(props(("Athelstan Joseph Michael Eavis", "founded", "Glastonbury Festival")),
+                    mentions=[("Athelstan Joseph Michael Eavis", 0, 30, "person")])
+    linked = link(ex, [QuestionEntity(name="Michael Eavis"), QuestionEntity(name="Eavis")], "")
+    assert [q.entity for q in linked.question] == ["E1", None]

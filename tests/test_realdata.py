@@ -18,7 +18,8 @@ from logicscore.realdata.cases import Case
 from logicscore.realdata.datasets import (
     parse_2wiki, parse_entailmentbank, parse_hotpot, parse_musique,
 )
-from logicscore.realdata.diagnose import _loosely_same, evidence_pairs, why_complete, why_incomplete
+from logicscore.realdata.diagnose import (_loosely_same, evidence_pairs, named_alike, why_complete,
+                                         why_incomplete)
 from logicscore.realdata.measure import summarize
 from logicscore.realdata.text import (
     as_answer_line, carries, display_title, names_alone, names_subject, split_sentences,
@@ -375,6 +376,19 @@ def test_realdata_cause_label_noise_and_evidence_pairs():
 ])
 def test_realdata_lenient_evidence_names(gold, form, expected):
     assert _loosely_same(gold, form) is expected
+
+
+@pytest.mark.parametrize("gold, form, expected", [
+    ("Hermann II of Hesse", "Hermann II", True),          # word-boundary containment
+    ("Moulins", "Château de Moulins", True),
+    ("the film Inception", "Inception", True),            # same_answer: descriptors
+    ("Henry I", "Henry II", False),                       # regnal numbers differ
+    ("Henry", "Henry II", False),
+    ("Mary Elisabeth Hansen Mead", "Mary Mead", False),   # lenient only
+    ("Paris", "Lyon", False),
+])
+def test_realdata_strict_evidence_names(gold, form, expected):
+    assert named_alike(gold, form) is expected
 
 
 # ---- locating the data, and the slow end-to-end run ----

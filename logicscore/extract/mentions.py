@@ -114,7 +114,7 @@ def find_mentions(doc: Any, hints: list[str], make_doc: Any,
             ent.label_ not in ("DATE", "TIME", "CARDINAL", "QUANTITY", "MONEY", "PERCENT")
             or any(t.like_num and any(ch.isdigit() for ch in t.text) for t in ent))
         if keep:
-            found.append((ent.start, ent.end, 2, ent.label_))
+            found.extend((s, e, 2, ent.label_) for s, e in _split_at_verbs(ent))
     for start, end, _ in proper_runs(doc):
         span = doc.char_span(start, end, alignment_mode="contract")
         if span is not None and len(span):
@@ -139,6 +139,21 @@ def find_mentions(doc: Any, hints: list[str], make_doc: Any,
                    end=span.end_char)
         out.append((s, e, prio, arg))
     return sorted(out, key=lambda m: m[0])
+
+
+def _split_at_verbs(ent: Any) -> list[tuple[int, int]]:
+    """NER spans running over a lowercase verb are two names and a clause ("Gildodor
+    featured Saren Selett", "Lutathas is Kesard"): keep the pieces around the verbs."""
+    pieces: list[tuple[int, int]] = []
+    start = ent.start
+    for tok in ent:
+        if tok.is_lower and tok.pos_ in ("VERB", "AUX"):
+            if tok.i > start:
+                pieces.append((start, tok.i))
+            start = tok.i + 1
+    if start < ent.end:
+        pieces.append((start, ent.end))
+    return pieces
 
 
 def _phrase_hits(doc: Any, phrases: list[str], make_doc: Any,

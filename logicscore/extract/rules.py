@@ -174,7 +174,9 @@ class _Run(References):
             if arg is None and subj.lower_ in _RELATIVE and p.dep_ == "relcl":
                 arg = self._noun_arg(p.head)
             if arg is None and self.lemma(p) == "be":
-                attr = next((c for c in p.children if c.dep_ == "attr"), None)
+                # "The director of X is Kesard": the parser may call a name acomp.
+                attr = next((c for c in p.children if c.dep_ in ("attr", "acomp")
+                             and c.i in self.arg_at), None)
                 arg = self.arg_at.get(attr.i) if attr is not None else None
             if arg is None:
                 arg = self._noun_arg(subj)

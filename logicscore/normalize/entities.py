@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from ..extract import Extraction
 from ..models import Entity, EntityKind, Mention, Proposition, QuestionEntity
-from .mentions import DATE, NUMBER, PRONOUNS, Form, analyze, compare, normalize, same_answer
+from .mentions import DATE, NUMBER, Form, analyze, compare, is_pronoun, normalize, same_answer
 from .relations import person_args
 
 __all__ = ["Linked", "link", "normalize", "same_answer"]
@@ -84,7 +84,7 @@ def _collect(extraction: Extraction) -> tuple[list[_Rec], list[tuple[_Rec | None
         if key not in recs:
             form = analyze(text)
             recs[key] = _Rec(text, span, kind, (*order, seq), form, reason, person,
-                             pronoun=form.key in PRONOUNS)
+                             pronoun=is_pronoun(text))
             seq += 1
         rec = recs[key]
         rec.kind = kind if rec.kind == "other" else rec.kind
@@ -112,7 +112,7 @@ def _collect(extraction: Extraction) -> tuple[list[_Rec], list[tuple[_Rec | None
                                 (res.span[0], 1), reason, person))
                 continue
             span = _locate(p, arg, by_text.get(normalize(arg), []))
-            key = (arg, span) if span else (arg, None, p.id if normalize(arg) in PRONOUNS else "")
+            key = (arg, span) if span else (arg, None, p.id if is_pronoun(arg) else "")
             pair.append(add(key, arg, span, "other", (span[0] if span else p.span[0], 1),
                             person=must_be_person and not p.negated))
         pairs.append((pair[0], pair[1]))
@@ -158,7 +158,34 @@ def _cluster(recs: list[_Rec], threshold: float) -> list[_Cluster]:
             exact[key] = ci
         clusters[ci].recs.append(rec)
         clusters[ci].forms.setdefault(key, rec.form)
-    return _merge_surnames(clusters)
+    return _merge_regnal(_merge_surnames(clusters))
+
+
+def _merge_regnal(clusters: list[_Cluster]) -> list[_Cluster]:
+    """A titled lone name ("Prince Albert" → "Albert") joins the text's one regnal bearer of
+    that name ("Albert II"), when no other entity has the name in it at all."""
+    dead: set[int] = set()
+    for ci, c in enumerate(clusters):
+        forms = list(c.forms.values())
+        if not forms or not any(f.titled for f in forms) or any(
+                len(f.tokens) != 1 or f.markers or f.tokens != forms[0].tokens for f in forms):
+            continue
+        name = forms[0].tokens[0]
+        holders = [di for di, d in enumerate(clusters) if di != ci and di not in dead
+                   and any(name in f.tokens for f in d.forms.values())]
+        if len(holders) != 1:
+            continue
+        target = clusters[holders[0]]
+        if not all(len(f.tokens) >= 2 and f.tokens[0] == name and "r:" + f.tokens[1] in f.markers
+                   for f in target.forms.values()):
+            continue
+        for rec in c.recs:
+            if rec.reason is None or rec.reason in ("exact", "normalized"):
+                rec.reason = f"only regnal {name.title()}: {target.recs[0].form.display}"
+        target.recs.extend(c.recs)
+        target.forms.update(c.forms)
+        dead.add(ci)
+    return [c for ci, c in enumerate(clusters) if ci not in dead]
 
 
 def _merge_surnames(clusters: list[_Cluster]) -> list[_Cluster]:
@@ -213,7 +240,7 @@ def _kind(cluster: _Cluster, name: str) -> EntityKind:
 def _match_external(clusters: list[_Cluster], text: str, threshold: float) -> int | None:
     """Cluster index for a question entity or short answer; never by surname alone."""
     form = analyze(text)
-    hit = _best(clusters, form, threshold, persons=False)
+    hit = _best(clusters, form, threshold, persons=True)
     return hit[0] if hit else None
 
 

@@ -37,6 +37,10 @@ mr mrs ms miss mx dr prof professor sir dame lord lady king queen prince princes
 earl count countess baron baroness emperor empress pope president senator general captain
 colonel rev reverend
 """.split())
+# Titles that go with regnal numbers: "Prince Albert" may be the text's only "Albert II".
+ROYAL = frozenset("""
+king queen prince princess duke duchess earl count countess baron baroness emperor empress pope
+""".split())
 PRONOUNS = frozenset("""
 he she it they him her them his hers its their theirs this that these those who whom which
 himself herself itself themselves we us i you
@@ -69,6 +73,8 @@ class Form:
     markers: frozenset[str]
     display: str
     person_hint: bool
+    # A royal or noble title was stripped ("Prince Albert" → "Albert").
+    titled: bool = False
 
 
 def _fold(token: str) -> str:
@@ -103,6 +109,15 @@ def analyze(text: str) -> Form:
     person_hint = any(t in HONORIFICS - {"king", "queen", "prince", "princess", "general"}
                       for t in toks[:-1])
     keep = list(range(len(raw)))
+    titled = False
+
+    def initial(i: int) -> bool:
+        """A lone capital letter read as an initial ("A. J. Mintu", "A J Mintu"), not "a"."""
+        tok, _, end = raw[i]
+        if len(tok) != 1 or not tok.isupper():
+            return False
+        nxt = raw[i + 1][0] if i + 1 < len(raw) else ""
+        return text[end:end + 1] == "." or (len(nxt) == 1 and nxt.isupper())
 
     def is_name(i: int) -> bool:
         if all_lower:
@@ -112,7 +127,7 @@ def analyze(text: str) -> Form:
     changed = True
     while changed and len(keep) > 1:
         changed = False
-        if toks[keep[0]] in ARTICLES:
+        if toks[keep[0]] in ARTICLES and not initial(keep[0]):
             keep.pop(0)
             changed = True
             continue
@@ -127,6 +142,7 @@ def analyze(text: str) -> Form:
             while descriptor and nxt < len(keep) - 1 and toks[keep[nxt]] in ("of", "the"):
                 nxt += 1
             if toks[keep[nxt]] not in ("of", "the") and is_name(keep[nxt]):
+                titled = titled or toks[i] in ROYAL
                 del keep[:nxt]
                 changed = True
                 break
@@ -151,6 +167,8 @@ def analyze(text: str) -> Form:
             markers.add("n:" + norm)
         elif pos > 0 and tok.isupper() and _ROMAN.match(norm) and not dotted:
             markers.add("r:" + norm)
+        elif pos > 0 and norm in ("jr", "sr") and caps[i]:
+            markers.add("g:" + norm)  # "Fife Symington" is not "J. Fife Symington Jr."
         # Initials ("J. K.", "J.K.", "JK") collapse into one token so all spellings agree.
         if len(norm) == 1 and tok.isupper() and ("r:" + norm) not in markers:
             run.append(norm)
@@ -167,7 +185,13 @@ def analyze(text: str) -> Form:
         tcaps.append(True)
     display = text[raw[keep[0]][1]:raw[keep[-1]][2]].strip()
     return Form(" ".join(tokens), tuple(tokens), tuple(tcaps), frozenset(markers), display,
-                 person_hint)
+                 person_hint, titled)
+
+
+def is_pronoun(text: str) -> bool:
+    """A pronoun, unless written in capitals: "US" and "WHO" are names, "us" and "who" not."""
+    letters = [c for c in text if c.isalpha()]
+    return analyze(text).key in PRONOUNS and not (len(letters) >= 2 and all(c.isupper() for c in letters))
 
 
 def normalize(text: str) -> str:
@@ -196,6 +220,14 @@ def contains(short: Form, long: Form) -> bool:
     return False
 
 
+def tail(short: Form, long: Form) -> bool:
+    """A name of two or more words ending the longer one ("Michael Eavis" in "Athelstan
+    Joseph Michael Eavis"); a lone surname is never enough, and the extra words are names."""
+    n = len(short.tokens)
+    return (2 <= n < len(long.tokens) and long.tokens[-n:] == short.tokens
+            and short.caps[0] and all(long.caps[:-n]))
+
+
 def compare(a: Form, b: Form, threshold: float, persons: bool) -> tuple[int, float, str] | None:
     """How strongly two forms match: (level, score, reason), or None."""
     if not a.key or not b.key:
@@ -208,9 +240,11 @@ def compare(a: Form, b: Form, threshold: float, persons: bool) -> tuple[int, flo
     if all(m.startswith("n:") and YEAR.match(m[2:]) for m in a.markers ^ b.markers) and (
             contains(a, b) or contains(b, a)):
         return (2, 100.0, "containment")
-    if persons and len(a.tokens) >= 2 and len(b.tokens) >= 2 and a.markers == b.markers and (
-            a.tokens[0] == b.tokens[0] and a.tokens[-1] == b.tokens[-1]):
-        return (2, 100.0, "same first and last name")
+    if persons and len(a.tokens) >= 2 and len(b.tokens) >= 2 and a.markers == b.markers:
+        if a.tokens[0] == b.tokens[0] and a.tokens[-1] == b.tokens[-1]:
+            return (2, 100.0, "same first and last name")
+        if tail(a, b) or tail(b, a):
+            return (2, 100.0, "end of the full name")
     if a.markers != b.markers or min(len(a.key), len(b.key)) < 4:
         return None
     ratio = fuzz.ratio(a.key, b.key)

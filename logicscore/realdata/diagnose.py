@@ -12,6 +12,7 @@ from collections.abc import Iterable
 
 from ..models import AuditResult, Entity, Proposition
 from ..normalize.entities import normalize, same_answer
+from ..normalize.mentions import analyze
 from .cases import Case
 from .text import contains, display_title, has_pronoun, norm, similar_names
 
@@ -58,8 +59,8 @@ class View:
         return self.entities[entity].name if entity in self.entities else "—"
 
     def matching(self, text: str, lenient: bool = False) -> set[str]:
-        """Entities with a mention or name equal to `text` under the pipeline's matching
-        (`lenient`: also word containment either way, or same first and last word)."""
+        """Entities with a mention or name matching `text` under `named_alike` (`lenient`:
+        also bare word containment ignoring numbers, or same first and last word)."""
         key = f"{lenient}|{text}"
         if key not in self._matches:
             self._matches[key] = {e.id for e in self.result.entities
@@ -72,9 +73,23 @@ class View:
 
 def _entity_matches(entity: Entity, text: str, lenient: bool = False) -> bool:
     forms = [entity.name] + [m.text for m in entity.mentions if not m.reason.startswith("coref")]
-    if any(same_answer(text, form, FUZZY) for form in forms):
+    if any(named_alike(text, form) for form in forms):
         return True
     return lenient and any(_loosely_same(text, form) for form in forms)
+
+
+def named_alike(gold: str, form: str) -> bool:
+    """The evidence-pair matcher: the pipeline's answer equality (`same_answer`: normalized
+    keys, descriptors, fuzzy) or one normalized name inside the other on word boundaries
+    with the same regnal and ordinal numbers. Gold labels are Wikidata names, often longer
+    ("Hermann II of Hesse") or shorter than the text's; "Henry I" never matches "Henry II"."""
+    if same_answer(gold, form, FUZZY):
+        return True
+    a, b = analyze(gold), analyze(form)
+    if not a.tokens or not b.tokens or a.markers != b.markers:
+        return False
+    short, long = (a.tokens, b.tokens) if len(a.tokens) <= len(b.tokens) else (b.tokens, a.tokens)
+    return any(long[i:i + len(short)] == short for i in range(len(long) - len(short) + 1))
 
 
 def _loosely_same(gold: str, form: str) -> bool:
