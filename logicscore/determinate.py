@@ -11,7 +11,7 @@ from .normalize.phrases import crude_stem as _stem
 from .normalize.phrases import restates_question, words as _words
 from .normalize.relations import functional_slots, role, symmetric
 
-__all__ = ["judge", "functional", "same_relation", "relation_key", "restates_question", "competitors"]
+__all__ = ["judge", "functional", "same_relation", "role_key", "relation_key", "restates_question", "competitors"]
 
 _NEGATION = frozenset({"not", "never", "no", "n't", "neither", "nor"})
 _PASSIVE = "by"
@@ -62,15 +62,21 @@ def functional(p: Proposition, entity: str) -> bool:
     return bool(stems & _FUNCTIONAL_VERBS) and not _agent(p, entity)
 
 
+def role_key(p: Proposition, entity: str) -> tuple | None:
+    """A hashable key equal for two propositions iff `same_relation` holds (None: never same)."""
+    slot = _slot(p, entity)
+    if slot is not None:
+        return ("family", *slot)
+    stems = relation_key(p.relation)[0]
+    if not stems:
+        return None
+    return ("stems", stems, _agent(p, entity))
+
+
 def same_relation(p: Proposition, q: Proposition, entity: str) -> bool:
     """Same relation with `entity` in the same role, whatever the voice or wording."""
-    a, b = _slot(p, entity), _slot(q, entity)
-    if a is not None or b is not None:
-        return a == b
-    stems = relation_key(p.relation)[0]
-    if not stems or stems != relation_key(q.relation)[0]:
-        return False
-    return _agent(p, entity) == _agent(q, entity)
+    a = role_key(p, entity)
+    return a is not None and a == role_key(q, entity)
 
 
 def _other(p: Proposition, entity: str) -> tuple[str | None, str]:

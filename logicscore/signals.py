@@ -3,45 +3,75 @@
 from __future__ import annotations
 
 from .chain import ChainResult
-from .determinate import functional, same_relation
+from .determinate import functional, role_key
 from .models import Proposition, Signal, Verdict
 from .normalize.entities import Linked
 
 
+# Pairs compared per group of propositions sharing an entity and a relation: enough for any
+# real answer, and what keeps an adversarial hub (one entity linked to thousands) linear.
+MAX_PAIRS_PER_GROUP = 64
+
+
 def _contradictions(props: list[Proposition], kinds: dict[str, str]) -> list[Signal]:
-    """p and not-p on the same pair, or two values of a functional relation for one entity."""
-    out: list[Signal] = []
+    """p and not-p on the same pair, or two values of a functional relation for one entity.
+
+    Propositions are grouped by (entity, relation role) first, so only candidates that
+    could conflict are compared: linear in the number of propositions, not quadratic.
+    """
     live = [p for p in props if not p.conclusion and p.subject_entity and p.object_entity]
-    for i, p in enumerate(live):
-        for q in live[i + 1:]:
-            if p.negated == q.negated:
-                continue
-            same_pair = {p.subject_entity, p.object_entity} == {q.subject_entity, q.object_entity}
-            if same_pair and same_relation(p, q, p.subject_entity):
-                out.append(Signal(
+    order = {p.id: i for i, p in enumerate(live)}
+    found: dict[tuple[str, str], Signal] = {}
+
+    by_claim: dict[tuple, list[Proposition]] = {}
+    for p in live:
+        # Keyed on one fixed end of the pair, so "A directed B" and "B was not directed by A" meet.
+        ref = min(p.subject_entity, p.object_entity)
+        key = role_key(p, ref)
+        if key is not None:
+            pair = frozenset((p.subject_entity, p.object_entity))
+            by_claim.setdefault((pair, key), []).append(p)
+    for group in by_claim.values():
+        for p, q in _pairs(group):
+            if p.negated != q.negated:
+                found.setdefault((p.id, q.id), Signal(
                     kind="contradiction", severity="hard", propositions=[p.id, q.id],
                     message=f"{p.id} and {q.id} assert and deny the same claim"))
-    linked = {frozenset((p.subject_entity, p.object_entity)) for p in live if not p.negated}
-    literal = {"date", "number"}
+
     positive = [p for p in live if not p.negated]
-    for i, p in enumerate(positive):
-        for q in positive[i + 1:]:
-            for entity in (p.subject_entity, p.object_entity):
-                if entity not in (q.subject_entity, q.object_entity) or not functional(p, entity):
-                    continue
-                a = p.object_entity if p.subject_entity == entity else p.subject_entity
-                b = q.object_entity if q.subject_entity == entity else q.subject_entity
-                if a == b or a == entity or b == entity or not same_relation(p, q, entity):
-                    continue
-                if (kinds.get(a) in literal) != (kinds.get(b) in literal):
-                    continue  # "born in Springfield" and "born on 1970" are two facts
-                if frozenset((a, b)) in linked:
-                    continue  # "born in Springfield" / "born in Illinois" with Springfield in Illinois
-                out.append(Signal(
-                    kind="contradiction", severity="hard", propositions=[p.id, q.id],
-                    message=f"{p.id} and {q.id} give two values for '{p.relation}'"))
-                break
-    return out
+    linked = {frozenset((p.subject_entity, p.object_entity)) for p in positive}
+    literal = {"date", "number"}
+    by_role: dict[tuple, list[Proposition]] = {}
+    for p in positive:
+        for entity in dict.fromkeys((p.subject_entity, p.object_entity)):
+            key = role_key(p, entity)
+            if key is not None and functional(p, entity):
+                by_role.setdefault((entity, key), []).append(p)
+    for (entity, _), group in by_role.items():
+        for p, q in _pairs(group):
+            a = p.object_entity if p.subject_entity == entity else p.subject_entity
+            b = q.object_entity if q.subject_entity == entity else q.subject_entity
+            if a == b or a == entity or b == entity or (p.id, q.id) in found:
+                continue
+            if (kinds.get(a) in literal) != (kinds.get(b) in literal):
+                continue  # "born in Springfield" and "born on 1970" are two facts
+            if frozenset((a, b)) in linked:
+                continue  # "born in Springfield" / "born in Illinois" with Springfield in Illinois
+            found[(p.id, q.id)] = Signal(
+                kind="contradiction", severity="hard", propositions=[p.id, q.id],
+                message=f"{p.id} and {q.id} give two values for '{p.relation}'")
+    return [found[k] for k in sorted(found, key=lambda k: (order[k[0]], order[k[1]]))]
+
+
+def _pairs(group: list[Proposition]):
+    """Ordered pairs (earlier, later) within a group, at most MAX_PAIRS_PER_GROUP of them."""
+    count = 0
+    for i, p in enumerate(group):
+        for q in group[i + 1:]:
+            if count >= MAX_PAIRS_PER_GROUP:
+                return
+            count += 1
+            yield p, q
 
 
 def collect_signals(linked: Linked, result: ChainResult, verdict: Verdict,

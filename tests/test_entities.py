@@ -38,6 +38,12 @@ from logicscore.normalize.entities import link, normalize, same_answer
     ("A. J. Mintu", "aj mintu"),
     ("A J Mintu", "aj mintu"),
     ("A Beautiful Mind", "beautiful mind"),
+    # Legal-form suffixes go; "F.C" without its last dot is no regnal "C".
+    ("Tottenham Hotspur F.C", "tottenham hotspur"),
+    ("Bank of America Corporation", "bank of america"),
+    ("Governor Johnson Hagood", "johnson hagood"),
+    # A roman numeral inside a name is an initial, not a regnal number.
+    ("John C Smith", "john c smith"),
 ])
 def test_entities_normalize(text, expected):
     assert normalize(text) == expected
@@ -73,6 +79,15 @@ def entity_of(linked, text):
     ("Springfield", "West Springfield", False),
     ("John Smith", "Jane Smith", False),
     ("A. J. Mintu", "A J Mintu", True),
+    ("Arsenal F.C.", "Arsenal", True),
+    # One regnal name with an epithet; a different number never.
+    ("Henry III", "Henry III of England", True),
+    ("Niccolò III", "Niccolò III d'Este", True),
+    ("Henry II", "Henry III of England", False),
+    ("Henry III of England", "Henry III of France", False),
+    # A polity named by its adjective.
+    ("Ottoman", "Ottoman Empire", True),
+    ("Soviet", "Soviet Union", True),
 ])
 def test_entities_pairs(a, b, same):
     linked = link(Extraction(props((a, "r", "x"), ("y", "r", b))), [], "")
@@ -223,6 +238,9 @@ def test_entities_negated_relation_is_no_person_evidence():
     # A generational suffix guards like a regnal number: the son is not the father.
     ("Fife Symington", "John Fife Symington Jr.", False),
     ("Rick Howland", 'Richard "Rick" Howland', True),
+    # Three or more words inside the full name, extra words names or particles.
+    ("Juan Carlos Gumucio", "Juan Carlos Gumucio Quiroga", True),
+    ("Pilar del Río", "María del Pilar del Río Sánchez", True),
 ])
 def test_entities_person_name_tail(short, full, same):
     ex = Extraction(props((full, "born in", "Pilton"), (short, "founded", "Glastonbury")),
@@ -259,3 +277,24 @@ def test_entities_question_entity_matches_person_tail():
                     mentions=[("Athelstan Joseph Michael Eavis", 0, 30, "person")])
     linked = link(ex, [QuestionEntity(name="Michael Eavis"), QuestionEntity(name="Eavis")], "")
     assert [q.entity for q in linked.question] == ["E1", None]
+
+
+@pytest.mark.parametrize("question, text, matched", [
+    ("country Man", "Country Man", True),               # question case is unreliable
+    ("Lego Batman", "The Lego Batman Movie", True),     # a trailing work-type word
+    ("True North Trilogy", "True North", True),
+    ("Goldwyn Productions", "Samuel Goldwyn Productions", True),   # ends a longer name
+    ("Los Angeles", "East Los Angeles", False),         # another place
+    ("Paris", "Paris Hilton", False),
+    ("Mexico City", "Mexico", False),                   # place types are not dropped
+])
+def test_entities_question_matching_loose(question, text, matched):
+    linked = link(Extraction(props((text, "r", "Somewhere Else"))), [QuestionEntity(name=question)], "")
+    assert (linked.question[0].entity == "E1") is matched
+
+
+def test_entities_question_loose_match_needs_one_cluster():
+    linked = link(Extraction(props(("Texas Supreme Court", "r", "Ohio Supreme Court"))),
+                  [QuestionEntity(name="Supreme Court")], "")
+    assert len(linked.entities) == 2
+    assert linked.question[0].entity is None

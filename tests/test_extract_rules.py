@@ -105,6 +105,23 @@ PATTERNS = [
     pytest.param("Atlanta, Georgia hosted the Olympics.",
                  [("Atlanta", "be", "Georgia", "appos"), ("Atlanta", "host", "Olympics", "svo")],
                  id="appos-named"),
+    # Invented names the small model tags as verbs, plural nouns or prepositions.
+    pytest.param("Navines is the birthplace of Yalo Holvane.",
+                 [("Navines", "birthplace of", "Yalo Holvane", "copula")], id="unknown-word-subject"),
+    pytest.param("In other words, Zanuna contains Tarith.",
+                 [("Zanuna", "contain", "Tarith", "svo")], id="unknown-word-object"),
+    pytest.param("Linmasis Wanderers is headquartered in Thalburg.",
+                 [("Linmasis Wanderers", "headquarter in", "Thalburg", "prep")],
+                 id="unknown-word-compound"),
+    # An NER span running over a verb is two names.
+    pytest.param("The film Gildodor featured Saren Selett.",
+                 [("Gildodor", "feature", "Saren Selett", "relcl")], id="ner-span-over-verb"),
+    pytest.param("The director of Lutathas is Kesard.",
+                 [("Kesard", "director of", "Lutathas", "copula")], id="copula-acomp-name"),
+    pytest.param("He did not found Belmawyn Holdings.", [], id="do-support-no-subject"),
+    pytest.param("Inception, which was directed by Christopher Nolan, starred Leonardo DiCaprio.",
+                 [("Inception", "direct by", "Christopher Nolan", "relcl"),
+                  ("Inception", "star", "Leonardo DiCaprio", "svo")], id="relcl-no-leak"),
 ]
 
 
@@ -143,6 +160,13 @@ def test_rules_conclusion(extractor, text, expected):
     props = run(extractor, text).propositions
     assert [(p.subject, p.object, p.pattern, p.conclusion) for p in props] == [
         (*expected, "conclusion", True)]
+
+
+@pytest.mark.slow
+def test_rules_do_support_keeps_the_base_form(extractor):
+    props = run(extractor, "Tina Ravward founded Iko. She did not found Orsavel Works.").propositions
+    assert [(p.subject, p.relation, p.object, p.negated) for p in props] == [
+        ("Tina Ravward", "found", "Iko", False), ("Tina Ravward", "found", "Orsavel Works", True)]
 
 
 @pytest.mark.slow

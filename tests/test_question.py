@@ -90,6 +90,20 @@ DETECT_REAL = [
     ("Who played for the Seattle Seahawks in the National Football League?",
      "He played for the Seattle Seahawks in the National Football League (NFL).",
      [("Seattle Seahawks", True), ("National Football League", True)]),
+    # Lowercase question words the long answer writes as a name; common words never.
+    ("who plays leslie knope on parks and recreation?",
+     "Amy Poehler plays Leslie Knope in Parks and Recreation, a sitcom.",
+     [("leslie knope", True), ("parks and recreation", True)]),
+    ("Who played the king that was king of england in 1951 in the king's speech?",
+     "George VI was King of the United Kingdom. The King's Speech: Colin Firth plays him.",
+     [("1951", False), ("king's speech", True)]),
+    ("What character in A League of their Own was played by Geena Davis?",
+     "A League of Their Own: In 1988, Dottie Hinson (Geena Davis) attends the opening.",
+     [("League of their Own", True), ("Geena Davis", True)]),
+    # A span the answer never writes loses to one it does.
+    ("Who played the girlfriend of Alex P. Keaton's actor on Family Ties in Back to the Future?",
+     "The character was played by Claudia Wells in Back to the Future.",
+     [("Alex P. Keaton", True), ("Back to the Future", True)]),
 ]
 
 

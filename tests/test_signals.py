@@ -97,3 +97,22 @@ def test_signals_order_is_fixed():
     triples = SEED + [("John Smith", "born in", "Shelbyville"), ("x", "r", "y")]
     kinds = [k for k, _, _ in signals(triples, ["Springfield"], "Christopher Nolan", hops=5)]
     assert kinds == ["contradiction", "shortcut", "redundant"]
+
+
+def test_signals_negation_across_voice_and_hub_stays_linear():
+    import time
+
+    from logicscore.models import Proposition
+    from logicscore.signals import _contradictions
+
+    def prop(i, s, r, o, neg=False):
+        return Proposition(id=f"P{i}", text="", subject=s, relation=r, object=o, negated=neg,
+                           subject_entity=s, object_entity=o, pattern="given")
+
+    props = [prop(1, "E1", "direct", "E2"), prop(2, "E2", "direct by", "E1", neg=True)]
+    assert [s.propositions for s in _contradictions(props, {})] == [["P1", "P2"]]
+    hub = [prop(i, "E0", "born in", f"E{i}") for i in range(1, 3001)]
+    start = time.process_time()
+    found = _contradictions(hub, {})
+    assert time.process_time() - start < 5
+    assert 0 < len(found) <= 64

@@ -125,8 +125,8 @@ def find_mentions(doc: Any, hints: list[str], make_doc: Any,
     for s, e, prio, label in sorted(found, key=lambda f: (f[2] > 0, -(f[1] - f[0]), f[2], f[0])):
         while s < e and prio > 0 and (doc[s].lower_ in ("the", "a", "an") or _loose(doc[s])):
             s += 1
-        while e > s and _loose(doc[e - 1]):
-            e -= 1  # "December 18, 1904 –": dangling punctuation from NER
+        while e > s and (_loose(doc[e - 1]) or prio > 0 and doc[e - 1].tag_ == "POS"):
+            e -= 1  # "December 18, 1904 –": dangling punctuation from NER; "Faequin's"
         if prio > 0:
             s = _trim_modifiers(doc, s, e)
         if s >= e or any(taken[s:e]):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_right
 from dataclasses import replace
 from typing import Any, ClassVar
@@ -13,23 +12,9 @@ from ..models import Proposition, QARecord, Resolution
 from . import Extraction
 from .mentions import Arg, find_mentions, strip_citations
 from .references import References
+from .syntax import (ANSWER_IS, CONCLUSION, HEADING, HEDGE, causal, join_headings,
+                     misparsed_verb, np_text)
 
-_HEDGE = re.compile(
-    r"\b(?:reportedly|allegedly|possibly|perhaps|rumou?red|supposedly|purportedly|presumably|"
-    r"probably|likely|apparently|unconfirmed|(?:may|might|could) (?:have|be)|"
-    r"unclear (?:whether|if)|it is (?:believed|thought|said|possible)|(?:is|are|was|were) "
-    r"(?:said|believed|thought) to|not (?:sure|certain)|uncertain)\b",
-    re.I,
-)
-_CONCLUSION = re.compile(
-    r"^\W*(?:so|thus|therefore|hence|consequently|in conclusion|in summary|in short|"
-    r"to conclude|to sum up|final answer)(?=[\s,:])|\bthe (?:final |correct |short )?answer "
-    r"(?:is|would be|was|will be)\b|\banswer\s*:",
-    re.I,
-)
-# "Title Words: body": capitalised words up to a colon (a paragraph title, not a cue).
-_HEADING = re.compile(r"^\W*(?:[A-Z0-9][\w'’.&-]*,?\s+){0,8}[A-Z0-9][\w'’.&-]*:\s")
-_ANSWER_IS = re.compile(r"\banswer(?: (?:is|would be|was|will be))?\s*:?\s*(?P<x>.+)$", re.I | re.S)
 _RELATIVE = frozenset({"who", "whom", "which", "that", "whose"})
 _PRED_DEPS = frozenset({"relcl", "acl", "advcl", "ccomp", "csubj", "parataxis", "conj"})
 _SUBJ = ("nsubj", "nsubjpass")
@@ -92,7 +77,7 @@ class _Run(References):
         self.doc = doc
         self.lemma = lemma
         self.offsets = offsets
-        self.sents = _join_headings([s for s in doc.sents if s.text.strip()])
+        self.sents = join_headings([s for s in doc.sents if s.text.strip()])
         self.sent_of = {t.i: n for n, s in enumerate(self.sents) for t in s}
         self.mentions = find_mentions(doc, hints, make_doc, answers)
         self.arg_at: dict[int, Arg] = {}
@@ -112,7 +97,8 @@ class _Run(References):
         seen: set[tuple] = set()
         out: list[Proposition] = []
         for p in sorted(props, key=lambda p: p.pop("_key")):
-            key = (p["sentence"], p["subject"].lower(), p["relation"], p["object"].lower())
+            key = (p["sentence"], p["subject"].lower(), p["relation"], p["object"].lower(),
+                   p.pop("_reason", None))
             if key in seen:
                 continue
             seen.add(key)
@@ -137,6 +123,8 @@ class _Run(References):
             return True
         if tok.dep_ in _PRED_DEPS and tok.pos_ in ("VERB", "AUX"):
             return True
+        if misparsed_verb(tok):
+            return True
         # "Paris, the capital of France": an apposition with content of its own.
         return (tok.dep_ == "appos" and tok.pos_ == "NOUN" and tok.i not in self.arg_at
                 and tok.head.i in self.arg_at
@@ -144,6 +132,10 @@ class _Run(References):
 
     def _clause_of(self, tok: Any) -> int:
         if tok.i not in self._clause:
+            verb = next((c for c in tok.children if misparsed_verb(c)), None)
+            if verb is not None and tok.i in self.arg_at:
+                self._clause[tok.i] = verb.i  # "…, starred Halo Garley": Garley is its object
+                return verb.i
             t = tok
             while not self._is_pred(t) and t.head.i != t.i:
                 t = t.head
@@ -184,6 +176,12 @@ class _Run(References):
                 return [], subj, None
             group = [arg] + [self.arg_at[c.i] for c in subj.conjuncts if c.i in self.arg_at]
             return group, subj, "relcl" if p.dep_ == "relcl" else None
+        if misparsed_verb(p):
+            # "X, which was directed by Y, starred Z": the main clause's subject.
+            root = p.sent.root
+            subj = next((c for c in root.children if c.dep_ in _SUBJ), root)
+            arg = self.arg_at.get(subj.i) or self.arg_at.get(root.i)
+            return ([arg] if arg else []), None, None
         if p.dep_ in ("relcl", "acl", "appos"):
             arg = self._noun_arg(p.head)
             return ([arg] if arg else []), None, p.dep_
@@ -200,17 +198,17 @@ class _Run(References):
         base = {
             "text": text, "sentence": n, "citations": list(self.citations.get(n, [])),
             "span": (self._orig(sent.start_char), self._orig(sent.end_char - 1) + 1),
-            "hedged": bool(_HEDGE.search(text)),
+            "hedged": bool(HEDGE.search(text)),
         }
-        cue = _CONCLUSION.search(text)
+        cue = CONCLUSION.search(text)
         # "So Much Love: In 1967 it was covered …" is a titled sentence, not a conclusion.
-        heading = (n in self.topics or _HEADING.match(text)) and not _ANSWER_IS.search(text)
+        heading = (n in self.topics or HEADING.match(text)) and not ANSWER_IS.search(text)
         props: list[dict] = []
         if cue and not heading and not self._in_mention(sent, cue.start()):
             props = self._conclusion(sent, args, base)
             # "Therefore, Nolan, who was born in London, …" still states a claim linking
             # two entities; "So the answer is X" and "Thus, X is the answer" state only X.
-            if _ANSWER_IS.search(text) or len(args) < 2 or any(
+            if ANSWER_IS.search(text) or len(args) < 2 or any(
                     self.lemma(t) == "answer" for t in sent):
                 return props
         covered: set[int] = set()
@@ -239,6 +237,8 @@ class _Run(References):
                         tags.add(how)
                     pattern = next(t for t in _PATTERN_ORDER if t in tags or t == "svo")
                     props.append(self._prop(base, s, o, relation, pattern, negated))
+                    if causal(p):  # "A because A restated": two claims, mutual support
+                        props[-1]["_reason"] = pi
                     covered.update((id(s), id(o)))
         topic = self.topics.get(n)
         named = {p[k].lower() for p in props for k in ("subject", "object")}
@@ -286,6 +286,8 @@ class _Run(References):
             tags.add("copula")
         if down[0].i != p.i and (subj_tok is None or down[0].i != subj_tok.i):
             down = [self.doc[o.top]]  # the object is not below the predicate: no path words
+            if p.head.i == o.top and misparsed_verb(p):
+                return self.lemma(p).lower(), tags, False
         words: list[str] = []
         mark = 0
         negated = any(c.dep_ == "neg" for c in p.children)
@@ -336,7 +338,7 @@ class _Run(References):
 
     def _conclusion(self, sent: Any, args: list[Arg], base: dict) -> list[dict]:
         """One proposition stating the result; it never bridges (SPEC §4.5)."""
-        m = _ANSWER_IS.search(base["text"])
+        m = ANSWER_IS.search(base["text"])
         x = m.group("x").strip().strip(".\"'“”").strip() if m else ""
         subject = "answer"
         if x:
@@ -350,8 +352,8 @@ class _Run(References):
             if self.lemma(root) == "be" and subj is not None and attr is not None:
                 if self.lemma(attr) == "answer":  # "Thus, Nolan is the answer."
                     subj, attr = attr, subj
-                subject = "answer" if self.lemma(subj) == "answer" else _np(subj, self.arg_at)
-                obj = _np(attr, self.arg_at)
+                subject = "answer" if self.lemma(subj) == "answer" else np_text(subj, self.arg_at)
+                obj = np_text(attr, self.arg_at)
             elif args:
                 obj = args[-1].text
             else:
@@ -372,20 +374,3 @@ class _Run(References):
 
     def _orig(self, i: int) -> int:
         return self.offsets[min(max(i, 0), len(self.offsets) - 1)]
-
-
-def _join_headings(sents: list[Any]) -> list[Any]:
-    """Glue a "Title:" the parser split off back onto the sentence it introduces."""
-    out: list[Any] = []
-    for sent in sents:
-        if out and out[-1].text.rstrip().endswith(":") and out[-1].end == sent.start:
-            prev = out.pop()
-            sent = prev.doc[prev.start:sent.end]
-        out.append(sent)
-    return out
-
-
-def _np(tok: Any, arg_at: dict[int, Arg]) -> str:
-    if tok.i in arg_at:
-        return arg_at[tok.i].text
-    return tok.doc[tok.left_edge.i:tok.right_edge.i + 1].text

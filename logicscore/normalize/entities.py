@@ -13,12 +13,17 @@ from dataclasses import dataclass, field
 
 from ..extract import Extraction
 from ..models import Entity, EntityKind, Mention, Proposition, QuestionEntity
-from .mentions import DATE, NUMBER, Form, analyze, compare, is_pronoun, normalize, same_answer
+from .mentions import (DATE, NUMBER, Form, analyze, capitalized, compare, is_pronoun, loose_key,
+                       normalize, same_answer, tail)
 from .relations import person_args
 
 __all__ = ["Linked", "link", "normalize", "same_answer"]
 
 _HE_SHE = frozenset({"he", "she", "him", "her", "his", "hers", "himself", "herself"})
+# "East Los Angeles" is not "Los Angeles": such a first word makes another place.
+_PLACE_MODIFIERS = frozenset("""
+north south east west northern southern eastern western central upper lower greater new old
+""".split())
 # Fuzzy comparisons per mention are capped so adversarial inputs stay bounded.
 _MAX_FUZZY_FORMS = 400
 
@@ -238,10 +243,26 @@ def _kind(cluster: _Cluster, name: str) -> EntityKind:
 
 
 def _match_external(clusters: list[_Cluster], text: str, threshold: float) -> int | None:
-    """Cluster index for a question entity or short answer; never by surname alone."""
+    """Cluster index for a question entity or short answer; never by surname alone.
+
+    Questions capitalise loosely ("country Man", "the Lego Batman movie", "True North
+    Trilogy"), so failing the mention rules, a cluster matches when keys agree with every
+    word capitalised and a trailing work-type word dropped, or when the name ends a longer
+    name of the text ("Goldwyn Productions" in "Samuel Goldwyn Productions"); either only
+    when exactly one cluster does.
+    """
     form = analyze(text)
     hit = _best(clusters, form, threshold, persons=True)
-    return hit[0] if hit else None
+    if hit:
+        return hit[0]
+    keys = {loose_key(form), loose_key(analyze(capitalized(text)))} - {""}
+    live = [ci for ci, c in enumerate(clusters) if not c.recs[0].pronoun]
+    for test in (lambda f: loose_key(f) in keys,
+                 lambda f: tail(form, f) and not _PLACE_MODIFIERS & set(f.tokens[:-len(form.tokens)])):
+        found = [ci for ci in live if any(test(f) for f in clusters[ci].forms.values())]
+        if len(found) == 1:
+            return found[0]
+    return None
 
 
 def link(extraction: Extraction, question: list[QuestionEntity], answer: str,

@@ -35,8 +35,20 @@ magazine newspaper city town village river lake island company club franchise
 HONORIFICS = frozenset("""
 mr mrs ms miss mx dr prof professor sir dame lord lady king queen prince princess duke duchess
 earl count countess baron baroness emperor empress pope president senator general captain
-colonel rev reverend
+colonel rev reverend governor mayor bishop archbishop cardinal chancellor admiral
 """.split())
+# Work and organisation type words that question writers capitalise or drop at will ("the
+# Lego Batman movie" for "The Lego Batman Movie", "True North Trilogy" for "True North").
+WORK_TYPES = frozenset("""
+film movie song single album band novel book series trilogy saga show sitcom play musical opera
+poem game magazine newspaper franchise company club
+""".split())
+# A polity named by its adjective: "an Ottoman princess" is of the Ottoman Empire.
+POLITIES = frozenset("empire union dynasty caliphate sultanate khanate".split())
+# Legal-form suffixes: "Arsenal F.C." is "Arsenal", "Bank of America Corporation" the bank.
+ORG_SUFFIXES = frozenset("fc afc cf inc ltd llc plc gmbh corp corporation".split())
+# Name particles that may sit lowercase inside a person's name ("María del Pilar del Río").
+PARTICLES = frozenset("d de del della di da das dos du la le van von der den ter y bin ibn al".split())
 # Titles that go with regnal numbers: "Prince Albert" may be the text's only "Albert II".
 ROYAL = frozenset("""
 king queen prince princess duke duchess earl count countess baron baroness emperor empress pope
@@ -165,7 +177,8 @@ def analyze(text: str) -> Form:
                                 else _ORDINAL_WORDS[norm]))
         elif norm[0].isdigit():
             markers.add("n:" + norm)
-        elif pos > 0 and tok.isupper() and _ROMAN.match(norm) and not dotted:
+        elif (pos > 0 and tok.isupper() and _ROMAN.match(norm) and not dotted and not run
+              and (pos == len(keep) - 1 or toks[keep[pos + 1]] in PARTICLES | {"of"})):
             markers.add("r:" + norm)
         elif pos > 0 and norm in ("jr", "sr") and caps[i]:
             markers.add("g:" + norm)  # "Fife Symington" is not "J. Fife Symington Jr."
@@ -183,6 +196,10 @@ def analyze(text: str) -> Form:
     if run:
         tokens.append("".join(run))
         tcaps.append(True)
+    while len(tokens) > 1 and tokens[-1] in ORG_SUFFIXES and tcaps[-1]:
+        tokens.pop()
+        tcaps.pop()
+        person_hint = False  # "F.C." has dots but names a club
     display = text[raw[keep[0]][1]:raw[keep[-1]][2]].strip()
     return Form(" ".join(tokens), tuple(tokens), tuple(tcaps), frozenset(markers), display,
                  person_hint, titled)
@@ -192,6 +209,19 @@ def is_pronoun(text: str) -> bool:
     """A pronoun, unless written in capitals: "US" and "WHO" are names, "us" and "who" not."""
     letters = [c for c in text if c.isalpha()]
     return analyze(text).key in PRONOUNS and not (len(letters) >= 2 and all(c.isupper() for c in letters))
+
+
+def loose_key(form: Form) -> str:
+    """The key without a trailing work-type word, whatever its case ("lego batman movie" →
+    "lego batman"); for question and answer matching only."""
+    if len(form.tokens) > 1 and form.tokens[-1] in WORK_TYPES:
+        return " ".join(form.tokens[:-1])
+    return form.key
+
+
+def capitalized(text: str) -> str:
+    """Every word capitalised: a question's "country Man" read as the title "Country Man"."""
+    return re.sub(r"(?<![\w'’])(\w)", lambda m: m.group(1).upper(), text)
 
 
 def normalize(text: str) -> str:
@@ -228,6 +258,30 @@ def tail(short: Form, long: Form) -> bool:
             and short.caps[0] and all(long.caps[:-n]))
 
 
+def inner(short: Form, long: Form) -> bool:
+    """Three or more words of a person's name inside the full one ("Juan Carlos Gumucio"
+    in "Juan Carlos Gumucio Quiroga", "Pilar del Río" in "María del Pilar del Río Sánchez");
+    the extra words are names or name particles."""
+    n, m = len(short.tokens), len(long.tokens)
+    if n < 3 or n >= m or not short.caps[0]:
+        return False
+    for start in range(m - n + 1):
+        if long.tokens[start:start + n] == short.tokens:
+            extra = [j for j in range(m) if not start <= j < start + n]
+            return all(long.caps[j] or long.tokens[j] in PARTICLES for j in extra)
+    return False
+
+
+def same_regnal(short: Form, long: Form) -> bool:
+    """"Henry III" and "Henry III of England", "Niccolò III" and "Niccolò III d'Este": one
+    regnal name with a territorial or family epithet."""
+    n = len(short.tokens)
+    return (2 <= n < len(long.tokens) and long.tokens[:n] == short.tokens
+            and any(m.startswith("r:") for m in short.markers) and short.markers == long.markers
+            and ("r:" + short.tokens[-1]) in short.markers
+            and (long.tokens[n] == "of" or long.tokens[n] in PARTICLES))
+
+
 def compare(a: Form, b: Form, threshold: float, persons: bool) -> tuple[int, float, str] | None:
     """How strongly two forms match: (level, score, reason), or None."""
     if not a.key or not b.key:
@@ -245,6 +299,14 @@ def compare(a: Form, b: Form, threshold: float, persons: bool) -> tuple[int, flo
             return (2, 100.0, "same first and last name")
         if tail(a, b) or tail(b, a):
             return (2, 100.0, "end of the full name")
+        if inner(a, b) or inner(b, a):
+            return (2, 100.0, "part of the full name")
+    short, long = (a, b) if len(a.tokens) <= len(b.tokens) else (b, a)
+    if (len(short.tokens) == 1 and len(long.tokens) == 2 and not a.markers and not b.markers
+            and long.tokens[0] == short.tokens[0] and long.tokens[1] in POLITIES and short.caps[0]):
+        return (1, 100.0, "adjective of the polity")
+    if same_regnal(a, b) or same_regnal(b, a):
+        return (2, 100.0, "regnal name with epithet")
     if a.markers != b.markers or min(len(a.key), len(b.key)) < 4:
         return None
     ratio = fuzz.ratio(a.key, b.key)
