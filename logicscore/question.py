@@ -284,6 +284,15 @@ def _trim(doc: Any, span: tuple[int, int, str]) -> tuple[int, int, str] | None:
     m = re.search(r"(?:'s|’s|')$", doc.text[start:end])
     if m:
         end -= len(m.group(0))
+    if label != "QUOTE" and re.search(r"[A-Z0-9]", doc.text[start:end]):
+        # Lowercase words at either end describe the name: "song Cry", "Lego Batman movie",
+        # "Beyonce's first".
+        m = re.match(r"^(?:[a-z][\w-]*\s+)+", doc.text[start:end])
+        if m:
+            start += m.end()
+        m = re.search(r"(?:(?:'s|’s)?\s+[a-z][\w-]*)+$", doc.text[start:end])
+        if m and not doc.text[start:end].endswith(tuple(f" {w}" for w in CONNECTORS)):
+            end -= len(m.group(0))
     return (start, end, label) if end > start else None
 
 

@@ -44,6 +44,9 @@ from logicscore.normalize.entities import link, normalize, same_answer
     ("Governor Johnson Hagood", "johnson hagood"),
     # A roman numeral inside a name is an initial, not a regnal number.
     ("John C Smith", "john c smith"),
+    # One date, whichever order: day first.
+    ("January 16, 1898", "16 january 1898"),
+    ("16 January 1898", "16 january 1898"),
 ])
 def test_entities_normalize(text, expected):
     assert normalize(text) == expected

@@ -122,6 +122,10 @@ PATTERNS = [
     pytest.param("Inception, which was directed by Christopher Nolan, starred Leonardo DiCaprio.",
                  [("Inception", "direct by", "Christopher Nolan", "relcl"),
                   ("Inception", "star", "Leonardo DiCaprio", "svo")], id="relcl-no-leak"),
+    pytest.param("Mercer and Mancini wrote the song for Audrey Hepburn to sing in the film Breakfast.",
+                 [("Mercer", "related to", "Mancini", "cooccur"),
+                  ("Mercer", "write for", "Audrey Hepburn", "prep"),
+                  ("Audrey Hepburn", "sing in", "Breakfast", "prep")], id="for-to-clause"),
 ]
 
 

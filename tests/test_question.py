@@ -100,6 +100,9 @@ DETECT_REAL = [
     ("What character in A League of their Own was played by Geena Davis?",
      "A League of Their Own: In 1988, Dottie Hinson (Geena Davis) attends the opening.",
      [("League of their Own", True), ("Geena Davis", True)]),
+    # Lowercase words at the ends of a span describe the name.
+    ("Who voices Batman in the Lego Batman movie?", None, [("Batman", True), ("Lego Batman", True)]),
+    ("Who is talking about in the song Cry?", None, [("Cry", True)]),
     # A span the answer never writes loses to one it does.
     ("Who played the girlfriend of Alex P. Keaton's actor on Family Ties in Back to the Future?",
      "The character was played by Claudia Wells in Back to the Future.",

@@ -384,6 +384,9 @@ def test_realdata_lenient_evidence_names(gold, form, expected):
     ("the film Inception", "Inception", True),            # same_answer: descriptors
     ("Henry I", "Henry II", False),                       # regnal numbers differ
     ("Henry", "Henry II", False),
+    ("16 January 1898", "January 16, 1898", True),        # one date, two orders
+    ("Thomas Cochrane, 8th Earl of Dundonald", "Thomas Cochrane", True),   # label epithet
+    ("Thomas Cochrane, 8th Earl of Dundonald", "Thomas Cochrane, 10th Earl of Dundonald", False),
     ("Mary Elisabeth Hansen Mead", "Mary Mead", False),   # lenient only
     ("Paris", "Lyon", False),
 ])

@@ -240,6 +240,18 @@ class _Run(References):
                     if causal(p):  # "A because A restated": two claims, mutual support
                         props[-1]["_reason"] = pi
                     covered.update((id(s), id(o)))
+            if p.dep_ == "advcl" and subjects and any(
+                    c.dep_ == "mark" and c.lower_ == "for" for c in p.children):
+                # "wrote the song for Audrey Hepburn to sing": the song is for her.
+                head = self.doc[self._clause_of(p.head)]
+                obj = next((self.arg_at[c.i] for c in head.children
+                            if c.dep_ == "dobj" and c.i in self.arg_at), None)
+                if obj is None:  # "wrote the song for X": the writers, when the song is unnamed
+                    obj = next(iter(self._subjects(head)[0]), None)
+                if obj is not None and obj.text.lower() != subjects[0].text.lower():
+                    props.append(self._prop(base, obj, subjects[0],
+                                            f"{self.lemma(head).lower()} for", "prep", False))
+                    covered.update((id(obj), id(subjects[0])))
         topic = self.topics.get(n)
         named = {p[k].lower() for p in props for k in ("subject", "object")}
         if topic is not None and topic.text.lower() not in named and len(args) >= 2:

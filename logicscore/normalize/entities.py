@@ -1,10 +1,14 @@
 """Entity linking (SPEC §4.2): one entity node per real-world thing.
 
 Mentions are clustered in text order. A mention joins a cluster on an equal normalized key,
-on containment whose extra words are lowercase descriptors, or on fuzzy similarity with the
-safeguards measured in NOTES-rules-path.md; a lone surname joins a person afterwards, only
-when that surname is unique among persons. Clusters never merge with each other, so one
-ambiguous mention cannot bridge two entities.
+on containment whose extra words are lowercase descriptors, on a person's name inside the
+full name (same first and last word; two or more words ending it; three or more inside it),
+on one regnal name with an epithet, or on fuzzy similarity with the safeguards measured in
+NOTES-rules-path.md. Afterwards a lone surname joins a person only when that surname is
+unique among persons, and a titled lone name ("Prince Albert") joins the text's only regnal
+bearer of it ("Albert II"). Otherwise clusters never merge with each other, so one
+ambiguous mention cannot bridge two entities. Regnal, ordinal and generational numbers
+("II", "3rd", "Jr.") always guard.
 """
 
 from __future__ import annotations

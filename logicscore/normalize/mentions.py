@@ -65,6 +65,7 @@ _ORDINAL = re.compile(r"^(\d+)(?:st|nd|rd|th)$")
 YEAR = re.compile(r"^(1\d{3}|20\d{2})s?$")
 _MONTHS = ("january february march april may june july august september october november "
            "december jan feb mar apr jun jul aug sep sept oct nov dec")
+_MONTH_NAMES = frozenset(_MONTHS.split())
 DATE = re.compile(
     r"^(?:(?:in|on|c|circa|around|about)\s+)?(?:(?:\d{1,2}\s+)?(?:%s)(?:\s+\d{1,2})?(?:\s+\d{3,4})?"
     r"|\d{3,4}s?|\d{4}\s+\d{1,2}\s+\d{1,2}|\d{1,2}(?:st|nd|rd|th)?\s+century)(?:\s+(?:ad|bc|bce|ce))?$"
@@ -200,6 +201,11 @@ def analyze(text: str) -> Form:
         tokens.pop()
         tcaps.pop()
         person_hint = False  # "F.C." has dots but names a club
+    # "January 16, 1898" and "16 January 1898" are one date: day first.
+    if (2 <= len(tokens) <= 3 and tokens[0] in _MONTH_NAMES and tokens[1].isdigit()
+            and len(tokens[1]) <= 2 and all(t.isdigit() for t in tokens[2:])):
+        tokens[0], tokens[1] = tokens[1], tokens[0]
+        tcaps[0], tcaps[1] = tcaps[1], tcaps[0]
     display = text[raw[keep[0]][1]:raw[keep[-1]][2]].strip()
     return Form(" ".join(tokens), tuple(tokens), tuple(tcaps), frozenset(markers), display,
                  person_hint, titled)
@@ -298,9 +304,9 @@ def compare(a: Form, b: Form, threshold: float, persons: bool) -> tuple[int, flo
         if a.tokens[0] == b.tokens[0] and a.tokens[-1] == b.tokens[-1]:
             return (2, 100.0, "same first and last name")
         if tail(a, b) or tail(b, a):
-            return (2, 100.0, "end of the full name")
+            return (2, 99.0, "end of the full name")
         if inner(a, b) or inner(b, a):
-            return (2, 100.0, "part of the full name")
+            return (2, 98.0, "part of the full name")
     short, long = (a, b) if len(a.tokens) <= len(b.tokens) else (b, a)
     if (len(short.tokens) == 1 and len(long.tokens) == 2 and not a.markers and not b.markers
             and long.tokens[0] == short.tokens[0] and long.tokens[1] in POLITIES and short.caps[0]):

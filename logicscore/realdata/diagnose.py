@@ -82,10 +82,14 @@ def named_alike(gold: str, form: str) -> bool:
     """The evidence-pair matcher: the pipeline's answer equality (`same_answer`: normalized
     keys, descriptors, fuzzy) or one normalized name inside the other on word boundaries
     with the same regnal and ordinal numbers. Gold labels are Wikidata names, often longer
-    ("Hermann II of Hesse") or shorter than the text's; "Henry I" never matches "Henry II"."""
+    ("Hermann II of Hesse") or shorter than the text's; "Henry I" never matches "Henry II".
+    A label's comma epithet ("Thomas Cochrane, 8th Earl of Dundonald") may be missing from a
+    text name that carries no numbers of its own."""
     if same_answer(gold, form, FUZZY):
         return True
     a, b = analyze(gold), analyze(form)
+    if "," in gold and not b.markers:
+        a = analyze(gold.split(",")[0])
     if not a.tokens or not b.tokens or a.markers != b.markers:
         return False
     short, long = (a.tokens, b.tokens) if len(a.tokens) <= len(b.tokens) else (b.tokens, a.tokens)
