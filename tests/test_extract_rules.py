@@ -307,3 +307,24 @@ MENTION_CASES = [
 def test_rules_mentions(extractor, text, answer, present, absent):
     found = [m[0] for m in run_with(extractor, text, answer).mentions]
     assert all(p in found for p in present) and not any(a in found for a in absent), found
+
+
+@pytest.mark.parametrize(
+    "raw, clean",
+    [
+        ("[John Smith](https://x.org/John_Smith) [Doc1] starred.", "John Smith starred."),
+        ("John&nbsp;Smith starred.", "John Smith starred."),
+        ("Tom &amp; Jerry.", "Tom & Jerry."),
+        ("See [1] and [2, 3].", "See and."),
+    ],
+)
+def test_extract_rules_strip_markup_keeps_offsets(raw, clean):
+    from logicscore.extract.mentions import strip_citations
+
+    text, offsets, _ = strip_citations(raw)
+    assert text == clean
+    # Every kept word maps back onto the same word in the original text.
+    for word in clean.replace(".", "").split():
+        i = text.index(word)
+        if word not in ("&",):
+            assert raw[offsets[i]:offsets[i] + len(word)] == word

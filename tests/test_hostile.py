@@ -106,12 +106,7 @@ MARKUP_AROUND_NAMES = {
 
 # Known extractor gaps (extract/rules.py), reported with these reproducers. Strict: the test
 # turns red once fixed, and the mark can go.
-KNOWN = {
-    "HTML entity inside a name": "rules extractor: 'John&nbsp;Smith' loses the first sentence's "
-                                 "proposition, the chain breaks",
-    "markdown link around a name": "rules extractor: '[John Smith](https://…/John_Smith)' yields entities "
-                                   "'John_Smith' and 'John Smith](https://en.wikipedia.org/wiki'",
-}
+KNOWN: dict[str, str] = {}
 
 
 def _cases(table: dict) -> list:

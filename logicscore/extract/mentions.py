@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -15,7 +16,10 @@ CITATION = re.compile(
 )
 _NOISE = re.compile(
     CITATION.pattern
-    + r"|(?P<inv>[\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff])"
+    # A markdown link keeps its text and loses the target: "[John Smith](https://…)".
+    + r"|\[(?P<ltext>[^\[\]\n]{1,300})\]\((?P<url>[^()\s]{0,2000})\)"
+    r"|(?P<ent>&(?:[A-Za-z][A-Za-z0-9]{1,31}|#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6});)"
+    r"|(?P<inv>[\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff])"
     r"|(?P<brk>[\x0b\x0c\x85\u2028\u2029])"
     r"|(?P<tag><!--.*?-->|<(?P<blk>script|style)\b.*?</(?P=blk)\s*>|</?[A-Za-z][^<>]{0,200}>)"
     r"|\x1b\[[0-9;?]*[A-Za-z]|[\x00-\x08\x0e-\x1f\x7f]"
@@ -62,7 +66,10 @@ def strip_citations(text: str) -> tuple[str, list[int], list[tuple[int, list[str
     for m in _NOISE.finditer(text):
         parts.append(text[pos:m.start()])
         offsets.extend(range(pos, m.start()))
-        if m.group("ids") or m.group("s"):
+        if m.group("ltext"):
+            parts.append(m.group("ltext"))
+            offsets.extend(range(m.start("ltext"), m.end("ltext")))
+        elif m.group("ids") or m.group("s"):
             ids = [m.group("s")] if m.group("s") else [
                 i.strip() for i in re.split(r"[,;]", m.group("ids"))]
             markers.append((len(offsets), ids))
@@ -80,6 +87,10 @@ def _gap(text: str, m: re.Match) -> str:
     """What replaces a piece of noise: nothing inside a word, else a space or line break."""
     if m.group("brk"):
         return "\n"
+    if m.group("ent"):
+        char = html.unescape(m.group("ent"))
+        # A lone unknown entity stays as written; spacing entities become a plain space.
+        return " " if char.isspace() else char
     if m.group("inv"):
         return ""
     joined = text[m.start() - 1:m.start()].isalnum() and text[m.end():m.end() + 1].isalnum()
