@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from .errors import ConfigError
@@ -85,7 +85,32 @@ def parse(nlp: spacy.Language, text: str) -> spacy.tokens.Doc:
     the rules path needs lemmas only for the few tokens on a relation path.
     """
     skip = [name for name in ("lemmatizer",) if name in nlp.pipe_names]
-    return nlp(text, disable=skip)
+    if len(text) <= CHUNK_CHARS:
+        return nlp(text, disable=skip)
+    # A huge text parsed whole needs memory in proportion to its length (2.5 GB for 1 MB);
+    # in pieces cut at line or sentence ends, the peak stays that of one piece.
+    from spacy.tokens import Doc
+
+    with nlp.select_pipes(disable=skip):
+        docs = list(nlp.pipe(_pieces(text)))
+    return Doc.from_docs(docs, ensure_whitespace=False)
+
+
+CHUNK_CHARS = 100_000
+
+
+def _pieces(text: str) -> Iterator[str]:
+    """Consecutive slices of `text` (joined, they are `text`) of about CHUNK_CHARS each."""
+    start = 0
+    while len(text) - start > CHUNK_CHARS:
+        window = text[start:start + CHUNK_CHARS]
+        cut = max(window.rfind("\n"), window.rfind(". "))
+        if cut < CHUNK_CHARS // 2:
+            cut = window.rfind(" ")
+        end = start + (cut + 1 if cut > 0 else CHUNK_CHARS)
+        yield text[start:end]
+        start = end
+    yield text[start:]
 
 
 def lemmatizer(nlp: spacy.Language) -> Callable[[Any], str]:

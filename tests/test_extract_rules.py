@@ -328,3 +328,16 @@ def test_extract_rules_strip_markup_keeps_offsets(raw, clean):
         i = text.index(word)
         if word not in ("&",):
             assert raw[offsets[i]:offsets[i] + len(word)] == word
+
+
+@pytest.mark.slow
+def test_extract_rules_huge_text_is_parsed_in_pieces_that_rejoin_exactly(monkeypatch):
+    from logicscore import nlp as nlp_mod
+
+    monkeypatch.setattr(nlp_mod, "CHUNK_CHARS", 300)
+    text = " ".join(["John Smith was born in Springfield.", "He starred in Inception.\n",
+                     "no  break here and", "Christopher Nolan directed it."] * 40)
+    pieces = list(nlp_mod._pieces(text))
+    assert len(pieces) > 5 and "".join(pieces) == text
+    doc = nlp_mod.parse(nlp_mod.load(), text)
+    assert doc.text == text
