@@ -79,7 +79,7 @@ def score(
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar or summary.")] = False,
     max_chars: Annotated[int, typer.Option("--max-chars", min=1, help="Longest long answer scored "
                          "(characters; question and answer: a tenth of it); longer ones become "
-                         "InputError records.")] = 1_000_000,
+                         "InputError records.")] = 200_000,
     timeout: Annotated[float, typer.Option("--timeout", min=0, help="Seconds one record may take "
                        "before it becomes a Timeout record (0: no limit).")] = 300.0,
 ) -> None:

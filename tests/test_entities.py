@@ -47,6 +47,8 @@ from logicscore.normalize.entities import link, normalize, same_answer
     # One date, whichever order: day first.
     ("January 16, 1898", "16 january 1898"),
     ("16 January 1898", "16 january 1898"),
+    # An unclosed parenthesis runs to the end.
+    ("Vsevolod Gantmakher (October 8, 1935 – March 5, 2015", "vsevolod gantmakher"),
 ])
 def test_entities_normalize(text, expected):
     assert normalize(text) == expected

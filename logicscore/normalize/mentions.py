@@ -101,6 +101,11 @@ def _mask(text: str) -> tuple[str, set[int]]:
     for pattern in (r"\([^()]*\)", r"\[[^\[\]]*\]"):
         for m in re.finditer(pattern, text):
             chars[m.start():m.end()] = " " * (m.end() - m.start())
+    # A parenthesis cut off by the sentence or the extractor runs to the end: "X (1935 – 2015".
+    rest = "".join(chars)
+    if "(" in rest and rest.index("(") > 0:
+        at = rest.index("(")
+        chars[at:] = " " * (len(chars) - at)
     possessive_ends: set[int] = set()
     for m in re.finditer(r"(?<=[^\W_])['’]s\b|(?<=s)['’](?=\s|$)", text):
         chars[m.start():m.end()] = " " * (m.end() - m.start())
