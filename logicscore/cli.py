@@ -205,8 +205,8 @@ def corpus_generate(
         _fail(f"--hops expects N or LO-HI (e.g. 1-5), got {hops!r}", 2)
     if not 1 <= span[0] <= span[1] <= 5:
         _fail("--hops must lie within 1-5 with LO <= HI", 2)
-    count = write_corpus(output, seed=seed, n=n, hops=span)
-    _stderr().print(f"wrote {count} cases to {output}")
+    digest = write_corpus(output, seed=seed, n=n, hops=span)
+    _stderr().print(f"wrote {n} cases to {output} (sha256 {digest})", highlight=False)
 
 
 @app.command()

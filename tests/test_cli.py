@@ -123,3 +123,14 @@ def test_cli_explain_reads_scored_file(tmp_path):
 def test_cli_explain_unknown_id(tmp_path):
     res = run("explain", EXAMPLES, "--id", "no-such-id", "-x", "given")
     assert res.exit_code == 1 and "no-such-id" in res.output
+
+
+def test_cli_corpus_generate_is_reproducible(tmp_path):
+    a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    for out in (a, b):
+        res = run("corpus", "generate", "--seed", 5, "--n", 12, "--hops", "2-3", "-o", out)
+        assert res.exit_code == 0, res.output
+        assert "wrote 12 cases" in res.output
+    assert a.read_bytes() == b.read_bytes()
+    assert {r["hops"] for r in read(a)} <= {2, 3} and len(read(a)) == 12
+    assert run("corpus", "generate", "--hops", "0-9", "-o", a).exit_code == 2
