@@ -188,13 +188,18 @@ def _merge_regnal(clusters: list[_Cluster]) -> list[_Cluster]:
         if not all(len(f.tokens) >= 2 and f.tokens[0] == name and "r:" + f.tokens[1] in f.markers
                    for f in target.forms.values()):
             continue
-        for rec in c.recs:
-            if rec.reason is None or rec.reason in ("exact", "normalized"):
-                rec.reason = f"only regnal {name.title()}: {target.recs[0].form.display}"
-        target.recs.extend(c.recs)
-        target.forms.update(c.forms)
+        _absorb(target, c, f"only regnal {name.title()}: {target.recs[0].form.display}")
         dead.add(ci)
     return [c for ci, c in enumerate(clusters) if ci not in dead]
+
+
+def _absorb(target: _Cluster, other: _Cluster, reason: str) -> None:
+    """Move `other`'s mentions into `target`, recording why unless a finer reason exists."""
+    for rec in other.recs:
+        if rec.reason is None or rec.reason in ("exact", "normalized"):
+            rec.reason = reason
+    target.recs.extend(other.recs)
+    target.forms.update(other.forms)
 
 
 def _merge_surnames(clusters: list[_Cluster]) -> list[_Cluster]:
@@ -222,11 +227,7 @@ def _merge_surnames(clusters: list[_Cluster]) -> list[_Cluster]:
         if target.recs[0].order >= c.recs[0].order:
             continue  # only a *preceding* full name
         full = next(f.display for f in target.forms.values() if len(f.tokens) >= 2)
-        for rec in c.recs:
-            if rec.reason is None or rec.reason in ("exact", "normalized"):
-                rec.reason = f"surname of {full}"
-        target.recs.extend(c.recs)
-        target.forms.update(c.forms)
+        _absorb(target, c, f"surname of {full}")
         dead.add(ci)
     return [c for ci, c in enumerate(clusters) if ci not in dead]
 
