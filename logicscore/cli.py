@@ -87,6 +87,14 @@ def score(
 
     Bad lines become error records (status "error", typed error with its line number);
     the run goes on. Exit 0 unless --strict and some record errored (then 1).
+
+    Examples:
+
+        logicscore score runs.jsonl -o scored.jsonl
+
+        logicscore score runs.jsonl -o scored.jsonl --resume     # after a crash or Ctrl-C
+
+        cat runs.jsonl | logicscore score - -o - --map long_answer=output.text -q
     """
     from . import io
     from .report import render_summary, Summary
