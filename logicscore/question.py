@@ -66,6 +66,7 @@ TITLE_CONNECTORS = CONNECTORS | frozenset({
 TITLE_WORDS = frozenset({
     "earl", "duke", "baron", "baroness", "count", "countess", "marquess", "marquis", "viscount",
     "king", "queen", "prince", "princess", "lord", "lady", "duchess", "emperor", "empress",
+    "landgrave", "margrave", "elector",
 })
 _MONTHS = frozenset(
     "january february march april may june july august september october november december "

@@ -155,6 +155,12 @@ def test_entities_answer_never_by_surname(answer, expected):
     assert link(ex, [], answer).answer_entity == expected
 
 
+@pytest.mark.parametrize("answer, expected", [("1972", "E2"), ("1975", None)])
+def test_entities_year_answer_stated_by_full_date(answer, expected):
+    ex = Extraction(props(("Jon S. Baird", "born", "November 1972"), ("Jon S. Baird", "won", "1972 Prize")))
+    assert link(ex, [], answer).answer_entity == expected
+
+
 def test_entities_coreference_reason_and_person():
     p = Proposition(id="P2", text="He starred in Inception.", subject="John Smith",
                     relation="starred in", object="Inception", pattern="given", sentence=1,

@@ -299,6 +299,8 @@ MENTION_CASES = [
                  id="stopword-answer-ignored"),
     pytest.param("He graduated from Harvard College.", "Harvard", ["Harvard"],
                  ["Harvard College"], id="answer-carved-from-name"),
+    pytest.param('Naftuli "Nathan" Hertz Juran was an American film director.', "zzz",
+                 ['Naftuli', 'Nathan" Hertz Juran'], ["Hertz Juran"], id="quoted-nickname-name"),
 ]
 
 

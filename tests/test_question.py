@@ -40,6 +40,7 @@ DETECT_CASES = [
     ("Who was the father of Robert Devereux, 2nd Earl of Essex?", [("Robert Devereux", True)]),
     ("Who is Edward Howard, 2Nd Earl Of Carlisle's paternal grandfather?",
      [("Edward Howard", True)]),
+    ("What is the date of death of Hermann Ii, Landgrave Of Hesse's father?", [("Hermann Ii", True)]),
     # Quoted titles stay whole; proper-noun runs allow inner "of the".
     ('When was "The Man Who Knew Too Much" released?', [("Man Who Knew Too Much", True)]),
     ("What is the name of the Bank of the United States founder?",

@@ -116,6 +116,9 @@ def find_mentions(doc: Any, hints: list[str], make_doc: Any,
         span = doc.char_span(m.start(g), m.end(g), alignment_mode="contract")
         if span is not None and len(span):
             found.append((span.start, span.end, 1, ""))
+            nick = _nickname_name(doc, span)
+            if nick:
+                found.append((span.start, nick, 1, "PERSON"))
     for m in _DATE.finditer(doc.text):
         span = doc.char_span(m.start(), m.end(), alignment_mode="contract")
         if span is not None and len(span):
@@ -204,6 +207,19 @@ def _phrase_hits(doc: Any, phrases: list[str], make_doc: Any,
             continue  # a question entity inside a longer name is not that entity ("Mach")
         out.append((s, e))
     return out
+
+
+def _nickname_name(doc: Any, span: Any) -> int:
+    """End token of the name a quoted nickname goes by, or 0: in 'Naftuli "Nathan" Hertz
+    Juran' the person is called "Nathan Hertz Juran" (then "Nathan Juran", "Nathan H. Juran")."""
+    close = span.end
+    if (len(span) != 1 or not _name_part(doc, span.start) or not _name_part(doc, span.start - 2)
+            or close >= len(doc) or not doc[close].is_quote):
+        return 0
+    end = close + 1
+    while _name_part(doc, end):
+        end += 1
+    return end if end > close + 1 else 0
 
 
 def _name_part(doc: Any, i: int) -> bool:

@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 
 from ..extract import Extraction
 from ..models import Entity, EntityKind, Mention, Proposition, QuestionEntity
-from .mentions import (DATE, NUMBER, Form, analyze, capitalized, compare, is_pronoun, loose_key,
-                       normalize, same_answer, tail)
+from .mentions import (DATE, NUMBER, YEAR, Form, analyze, capitalized, compare, is_pronoun,
+                       loose_key, normalize, same_answer, tail)
 from .relations import person_args
 
 __all__ = ["Linked", "link", "normalize", "same_answer"]
@@ -253,8 +253,9 @@ def _match_external(clusters: list[_Cluster], text: str, threshold: float) -> in
     Questions capitalise loosely ("country Man", "the Lego Batman movie", "True North
     Trilogy"), so failing the mention rules, a cluster matches when keys agree with every
     word capitalised and a trailing work-type word dropped, or when the name ends a longer
-    name of the text ("Goldwyn Productions" in "Samuel Goldwyn Productions"); either only
-    when exactly one cluster does.
+    name of the text ("Goldwyn Productions" in "Samuel Goldwyn Productions"), or when a bare
+    year is the year of a full date ("1972" and "November 1972"); each only when exactly one
+    cluster does.
     """
     form = analyze(text)
     hit = _best(clusters, form, threshold, persons=True)
@@ -262,8 +263,12 @@ def _match_external(clusters: list[_Cluster], text: str, threshold: float) -> in
         return hit[0]
     keys = {loose_key(form), loose_key(analyze(capitalized(text)))} - {""}
     live = [ci for ci, c in enumerate(clusters) if not c.recs[0].pronoun]
+    year = form.key if len(form.tokens) == 1 and YEAR.match(form.key) and form.key.isdigit() else None
     for test in (lambda f: loose_key(f) in keys,
-                 lambda f: tail(form, f) and not _PLACE_MODIFIERS & set(f.tokens[:-len(form.tokens)])):
+                 lambda f: tail(form, f) and not _PLACE_MODIFIERS & set(f.tokens[:-len(form.tokens)]),
+                 # a bare year answer is stated by a full date in that year ("born November 1972")
+                 lambda f: year is not None and len(f.tokens) > 1 and f.tokens[-1] == year
+                 and bool(DATE.match(f.key))):
         found = [ci for ci in live if any(test(f) for f in clusters[ci].forms.values())]
         if len(found) == 1:
             return found[0]
