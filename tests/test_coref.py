@@ -181,3 +181,35 @@ def test_coref_titled_sentence_plural():
     title = Antecedent("Nashua Pride", 0, 0, "other", subject=True, topic=True)
     out = resolve([title], [ref("They", 14, 0, "plural")])
     assert [r.to.name for r in out] == ["Nashua Pride"]
+
+
+def _titled(kind: str) -> Antecedent:
+    return Antecedent("Huma Gun Anmogaldi", 0, 1, kind, subject=True, topic=True)
+
+
+def test_coref_titled_sentence_it_beats_earlier_things():
+    # NER tags many film titles PERSON; "It" as the body's subject is still the title.
+    earlier = Antecedent("Italian", 0, 0, "other")
+    it = Reference("It", 20, 22, 1, "thing", subject=True)
+    out = resolve([earlier, _titled("person")], [it])
+    assert [(r.to.name, r.reason) for r in out] == [("Huma Gun Anmogaldi", "the sentence's title")]
+
+
+def test_coref_titled_sentence_description_beats_head_noun_history():
+    # "Evan Almighty: The film was directed by …" after another film was mentioned.
+    earlier = Antecedent("Lassie Come-Home", 0, 0, "work", heads=("film",))
+    the_film = Reference("The film", 20, 28, 1, "thing", head="film", subject=True)
+    out = resolve([earlier, _titled("other")], [the_film])
+    assert [r.to.name for r in out] == ["Huma Gun Anmogaldi"]
+
+
+@pytest.mark.parametrize(("ref_", "title_kind", "expected"), [
+    (Reference("the film", 40, 48, 1, "thing", head="film", subject=False), "other", "Lassie"),
+    (Reference("He", 20, 22, 1, "person", subject=True), "work", None),
+    (Reference("The city", 20, 28, 1, "thing", head="city", subject=True), "work", "Lassie"),
+])
+def test_coref_titled_sentence_limits(ref_, title_kind, expected):
+    # Only the body's subject, and never across a known clash of kinds.
+    earlier = Antecedent("Lassie", 0, 0, "other", heads=("film", "city"))
+    out = resolve([earlier, _titled(title_kind)], [ref_])
+    assert [r.to.name for r in out] == ([expected] if expected else [])

@@ -16,13 +16,14 @@ from logicscore.realdata import (
 )
 from logicscore.realdata.cases import Case
 from logicscore.realdata.datasets import (
-    parse_2wiki, parse_entailmentbank, parse_hotpot, parse_musique,
+    _step_input, parse_2wiki, parse_entailmentbank, parse_hotpot, parse_musique,
 )
 from logicscore.realdata.diagnose import (_loosely_same, evidence_pairs, named_alike, why_complete,
                                          why_incomplete)
 from logicscore.realdata.measure import summarize
 from logicscore.realdata.text import (
-    as_answer_line, carries, display_title, names_alone, names_subject, split_sentences,
+    as_answer_line, capitalized_phrases, carries, content_words, display_title, names_alone,
+    names_entity, names_subject, split_sentences,
 )
 
 # ---- records shaped like the real files (field names and nesting as in shared/data) ----
@@ -136,6 +137,22 @@ def test_realdata_text_helpers():
     assert not carries("Parisian life", "Paris")
     assert names_alone("Tony Giglio: He directed it.", "Tony Giglio")
     assert not names_alone("James Charles Mathew: Born in Cork.", "Charles Mathew")
+    assert split_sentences("It was released by Warner Bros. Records. It sold.") == [
+        "It was released by Warner Bros. Records.", "It sold."]
+
+
+def test_realdata_step_input_helpers():
+    # initials joined, plural and tense endings dropped, stop words and a possessive's "s" gone
+    assert content_words("Who voices J.A.R.V.I.S. in Mach's film?") == content_words(
+        "jarvis voice mach films")
+    assert content_words("translated") == content_words("translation")
+    assert names_entity("A.P.J. Abdul Kalam was born in 1931.", "APJ Abdul Kalam")
+    assert names_entity("Van Hook Township is small.", "Van Hook Township, North Dakota")
+    assert not names_entity("Mathew was educated in Dublin.", "James Mathew")
+    assert capitalized_phrases(
+        "Whose sister played Susie in Miracle on 34th Street, the Fox film?") == [
+        "Whose", "Susie", "Miracle on 34th Street", "Fox"]
+    assert capitalized_phrases("Where does CKIS-FM broadcast?") == ["Where", "CKIS-FM"]
 
 
 # ---- builders: hop order, prefixing, type splitting ----
@@ -196,6 +213,95 @@ def test_realdata_musique_decomposition_order_and_answer_sentences():
         "Mountrail County: Its seat is Stanley.",
     ]
     assert {d.title for d in item.distractors} == {"Port Blair"}
+    # the prefix names step 2's input ("#1" = Mountrail County): nothing added
+    assert not any("added" in note for note in item.notes)
+
+
+def musique_record(question, steps, paragraphs):
+    """A MuSiQue-shaped record: steps as (question, answer, paragraph index)."""
+    return {
+        "id": "2hop__7_8", "question": question, "answer": steps[-1][1], "answer_aliases": [],
+        "answerable": True,
+        "paragraphs": [{"idx": i, "title": t, "paragraph_text": text, "is_supporting": True}
+                       for i, (t, text) in enumerate(paragraphs)],
+        "question_decomposition": [
+            {"id": i, "question": q, "answer": a, "paragraph_support_idx": p}
+            for i, (q, a, p) in enumerate(steps)],
+    }
+
+
+WOODS = musique_record(
+    "Who is the sibling of the actress who played Susan Walker in Miracle on 34th Street?",
+    [("who played susan walker in miracle on 34th street", "Natalie Wood", 0),
+     ("#1 >> sibling", "Lana Wood", 1)],
+    [("Natalie Wood", "Natalie Wood (born 1938) was an American actress. She played Susan Walker "
+                      "in Miracle on 34th Street. She died in 1981."),
+     ("Lana Wood", "Lana Wood (born 1946) is an American actress. She is the younger sister "
+                   "of Natalie Wood. She appeared in Diamonds Are Forever.")],
+)
+
+
+def test_realdata_musique_adds_the_sentence_naming_the_step_input():
+    item = parse_musique(WOODS)
+    assert [[line.text for line in h.lines] for h in item.hops] == [
+        # free-text step: the sub-answer's sentence says nothing of Susan Walker
+        ["Natalie Wood (born 1938) was an American actress.",
+         "Natalie Wood: She played Susan Walker in Miracle on 34th Street."],
+        # "#1 >> sibling": the input is step 1's answer, named only by the second sentence
+        ["Lana Wood (born 1946) is an American actress.",
+         "Lana Wood: She is the younger sister of Natalie Wood."],
+    ]
+    assert item.notes == ("step 1: sentence 2 added for the step's input",
+                          "step 2: sentence 2 added for the step's input")
+    assert parse_musique(WOODS) == item
+
+
+def test_realdata_musique_input_in_lower_case_step_and_initials():
+    record = musique_record(
+        "Who voices Jarvis in Avengers: Age of Ultron?",
+        [("who voices jarvis in avengers age of ultron", "Paul Bettany", 0)],
+        [("Paul Bettany", "Paul Bettany (born 27 May 1971) is an English actor. He is married to "
+                          "Jennifer Connelly. He is known for his voice role as J.A.R.V.I.S. in "
+                          "Avengers: Age of Ultron (2015).")],
+    )
+    assert [line.text for line in parse_musique(record).gold_lines()] == [
+        "Paul Bettany (born 27 May 1971) is an English actor.",
+        "Paul Bettany: He is known for his voice role as J.A.R.V.I.S. in Avengers: Age of Ultron (2015).",
+    ]
+
+
+def test_realdata_musique_one_shared_relation_word_adds_nothing():
+    # "#1" is named by the answer's sentence; "acting" alone is the relation, not a subject
+    record = musique_record(
+        "Where did the actress who played Susan Walker in Miracle on 34th Street study acting?",
+        [("who played susan walker in miracle on 34th street", "Natalie Wood", 0),
+         ("Where did #1 study acting?", "Hollywood Professional School", 1)],
+        [("Natalie Wood", WOODS["paragraphs"][0]["paragraph_text"]),
+         ("Natalie Wood", "Her acting career began at four. Natalie Wood attended the "
+                          "Hollywood Professional School.")],
+    )
+    item = parse_musique(record)
+    assert [line.text for line in item.hops[1].lines] == [
+        "Natalie Wood attended the Hollywood Professional School."]
+    assert item.notes == ("step 1: sentence 2 added for the step's input",)
+
+
+def test_realdata_musique_step_input():
+    def step(question, answer="x"):
+        return {"question": question, "answer": answer}
+
+    assert _step_input(step("Martin of #1 >> place of death"), ["Tours"], "") == (
+        ["Martin of Tours"], [], set())
+    names, phrases, words = _step_input(
+        step("who played #1 in willy wonka and the chocolate factory", "Julie Dawn Cole"),
+        ["Veruca Salt"], "Who played Veruca Salt in Willy Wonka and the Chocolate Factory?")
+    assert names == ["Veruca Salt"]
+    assert phrases == ["Willy Wonka and the Chocolate Factory"]  # "Who" has no content word
+    assert words == content_words("played willy wonka chocolate factory")
+    # the sub-answer's own words are where the hop ends, not where it starts
+    assert _step_input(step("Who is the Mach's principle named after?", "Ernst Mach"), [],
+                       "Who employed the person Mach's principle is named after?")[1:] == (
+        [], {"principl"})
 
 
 def test_realdata_entailmentbank_proof_order():

@@ -59,8 +59,9 @@ class References:
             if colon is None or colon - sent.start > 16:
                 continue
             head = self.doc[sent.start:colon]
-            if not all(t.i in self.arg_at or t.is_punct or t.is_space or t.lower_ in
-                       ("the", "a", "an", "of") for t in head):
+            # A title word NER left out ("Gillies" of "Gillies MacKinnon:") still heads.
+            if not all(t.i in self.arg_at or t.is_punct or t.is_space or t.is_title
+                       or t.lower_ in ("the", "a", "an", "of") for t in head):
                 continue
             first = next((self.arg_at[t.i] for t in head if t.i in self.arg_at), None)
             if first is not None:

@@ -18,6 +18,12 @@ from .syntax import (ANSWER_IS, CONCLUSION, HEADING, HEDGE, causal, join_heading
 _RELATIVE = frozenset({"who", "whom", "which", "that", "whose"})
 _PRED_DEPS = frozenset({"relcl", "acl", "advcl", "ccomp", "csubj", "parataxis", "conj"})
 _SUBJ = ("nsubj", "nsubjpass")
+_LITERAL = frozenset({"date", "number"})
+_MAKE_VERBS = frozenset({"direct", "produce", "co-direct"})
+_KIN = frozenset({
+    "son", "daughter", "wife", "husband", "widow", "widower", "father", "mother", "brother",
+    "sister", "child", "grandson", "granddaughter", "nephew", "niece", "heir", "spouse",
+})
 _PATTERN_ORDER = ("appos", "relcl", "acl", "conj", "poss", "copula", "passive", "prep", "svo")
 
 
@@ -183,6 +189,15 @@ class _Run(References):
             arg = self.arg_at.get(subj.i) or self.arg_at.get(root.i)
             return ([arg] if arg else []), None, None
         if p.dep_ in ("relcl", "acl", "appos"):
+            if p.head.dep_ == "pobj" and (
+                    p.dep_ == "appos" and self.lemma(p).lower() in _KIN
+                    or p.dep_ == "acl" and self.lemma(p).lower() in _MAKE_VERBS):
+                # "born in 1345 in Burg Grebenstein, the son of Louis", "a drama from
+                # Columbia Pictures, directed by Nathan Juran": the parser hangs these on
+                # the nearest noun; they describe the clause's subject.
+                args, _, _ = self._subjects(self.doc[self._clause_of(p.head)], depth + 1)
+                if args and depth < 8:
+                    return args, None, "appos"
             arg = self._noun_arg(p.head)
             return ([arg] if arg else []), None, p.dep_
         if p.dep_ in ("conj", "advcl", "xcomp") and depth < 8:
@@ -257,7 +272,9 @@ class _Run(References):
         if topic is not None and topic.text.lower() not in named and len(args) >= 2:
             # The title links to what the body says first: its subject, else its first entity.
             body = [a for a in args if a is not topic and a.text.lower() != topic.text.lower()]
-            first = next((a for a in body if id(a) in covered), body[0] if body else None)
+            said = {p["subject"].lower() for p in props}
+            first = next((a for a in body if a.text.lower() in said and a.kind not in _LITERAL),
+                         next((a for a in body if id(a) in covered), body[0] if body else None))
             if first is not None:
                 props.append(self._prop(base, topic, first, "about", "cooccur", False))
                 covered.update((id(topic), id(first)))

@@ -134,6 +134,9 @@ def _remember(a: Antecedent, history: list[Antecedent], subjects: dict[int, Ante
 def _resolve_one(
     ref: Reference, history: Sequence[Antecedent], subjects: dict[int, Antecedent],
 ) -> tuple[Antecedent, str] | None:
+    topic = _topic_of(ref, subjects, history)
+    if topic is not None:
+        return topic, "the sentence's title"
     if ref.head:
         for a in reversed(history):
             if ref.head in a.heads:
@@ -157,6 +160,29 @@ def _resolve_one(
         if a.kind in allowed:
             return a, "last non-person entity"
     return None
+
+
+def _topic_of(ref: Reference, subjects: dict[int, Antecedent],
+              history: Sequence[Antecedent]) -> Antecedent | None:
+    """The title of a "Title: body" sentence, for the body's subject reference: "Evan
+    Almighty: The film was directed by …", "Huma Gun Anmogaldi: It was released …". NER's
+    kind for a title is unreliable (films tagged PERSON), so only a clash of descriptor
+    noun or pronoun with a known, different kind rules the title out."""
+    topic = subjects.get(ref.sentence)
+    if topic is None or not topic.topic or not ref.subject or topic.kind in _LITERAL:
+        return None
+    if ref.kind == "person":
+        # NER tags many person titles ORG or GPE; a person named in the body comes closer.
+        later = any(a.kind == "person" and a.start > topic.start for a in history)
+        return topic if topic.kind != "work" and not later else None
+    if ref.kind == "plural":
+        return topic if topic.plural or topic.kind in ("org", "other") else None
+    cls = noun_class(ref.head) if ref.head else None
+    if cls == "person":
+        return topic if topic.kind in ("person", "other") else None
+    if cls is not None and topic.kind not in _COMPATIBLE[cls] | {"person"}:
+        return None
+    return topic
 
 
 def _person(

@@ -12,7 +12,8 @@ from rapidfuzz import fuzz
 
 from .cases import Hop, Item, Line
 from .text import (
-    as_answer_line, carries, closeness, contains, display_title, finish, norm, split_sentences,
+    as_answer_line, capitalized_phrases, carries, closeness, contains, content_words, display_title,
+    finish, names_entity, norm, split_sentences,
 )
 
 
@@ -143,20 +144,83 @@ def parse_hotpot(obj: dict) -> Item:
     )
 
 
+_REF = re.compile(r"#(\d+)")
+
+
+def _step_input(step: dict, answers: list[str], question: str
+                ) -> tuple[list[str], list[str], set[str]]:
+    """Where a decomposition step starts: its names (the "X >> relation" subject, or the
+    earlier answers a free-text step refers to as "#k"), and for a free-text step the record
+    question's names it mentions (the step is often lower case: "who played truman capote")
+    and its other content words."""
+    def answer(match: re.Match) -> str:
+        k = int(match.group(1)) - 1
+        return answers[k] if 0 <= k < len(answers) else ""
+
+    text = step["question"]
+    if ">>" in text:
+        subject = _REF.sub(answer, text.split(">>", 1)[0]).strip()
+        return ([subject] if subject else []), [], set()
+    names = [n for n in (answer(m) for m in _REF.finditer(text)) if n]
+    # Words of the sub-answer name the hop's end, not its start ("Mach" in "Mach's principle").
+    words = content_words(_REF.sub(" ", text)) - content_words(step["answer"])
+    phrases = [p for p in capitalized_phrases(question) if content_words(p) & words]
+    return names, phrases, words
+
+
+def _musique_step(sentences: list[str], title: str, step: dict, answers: list[str],
+                  question: str) -> tuple[list[int], list[str]]:
+    """The step's sentences: those carrying its sub-answer, plus, when none of them names
+    where the hop starts, the one sentence that best does (a hop that states its answer
+    but not its link leaves the gold answer incomplete)."""
+    notes = []
+    chosen = [i for i, s in enumerate(sentences) if carries(s, step["answer"])]
+    verbatim = bool(chosen)
+    if not chosen and sentences:
+        chosen = [max(range(len(sentences)),
+                      key=lambda i: (closeness(sentences[i], step["answer"]), -i))]
+        notes.append(f"sub-answer {step['answer']!r} not verbatim; closest sentence used")
+    names, phrases, words = _step_input(step, answers, question)
+    # Judged as written, "Title: " prefix included: a prefix naming the subject links the hop.
+    have = " ".join(as_answer_line(sentences[i], title)[0] for i in chosen)
+    missing_names = [n for n in names + phrases if not names_entity(have, n)]
+    missing_words = words - content_words(have)
+    # One shared word ("born", "played") is the relation, not the subject, once the chosen
+    # sentences name the step's "#k" or share a word with it; with neither, one word may be
+    # all the subject there is ("Mach's principle" → "principle").
+    enough = 1 if not names and missing_words == words else 2
+    if not missing_names and len(missing_words) < enough:
+        return chosen, notes
+
+    def score(i: int) -> tuple:
+        # The sentence itself must do the naming: a "Title: " prefix would let any sentence.
+        named = sum(names_entity(sentences[i], n) for n in missing_names)
+        found = len(content_words(sentences[i]) & missing_words)
+        return (named, found, carries(sentences[i], step["answer"]),
+                0 if verbatim else closeness(sentences[i], step["answer"]), -i)
+
+    others = [i for i in range(len(sentences)) if i not in chosen]
+    if others:
+        best = max(others, key=score)
+        named, found = score(best)[:2]
+        if named or found >= enough:
+            chosen = sorted(chosen + [best])
+            notes.append(f"sentence {best + 1} added for the step's input")
+    return chosen, notes
+
+
 def parse_musique(obj: dict) -> Item:
-    """MuSiQue: per decomposition step, the supporting paragraph's sentences with its sub-answer."""
+    """MuSiQue: per decomposition step, the supporting paragraph's sentences with its sub-answer
+    and, where those do not name it, one sentence naming the step's input."""
     paragraphs = obj["paragraphs"]
+    answers = [step["answer"] for step in obj["question_decomposition"]]
     seen: set[str] = set()
     hops, notes = [], []
     for step_no, step in enumerate(obj["question_decomposition"]):
         para = paragraphs[step["paragraph_support_idx"]]
         sentences = split_sentences(para["paragraph_text"])
-        chosen = [i for i, s in enumerate(sentences) if carries(s, step["answer"])]
-        if not chosen and sentences:
-            best = max(range(len(sentences)), key=lambda i: (closeness(sentences[i], step["answer"]), -i))
-            chosen = [best]
-            notes.append(f"step {step_no + 1}: sub-answer {step['answer']!r} not verbatim; "
-                         f"closest sentence used")
+        chosen, step_notes = _musique_step(sentences, para["title"], step, answers, obj["question"])
+        notes.extend(f"step {step_no + 1}: {n}" for n in step_notes)
         lines = [ln for ln in _lines(sentences, para["title"], step_no, "gold", chosen)
                  if ln.text not in seen]
         seen.update(ln.text for ln in lines)

@@ -23,7 +23,7 @@ _INITIALS = re.compile(r"^(?:[a-z]\.)*[a-z]$")
 _ABBREV = {
     "mr", "mrs", "ms", "dr", "st", "jr", "sr", "vs", "inc", "ltd", "co", "no", "gen", "lt",
     "col", "capt", "rev", "prof", "mt", "ft", "u.s", "u.k", "jan", "feb", "aug", "sept",
-    "oct", "nov", "dec", "approx", "ca", "c", "vol", "op", "fr",
+    "oct", "nov", "dec", "approx", "ca", "c", "vol", "op", "fr", "bros", "lit",
 }
 PRONOUNS = ("he", "she", "him", "his", "her", "hers", "it", "its", "they", "them", "their")
 _PRONOUN_RE = re.compile(r"\b(" + "|".join(PRONOUNS) + r")\b", re.IGNORECASE)
@@ -179,3 +179,89 @@ def similar_names(a: str, b: str) -> bool:
     if not na or not nb or na == nb:
         return bool(na) and na == nb
     return fuzz.token_set_ratio(na, nb) >= 80 or fuzz.ratio(na, nb) >= 85
+
+
+# Words a step question shares with any sentence, so they say nothing about which entity
+# the hop starts from.
+_STOP_WORDS = frozenset("""
+    a an the and or but nor not no yes of in on at by for to from with as into onto about
+    after before during since until than over under between among within without per via
+    who whom whose what which when where why how many much is are was were be been being am
+    do does did done has have had having will would can could shall should may might must
+    he she it they them his her hers its their theirs him we us our you your i me my this
+    that these those there here then also both either one ones
+    name names named call called known person people thing place year years time
+    """.split())
+_SUFFIXES = ("ing", "ed", "ion")
+
+
+def _stem(word: str) -> str:
+    # Crude on purpose: "voices"/"voice", "plays"/"played", "translated"/"translation" must
+    # meet; nothing subtler is needed.
+    if word.endswith("s") and not word.endswith("ss") and len(word) > 4:
+        word = word[:-1]
+    for suffix in _SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            word = word[:-len(suffix)]
+            break
+    return word[:-1] if word.endswith("e") and len(word) > 3 else word
+
+
+def _tokens(text: str) -> list[str]:
+    """Normalized words, a run of single letters joined ("J.A.R.V.I.S." → "jarvis")."""
+    out: list[str] = []
+    run: list[str] = []
+    for word in norm(text).split() + [""]:
+        if len(word) == 1 and word.isalpha():
+            run.append(word)
+            continue
+        if len(run) > 1:
+            out.append("".join(run))
+        run = []
+        if word:
+            out.append(word)
+    return out
+
+
+def content_words(text: str) -> set[str]:
+    """Stemmed words beyond stop words and single letters (a possessive's "s" included)."""
+    return {_stem(w) for w in _tokens(text) if len(w) > 1 and w not in _STOP_WORDS}
+
+
+def names_entity(text: str, name: str) -> bool:
+    """Whether `text` names `name`: as a paragraph subject would be named, or every content
+    word of the name present (initials written either way: "A.P.J." / "APJ")."""
+    if names_subject(text, name):
+        return True
+    words = content_words(name)
+    return bool(words) and words <= content_words(text)
+
+
+_JOINERS = frozenset({"of", "the", "and", "on", "de", "du", "da", "von", "van", "la", "le", "a"})
+
+
+def capitalized_phrases(text: str) -> list[str]:
+    """Runs of capitalized words (or numbers), lower-case joiners inside ("Miracle on 34th
+    Street"), split at punctuation: the names a properly cased question writes."""
+    phrases: list[str] = []
+    run: list[re.Match] = []
+
+    def close() -> None:
+        while run and not (run[-1].group()[:1].isupper() or run[-1].group()[:1].isdigit()):
+            run.pop()
+        if run:
+            phrases.append(text[run[0].start():run[-1].end()])
+        run.clear()
+
+    for match in _WORD.finditer(text):
+        word = match.group()
+        if run and text[run[-1].end():match.start()] not in (" ", "-"):
+            close()
+        if word[:1].isupper() or word[:1].isdigit():
+            run.append(match)
+        elif run and word in _JOINERS:
+            run.append(match)
+        else:
+            close()
+    close()
+    return phrases
