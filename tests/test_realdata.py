@@ -113,6 +113,9 @@ def hotpot(**changes):
     ("Usher was born in Dallas.", "Usher (musician)", True),                  # disambiguator dropped
     ("Van Hook Township is a township.", "Van Hook Township, Mountrail County, North Dakota", True),
     ("The Édith Piaf song was a hit.", "Edith Piaf", True),                   # accents
+    ("It stars Nonso Anozie as Cass Pennant.", "Cass (2008 film)", False),    # inside a name
+    ("The film follows Quebec Route 132.", "Route 132 (film)", False),
+    ("The Escapist is a 2002 film.", "The Escapist (2002 film)", True),       # article before
 ])
 def test_realdata_names_subject(sentence, title, expected):
     assert names_subject(sentence, title) is expected

@@ -7,6 +7,7 @@ from dataclasses import replace
 from typing import Any
 
 from ..normalize import coref
+from ..question import is_generic
 from .mentions import Arg, descriptors, top_token
 
 _PERSON_VERBS = frozenset({
@@ -74,6 +75,8 @@ class References:
             blocked.add(arg.top)
         antecedents = []
         for start, end, _, arg in self.mentions:
+            if is_generic(arg.text):
+                continue  # "its adaptation" never means "American" or "1993"
             top = self.doc[arg.top]
             antecedents.append(coref.Antecedent(
                 arg.text, arg.start, self.sent_of.get(top.i, 0), arg.kind,

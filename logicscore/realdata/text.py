@@ -73,7 +73,10 @@ def names_subject(sentence: str, title: str) -> bool:
     plain = display_title(title)
     for name in dict.fromkeys((plain, plain.split(",")[0])):
         words = _strip_leading(norm(name).split(), _ARTICLES)
-        if not words or f" {' '.join(words)} " in tokens:
+        if not words:
+            return True
+        # Inside a longer name it is another thing: "Cass Pennant" does not name "Cass".
+        if f" {' '.join(words)} " in tokens and names_alone(sentence, " ".join(words)):
             return True
         if len(words) >= 2 and _first_last_run(tokens.split(), words):
             return True
@@ -93,11 +96,12 @@ def _first_last_run(tokens: list[str], words: list[str]) -> bool:
         window = tokens[i + 1:i + len(words) + 3]
         if last in window:
             inner = window[:window.index(last)]
-            if not any(_REGNAL.match(t) and t not in words for t in inner):
+            if inner and not any(_REGNAL.match(t) and t not in words for t in inner):
                 return True
     return False
 
 
+_CAP_ARTICLES = frozenset({"The", "A", "An"})
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
 
 
@@ -117,7 +121,7 @@ def names_alone(text: str, name: str) -> bool:
         if keys[i:i + n] != target:
             continue
         before = i > 0 and text[words[i - 1].end():words[i].start()].isspace() \
-            and words[i - 1].group()[:1].isupper()
+            and words[i - 1].group()[:1].isupper() and words[i - 1].group() not in _CAP_ARTICLES
         after = i + n < len(words) and text[words[i + n - 1].end():words[i + n].start()].isspace() \
             and words[i + n].group()[:1].isupper()
         if not before and not after:
