@@ -309,3 +309,13 @@ def test_entities_question_loose_match_needs_one_cluster():
                   [QuestionEntity(name="Supreme Court")], "")
     assert len(linked.entities) == 2
     assert linked.question[0].entity is None
+
+
+@pytest.mark.parametrize("text, marker", [
+    ("Gerhard VII, Duke of Jülich-Berg", "r:vii"),   # a comma epithet after the number
+    ("Honoré V, Prince of Monaco", "r:v"),
+    ("Henry VIII", "r:viii"),
+])
+def test_entities_regnal_number_before_epithet(text, marker):
+    from logicscore.normalize.mentions import analyze
+    assert marker in analyze(text).markers

@@ -19,6 +19,7 @@ _RELATIVE = frozenset({"who", "whom", "which", "that", "whose"})
 _PRED_DEPS = frozenset({"relcl", "acl", "advcl", "ccomp", "csubj", "parataxis", "conj"})
 _SUBJ = ("nsubj", "nsubjpass")
 _LITERAL = frozenset({"date", "number"})
+_GIVE_VERBS = frozenset({"earn", "win", "give", "award", "bring", "grant", "gain"})
 _MAKE_VERBS = frozenset({"direct", "produce", "co-direct"})
 _KIN = frozenset({
     "son", "daughter", "wife", "husband", "widow", "widower", "father", "mother", "brother",
@@ -255,6 +256,16 @@ class _Run(References):
                     if causal(p):  # "A because A restated": two claims, mutual support
                         props[-1]["_reason"] = pi
                     covered.update((id(s), id(o)))
+            dative = next((self.arg_at[c.i] for c in p.children
+                           if c.dep_ == "dative" and c.i in self.arg_at), None)
+            if dative is not None and self.lemma(p).lower() in _GIVE_VERBS:
+                # "The album earned him the Grammy": what is given goes to him.
+                for o in objects:
+                    if o is not dative and self.doc[o.top].dep_ == "dobj" \
+                            and o.text.lower() != dative.text.lower():
+                        props.append(self._prop(base, dative, o, self.lemma(p).lower(), "svo",
+                                                any(c.dep_ == "neg" for c in p.children)))
+                        covered.update((id(dative), id(o)))
             if p.dep_ == "advcl" and subjects and any(
                     c.dep_ == "mark" and c.lower_ == "for" for c in p.children):
                 # "wrote the song for Audrey Hepburn to sing": the song is for her.
