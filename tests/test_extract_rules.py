@@ -292,6 +292,9 @@ REAL_PROSE = [
     pytest.param("Chris Brown: Brown's fourth album \"F.A.M.E.\" (2011) became his first to top "
                  "the \"Billboard\" 200 and earned him the Grammy Award for Best R&B Album.",
                  "zzz", (), [("Brown", "earn", "Grammy Award for Best R&B Album")], id="dative"),
+    # A name inside a longer one that the text also uses alone is what the longer is about.
+    pytest.param("Moore is a New Orleans drummer. The Battle of New Orleans began in 1814.",
+                 "zzz", (), [("Battle of New Orleans", "of", "New Orleans")], id="nested-name"),
     # A claim inside a "Therefore, …" sentence still bridges.
     pytest.param("Therefore, Nolan, who was born in London, directed Inception.", "zzz", (),
                  [("Nolan", "born in", "London"), ("Nolan", "direct", "Inception")],

@@ -10,7 +10,9 @@ from pydantic import BaseModel, ConfigDict
 
 from ..models import Proposition, QARecord, Resolution
 from . import Extraction
+from ..normalize.mentions import normalize
 from .mentions import Arg, find_mentions, strip_citations
+from .nested import nested
 from .references import References
 from .syntax import (ANSWER_IS, CONCLUSION, HEADING, HEDGE, causal, join_headings,
                      misparsed_verb, np_text)
@@ -87,6 +89,7 @@ class _Run(References):
         self.sents = join_headings([s for s in doc.sents if s.text.strip()])
         self.sent_of = {t.i: n for n, s in enumerate(self.sents) for t in s}
         self.mentions = find_mentions(doc, hints, make_doc, answers)
+        self.known = {normalize(t) for t in [*hints, *answers, *(m[3].text for m in self.mentions)]}
         self.arg_at: dict[int, Arg] = {}
         self._clause: dict[int, int] = {}
         for m in self.mentions:
@@ -278,6 +281,8 @@ class _Run(References):
                     props.append(self._prop(base, obj, subjects[0],
                                             f"{self.lemma(head).lower()} for", "prep", False))
                     covered.update((id(obj), id(subjects[0])))
+        for outer, inner in nested(args, self.known):
+            props.append(self._prop(base, outer, inner, "of", "nested", False))
         topic = self.topics.get(n)
         named = {p[k].lower() for p in props for k in ("subject", "object")}
         if topic is not None and topic.text.lower() not in named and len(args) >= 2:

@@ -1,0 +1,32 @@
+"""Names that contain another name the text uses on its own: "the Battle of New Orleans"
+is about New Orleans, "the Governor of Vatican City" about Vatican City. The outer name
+states that relation, so it becomes a proposition; the two are never one entity."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import replace
+
+from ..normalize.mentions import normalize
+from .mentions import Arg
+
+# "<Head> of <Name>": the head is a common or title word, the tail a name of its own.
+_OF = re.compile(r"\s+of\s+(?:the\s+)?(?=[A-Z])")  # never a year: "War of 1812"
+
+
+def nested(args: Iterable[Arg], known: set[str]) -> list[tuple[Arg, Arg]]:
+    """(outer, inner) for each argument whose "of" tail is a name in `known` (normalized
+    names used elsewhere: other mentions, the question's entities, the answer)."""
+    out = []
+    for arg in args:
+        if arg.resolution is not None:
+            continue
+        for m in _OF.finditer(arg.text):
+            tail = arg.text[m.end():]
+            key = normalize(tail)
+            if key and key in known and key != normalize(arg.text):
+                start = arg.start + m.end()
+                out.append((arg, replace(arg, text=tail, start=start, end=start + len(tail))))
+                break
+    return out
