@@ -563,3 +563,18 @@ def test_realdata_report_has_every_key(auditor):
     assert report["datasets"]["entailmentbank"]["note"]
     assert report == evaluate(data, limit=3, auditor=auditor)  # deterministic
     json.dumps(report)
+
+
+def test_realdata_noisy_label_when_every_question_name_survives():
+    # Removing Neil Peart's paragraph leaves "Canadian", "Counterparts" and "Rush" written:
+    # no named anchor lost its support, so "incomplete" is not a sound label.
+    removed = next(c for c in cases_of([HOTPOT], parse_hotpot)
+                   if isinstance(c, Case) and c.kind == "hop_removed")
+    assert removed.noisy and removed.noise == "every question name still written beside the answer"
+
+
+def test_realdata_label_sound_when_a_question_name_is_removed():
+    removed = next(c for c in cases_of([MUSIQUE], parse_musique)
+                   if isinstance(c, Case) and c.kind == "hop_removed")
+    assert "Van Hook" not in removed.long_answer
+    assert not removed.noisy and removed.noise == ""

@@ -14,8 +14,14 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from ..models import QARecord
-from .text import as_answer_line, contains_any, display_title, names_alone
+from .text import (as_answer_line, capitalized_phrases, contains, contains_any, display_title,
+                   names_alone)
 
+# Capitalised at the start of a question, never a name.
+_QUESTION_WORDS = frozenset("""
+what which who whom whose when where why how is are was were do does did in on at the a an
+of for by from to as
+""".split())
 KINDS = ("gold", "hop_removed", "replaced", "distractor")
 LABELS = {"gold": "complete", "hop_removed": "incomplete", "replaced": "incomplete",
           "distractor": "complete"}
@@ -75,8 +81,9 @@ class Case:
     answer: str
     lines: tuple[Line, ...]
     hops: int
-    # The removed hop's subject is still named by what remains, so "incomplete" may be wrong.
+    # Why "incomplete" may be wrong for this perturbation (`_noise`); "" when it is sound.
     noisy: bool = False
+    noise: str = ""
     evidences: tuple[tuple[str, str, str], ...] = field(default=(), repr=False)
     source: str = field(default="", repr=False)
 
@@ -114,22 +121,36 @@ def _rng(seed: int, item: Item, purpose: str) -> random.Random:
     return random.Random(f"{seed}|{item.dataset}|{item.id}|{purpose}")
 
 
-def _case(item: Item, kind: str, lines: Iterable[Line], noisy: bool = False) -> Case:
+def _case(item: Item, kind: str, lines: Iterable[Line], noise: str = "") -> Case:
     return Case(
         dataset=item.dataset, record_id=item.id, kind=kind, qtype=item.qtype,
         scored=item.scored, question=item.question, answer=item.answer, lines=tuple(lines),
-        hops=len(item.hops), noisy=noisy, evidences=item.evidences, source=item.source,
+        hops=len(item.hops), noisy=bool(noise), noise=noise, evidences=item.evidences,
+        source=item.source,
     )
 
 
-def _still_named(item: Item, removed: int, remaining: list[Line]) -> bool:
-    """Whether what remains still names the removed hop's subject (its title, or the gold
-    evidence subject for 2Wiki's first hop), so the chain may survive legitimately."""
+def _noise(item: Item, removed: int, remaining: list[Line]) -> str:
+    """Why an "incomplete" label may be wrong ("" when it is sound).
+
+    The chain may survive legitimately when what remains still names the removed hop's
+    subject (its title, or the gold evidence subject for 2Wiki's first hop), or when every
+    name of the question the gold answer writes is still written beside the answer: then
+    no named anchor lost its support ("Which river system in Chilhowie, Virginia …" kept
+    by "… the Holston River Valley near Chilhowie, Virginia").
+    """
     names = [display_title(item.hops[removed].title)] if item.hops[removed].title else []
     if removed == 0 and item.evidences:
         names.append(item.evidences[0][0])
     text = " ".join(line.text for line in remaining)
-    return any(names_alone(text, name) for name in names)
+    if any(names_alone(text, name) for name in names):
+        return "removed hop's subject still named"
+    gold = " ".join(line.text for line in item.gold_lines())
+    asked = [n for n in capitalized_phrases(item.question)
+             if n.split()[0].lower() not in _QUESTION_WORDS and contains(gold, n)]
+    if asked and all(contains(text, n) for n in asked) and contains(text, item.answer):
+        return "every question name still written beside the answer"
+    return ""
 
 
 def remove_hop(item: Item, hop: int = 0) -> Case | None:
@@ -137,7 +158,7 @@ def remove_hop(item: Item, hop: int = 0) -> Case | None:
     remaining = [line for i, h in enumerate(item.hops) if i != hop for line in h.lines]
     if len(item.hops) < 2 or not remaining:
         return None
-    return _case(item, "hop_removed", remaining, _still_named(item, hop, remaining))
+    return _case(item, "hop_removed", remaining, _noise(item, hop, remaining))
 
 
 def replace_hop(item: Item, donors: list[Item], seed: int, hop: int = 0) -> Case | None:
@@ -160,7 +181,7 @@ def replace_hop(item: Item, donors: list[Item], seed: int, hop: int = 0) -> Case
         for i, h in enumerate(item.hops):
             lines.extend([foreign] if i == hop else h.lines)
         remaining = [x for x in lines if x.role == "gold"]
-        return _case(item, "replaced", lines, _still_named(item, hop, remaining))
+        return _case(item, "replaced", lines, _noise(item, hop, remaining))
     return None
 
 

@@ -244,7 +244,7 @@ def why_complete(case: Case, result: AuditResult) -> tuple[str, str]:
     """The cause of a false "complete" on a hop-removed or hop-replaced answer."""
     view = View(case, result)
     if case.noisy:
-        return "label noise: removed hop's subject still named", case.long_answer[:160]
+        return f"label noise: {case.noise}", case.long_answer[:160]
     anchors = [q for q in result.question_entities if q.anchor]
     if not anchors:
         names = ", ".join(q.name for q in result.question_entities) or "none"
