@@ -174,14 +174,19 @@ def _phrase_hits(doc: Any, phrases: list[str], make_doc: Any,
                  carve: bool) -> list[tuple[int, int]]:
     """Token spans where `phrases` occur: case-insensitive, except for short or all-capital
     ones ("US" must not match the pronoun "us")."""
+    from spacy.lang.en.stop_words import STOP_WORDS as _STOP_WORDS
     from spacy.matcher import PhraseMatcher
 
     # "Inception (film)" is written "Inception" in most answers.
     variants = {h.strip() for h in phrases}
     variants |= {re.sub(r"\s*\([^)]*\)\s*$", "", h).strip() for h in phrases}
-    # A short answer such as "a" or "it" would match every article or pronoun.
+    # "Thelma and Louise" is also written "Thelma & Louise".
+    variants |= {re.sub(r" and ", " & ", v) for v in variants} | {
+        v.replace(" & ", " and ") for v in variants}
+    # A short answer such as "a" or "it" would match every article or pronoun. The stop
+    # list is asked directly: whether the vocab has met a word depends on earlier texts.
     variants = {v for v in variants if any(ch.isalnum() for ch in v) and not all(
-        w in doc.vocab and doc.vocab[w].is_stop for w in v.lower().split())}
+        w in _STOP_WORDS for w in v.lower().split())}
     if not variants:
         return []
     exact = sorted(v for v in variants if len(v) <= 3 or v.isupper())
@@ -230,12 +235,23 @@ def _name_part(doc: Any, i: int) -> bool:
     return tok.is_title and tok.pos_ == "PROPN" and tok.lower_ not in ("the", "a", "an")
 
 
+# Nouns that relate a name to another and are never part of it, even capitalised.
+_RELATIONAL = frozenset("""
+widow widower wife husband son daughter mother father brother sister niece nephew grandson
+granddaughter ceo chairman chairwoman cofounder co-founder founder
+""".split())
+
+
 def _trim_modifiers(doc: Any, s: int, e: int) -> int:
     """Skip leading words that describe the name rather than belong to it: "the Jewish Mack",
     "geographer Henri Coudreau", "American ColumbiaColor Western"."""
     while e - s >= 2:
         tok = doc[s]
         nxt = doc[s + 1]
+        if tok.lower_ in _RELATIONAL and nxt.lower_ == "of" and e - s >= 3 \
+                and doc[s + 2].text[:1].isupper():
+            s += 2  # "Widow of David Nevins", "CEO of Bank of America": the name follows
+            continue
         if not (nxt.text[:1].isupper() or nxt.like_num):
             break
         if (tok.text.lower() in GENERIC_WORDS and not tok.text.isupper()

@@ -5,20 +5,25 @@ on containment whose extra words are lowercase descriptors, on a person's name i
 full name (same first and last word; two or more words ending it; three or more inside it),
 on one regnal name with an epithet, or on fuzzy similarity with the safeguards measured in
 NOTES-rules-path.md. Afterwards a lone surname joins a person only when that surname is
-unique among persons, and a titled lone name ("Prince Albert") joins the text's only regnal
-bearer of it ("Albert II"). Otherwise clusters never merge with each other, so one
-ambiguous mention cannot bridge two entities. Regnal, ordinal and generational numbers
-("II", "3rd", "Jr.") always guard.
+unique among persons, a titled lone name ("Prince Albert") joins the text's only regnal
+bearer of it ("Albert II"), and an abbreviation ("MLB") joins the name it shortens ("Major
+League Baseball"), the most mentioned one when several fit. Otherwise clusters never merge
+with each other, so one ambiguous mention cannot bridge two entities. Regnal, ordinal and
+generational numbers ("II", "3rd", "Jr.") always guard.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from rapidfuzz import fuzz
+
 from ..extract import Extraction
 from ..models import Entity, EntityKind, Mention, Proposition, QuestionEntity
-from .mentions import (DATE, NUMBER, YEAR, Form, analyze, capitalized, compare, is_pronoun,
-                       loose_key, normalize, same_answer, tail)
+from .abbreviations import abbreviates, abbreviation
+from .mentions import (ARTICLES, DATE, NUMBER, YEAR, Form, analyze, capitalized, compare,
+                       is_pronoun, loose_key, normalize, same_answer, tail)
+from .aliases import alias_pairs
 from .relations import person_args
 
 __all__ = ["Linked", "link", "normalize", "same_answer"]
@@ -30,6 +35,10 @@ north south east west northern southern eastern western central upper lower grea
 """.split())
 # Fuzzy comparisons per mention are capped so adversarial inputs stay bounded.
 _MAX_FUZZY_FORMS = 400
+# Likewise the forms searched for what an abbreviation stands for, and the abbreviations
+# resolved inside one text.
+_MAX_ABBREVIATION_CHECKS = 2000
+_MAX_ABBREVIATIONS = 40
 
 
 @dataclass
@@ -167,7 +176,7 @@ def _cluster(recs: list[_Rec], threshold: float) -> list[_Cluster]:
             exact[key] = ci
         clusters[ci].recs.append(rec)
         clusters[ci].forms.setdefault(key, rec.form)
-    return _merge_regnal(_merge_surnames(clusters))
+    return _merge_abbreviations(_merge_regnal(_merge_surnames(clusters)))
 
 
 def _merge_regnal(clusters: list[_Cluster]) -> list[_Cluster]:
@@ -202,6 +211,20 @@ def _absorb(target: _Cluster, other: _Cluster, reason: str) -> None:
     target.forms.update(other.forms)
 
 
+def _merge_aliases(clusters: list[_Cluster], aliases: list[tuple[_Rec, _Rec]]) -> list[_Cluster]:
+    """One entity for the two names of a "known as" proposition (`aliases.is_alias`)."""
+    where = {id(r): c for c in clusters for r in c.recs}
+    for s, o in aliases:
+        a, b = where.get(id(s)), where.get(id(o))
+        if a is None or b is None or a is b:
+            continue
+        _absorb(a, b, f"alias of {s.form.display or s.text}")
+        for r in b.recs:
+            where[id(r)] = a
+        b.recs = []
+    return [c for c in clusters if c.recs]
+
+
 def _merge_surnames(clusters: list[_Cluster]) -> list[_Cluster]:
     """A lone capitalized surname joins the one earlier person cluster with that surname."""
     persons: dict[str, list[int]] = {}
@@ -232,6 +255,63 @@ def _merge_surnames(clusters: list[_Cluster]) -> list[_Cluster]:
     return [c for ci, c in enumerate(clusters) if ci not in dead]
 
 
+def _family_name(clusters: list[_Cluster], form: Form) -> int | None:
+    """The one cluster naming a person by surname alone ("Symington" for "Fife Symington",
+    "Württemberg" for "Duke Adam of Württemberg") ahead of the relatives whose full names
+    make it a family name there ("J. Fife Symington Jr."). A surname after them is one of
+    them or the family ("Godfrey Baring … the Baring family"); a place's name has no kin
+    ("Mexico" for "Mexico City")."""
+    last = form.tokens[-1] if len(form.tokens) > 1 and not form.markers and all(form.caps) else ""
+    lone = [ci for ci, c in enumerate(clusters) if c.forms and not c.recs[0].pronoun
+            and all(f.tokens == (last,) for f in c.forms.values())]
+    kin = [min(r.order for r in c.recs) for c in clusters if c.person and any(
+        len(f.tokens) > 1 and f.tokens[-1] == last for f in c.forms.values())]
+    if len(lone) != 1 or not kin or _kind(clusters[lone[0]], last) in ("date", "number"):
+        return None
+    return lone[0] if min(r.order for r in clusters[lone[0]].recs) < min(kin) else None
+
+
+def _expansion(clusters: list[_Cluster], text: str, skip: int = -1) -> int | None:
+    """The cluster `text` abbreviates or that abbreviates `text`; of several, the most
+    mentioned, and none on a tie. A person's initials are no abbreviation: "NY" is not
+    "Nancy Young"."""
+    form = analyze(text)
+    if sum(len(c.forms) + len(c.recs) for c in clusters) > _MAX_ABBREVIATION_CHECKS:
+        return None  # too many names to tell which one is meant
+    found = [ci for ci, c in enumerate(clusters)
+             if ci != skip and not c.recs[0].pronoun
+             and (any(abbreviates(text, f) for f in c.forms.values())
+                  or any(abbreviates(r.text, form) for r in c.recs))
+             and _kind(c, c.recs[0].text) != "person"]
+    ranked = sorted(((len(clusters[ci].recs), ci) for ci in found), key=lambda x: (-x[0], x[1]))
+    if not ranked or len(ranked) > 1 and ranked[0][0] == ranked[1][0]:
+        return None
+    return ranked[0][1]
+
+
+def _merge_abbreviations(clusters: list[_Cluster]) -> list[_Cluster]:
+    """A cluster written only as one abbreviation ("U.S.", "MLB") joins the name it shortens,
+    unless the two are known to be different kinds of thing."""
+    dead: set[int] = set()
+    tried = 0
+    for ci, c in enumerate(clusters):
+        words = [[w for w in r.text.split() if w.lower() not in ARTICLES] for r in c.recs]
+        if len(c.forms) != 1 or not all(len(w) == 1 and abbreviation(w[0]) for w in words):
+            continue
+        tried += 1
+        if tried > _MAX_ABBREVIATIONS:
+            break
+        ti = _expansion(clusters, c.recs[0].text, skip=ci)
+        if ti is None or ti in dead:
+            continue
+        kinds = {_kind(d, d.recs[0].text) for d in (c, clusters[ti])} - {"other"}
+        if len(kinds) > 1:
+            continue  # "US" the country is not "Universal Studios" the company
+        _absorb(clusters[ti], c, f"abbreviation of {clusters[ti].recs[0].form.display}")
+        dead.add(ci)
+    return [c for ci, c in enumerate(clusters) if ci not in dead]
+
+
 def _kind(cluster: _Cluster, name: str) -> EntityKind:
     """Majority NER kind of the mentions; regex for dates and numbers; person hints."""
     order = ["person", "place", "org", "work", "date", "number"]
@@ -254,8 +334,11 @@ def _match_external(clusters: list[_Cluster], text: str, threshold: float) -> in
     Trilogy"), so failing the mention rules, a cluster matches when keys agree with every
     word capitalised and a trailing work-type word dropped, or when the name ends a longer
     name of the text ("Goldwyn Productions" in "Samuel Goldwyn Productions"), or when a bare
-    year is the year of a full date ("1972" and "November 1972"); each only when exactly one
-    cluster does.
+    year is the year of a full date ("1972" and "November 1972"), or when a lone name is the
+    last name of a titled ruler ("Setthathirath", "King Sai Setthathirat"); each only when
+    exactly one cluster does. Last, a person's name matches its surname standing alone in a
+    family's text, an abbreviation the name it shortens ("US", "United States"), and a name
+    its abbreviation.
     """
     form = analyze(text)
     hit = _best(clusters, form, threshold, persons=True)
@@ -264,15 +347,19 @@ def _match_external(clusters: list[_Cluster], text: str, threshold: float) -> in
     keys = {loose_key(form), loose_key(analyze(capitalized(text)))} - {""}
     live = [ci for ci, c in enumerate(clusters) if not c.recs[0].pronoun]
     year = form.key if len(form.tokens) == 1 and YEAR.match(form.key) and form.key.isdigit() else None
+    ruler = len(form.tokens) == 1 and form.caps[0] and not form.markers and len(form.key) >= 5
     for test in (lambda f: loose_key(f) in keys,
                  lambda f: tail(form, f) and not _PLACE_MODIFIERS & set(f.tokens[:-len(form.tokens)]),
                  # a bare year answer is stated by a full date in that year ("born November 1972")
                  lambda f: year is not None and len(f.tokens) > 1 and f.tokens[-1] == year
-                 and bool(DATE.match(f.key))):
+                 and bool(DATE.match(f.key)),
+                 lambda f: ruler and f.titled and len(f.tokens) > 1 and not f.markers
+                 and fuzz.ratio(f.tokens[-1], form.key) >= min(100.0, threshold + 7)):
         found = [ci for ci in live if any(test(f) for f in clusters[ci].forms.values())]
         if len(found) == 1:
             return found[0]
-    return None
+    family = _family_name(clusters, form)
+    return family if family is not None else _expansion(clusters, text)
 
 
 def link(extraction: Extraction, question: list[QuestionEntity], answer: str,
@@ -288,7 +375,9 @@ def link(extraction: Extraction, question: list[QuestionEntity], answer: str,
         a `Linked` with entity ids "E1", "E2"… in order of first appearance.
     """
     recs, pairs = _collect(extraction)
-    clusters = sorted(_cluster(recs, threshold), key=lambda c: min(r.order for r in c.recs))
+    clusters = _cluster(recs, threshold)
+    clusters = _merge_aliases(clusters, alias_pairs(extraction.propositions, pairs, lambda r: r.kind))
+    clusters = sorted(clusters, key=lambda c: min(r.order for r in c.recs))
     ids: dict[int, str] = {}
     entities: list[Entity] = []
     for ci, c in enumerate(clusters):

@@ -43,6 +43,9 @@ WORK_TYPES = frozenset("""
 film movie song single album band novel book series trilogy saga show sitcom play musical opera
 poem game magazine newspaper franchise company club
 """.split())
+# Landforms named with or without their type word: "Bansaan Island" is "Bansaan" (a city
+# is not: "Mexico City" is not "Mexico").
+LANDFORMS = frozenset("island river lake".split())
 # A polity named by its adjective: "an Ottoman princess" is of the Ottoman Empire.
 POLITIES = frozenset("empire union dynasty caliphate sultanate khanate".split())
 # Legal-form suffixes: "Arsenal F.C." is "Arsenal", "Bank of America Corporation" the bank.
@@ -60,7 +63,8 @@ himself herself itself themselves we us i you
 _ORDINAL_WORDS = {w: str(i) for i, w in enumerate(
     "zeroth first second third fourth fifth sixth seventh eighth ninth tenth".split())}
 _ROMAN = re.compile(r"^(?=[ivxlc]+$)c{0,3}(xc|xl|l?x{0,3})(ix|iv|v?i{0,3})$")
-_TOKEN = re.compile(r"\d+(?:st|nd|rd|th)\b|\d+(?:[.,]\d+)*|[^\W_]+", re.UNICODE)
+# "&" is a word: "Thelma & Louise" is "Thelma and Louise".
+_TOKEN = re.compile(r"\d+(?:st|nd|rd|th)\b|\d+(?:[.,]\d+)*|[^\W_]+|&", re.UNICODE)
 _ORDINAL = re.compile(r"^(\d+)(?:st|nd|rd|th)$")
 YEAR = re.compile(r"^(1\d{3}|20\d{2})s?$")
 _MONTHS = ("january february march april may june july august september october november "
@@ -121,7 +125,7 @@ def analyze(text: str) -> Form:
         folded = _fold(text).strip()
         return Form(folded, (folded,) if folded else (), (False,), frozenset(), text.strip(), False)
     all_lower = not any(c.isupper() for c in text)
-    toks = [_fold(t).replace(",", "") for t, _, _ in raw]
+    toks = ["and" if t == "&" else _fold(t).replace(",", "") for t, _, _ in raw]
     caps = [t[0].isupper() for t, _, _ in raw]
     poss = [end in possessive_ends for _, _, end in raw]
     person_hint = any(t in HONORIFICS - {"king", "queen", "prince", "princess", "general"}
@@ -154,7 +158,8 @@ def analyze(text: str) -> Form:
             i = keep[pos]
             descriptor = toks[i] in DESCRIPTORS and (not caps[i] or all_lower)
             honorific = toks[i] in HONORIFICS
-            if not (descriptor or honorific):
+            # A possessive owns what follows, it does not title it: "The King's Speech".
+            if not (descriptor or honorific) or poss[i]:
                 continue
             nxt = pos + 1
             while descriptor and nxt < len(keep) - 1 and toks[keep[nxt]] in ("of", "the"):
@@ -184,7 +189,8 @@ def analyze(text: str) -> Form:
         elif norm[0].isdigit():
             markers.add("n:" + norm)
         elif (pos > 0 and tok.isupper() and _ROMAN.match(norm) and not dotted and not run
-              and (pos == len(keep) - 1 or toks[keep[pos + 1]] in PARTICLES | {"of"})):
+              and (pos == len(keep) - 1 or toks[keep[pos + 1]] in PARTICLES | {"of"}
+                   or text[end:end + 1] == ",")):  # "Gerhard VII, Duke of Jülich-Berg"
             markers.add("r:" + norm)
         elif pos > 0 and norm in ("jr", "sr") and caps[i]:
             markers.add("g:" + norm)  # "Fife Symington" is not "J. Fife Symington Jr."
@@ -192,6 +198,9 @@ def analyze(text: str) -> Form:
         if len(norm) == 1 and tok.isupper() and ("r:" + norm) not in markers:
             run.append(norm)
             person_hint = person_hint or dotted
+            continue
+        if run and tok == "s" and text[start - 1:start] == ".":
+            run.append(norm)  # a plural abbreviation: "The V.I.P.s" is "The V.I.P.S"
             continue
         if run:
             tokens.append("".join(run))
@@ -223,9 +232,10 @@ def is_pronoun(text: str) -> bool:
 
 
 def loose_key(form: Form) -> str:
-    """The key without a trailing work-type word, whatever its case ("lego batman movie" →
-    "lego batman"); for question and answer matching only."""
-    if len(form.tokens) > 1 and form.tokens[-1] in WORK_TYPES:
+    """The key without a trailing work-type or landform word, whatever its case ("lego
+    batman movie" → "lego batman", "Bansaan Island" → "bansaan"); for question and answer
+    matching only."""
+    if len(form.tokens) > 1 and form.tokens[-1] in WORK_TYPES | LANDFORMS:
         return " ".join(form.tokens[:-1])
     return form.key
 
