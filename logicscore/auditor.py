@@ -138,7 +138,8 @@ class Auditor:
         questions = self._question_entities(record)
         hints = [q.name for q in questions]
         extraction = self.extractor.extract(record, hints)
-        linked = link(extraction, questions, record.answer, threshold=self.fuzzy_threshold)
+        linked = link(extraction, questions, record.answer, threshold=self.fuzzy_threshold,
+                      question_text=record.question)
         result = analyze(
             linked.propositions, linked.answer_entity, linked.question,
             entities=linked.entities, max_alternatives=self.max_alternatives,

@@ -319,3 +319,29 @@ def test_entities_question_loose_match_needs_one_cluster():
 def test_entities_regnal_number_before_epithet(text, marker):
     from logicscore.normalize.mentions import analyze
     assert marker in analyze(text).markers
+
+
+def _linked_question(question_text, name, props_):
+    return link(Extraction(props(*props_), []), [QuestionEntity(name=name)], "",
+                question_text=question_text)
+
+
+def test_entities_role_first_name_matches_the_full_name():
+    linked = _linked_question("Who married the actress who played Scarlett in Gone with the Wind?",
+                              "Scarlett", [("Vivien Leigh", "played", "Scarlett O'Hara")])
+    assert linked.question[0].entity == entity_of(linked, "Scarlett O'Hara")
+
+
+@pytest.mark.parametrize("question_text", [
+    "Who was born in Paris?",                 # no role: "Paris" is never "Paris Hilton"
+    "Who was born in Paris in France?",
+])
+def test_entities_plain_name_never_matches_a_longer_one(question_text):
+    linked = _linked_question(question_text, "Paris", [("Paris Hilton", "born in", "New York")])
+    assert linked.question[0].entity is None
+
+
+def test_entities_role_name_needs_a_unique_full_name():
+    linked = _linked_question("Who played Paul in Breakfast at Tiffany's?", "Paul",
+                              [("Paul Varjak", "met", "Holly"), ("Paul Newman", "met", "Joanne")])
+    assert linked.question[0].entity is None

@@ -14,6 +14,7 @@ generational numbers ("II", "3rd", "Jr.") always guard.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from rapidfuzz import fuzz
@@ -327,7 +328,8 @@ def _kind(cluster: _Cluster, name: str) -> EntityKind:
     return "person" if cluster.person else "other"
 
 
-def _match_external(clusters: list[_Cluster], text: str, threshold: float) -> int | None:
+def _match_external(clusters: list[_Cluster], text: str, threshold: float,
+                    question: str = "") -> int | None:
     """Cluster index for a question entity or short answer; never by surname alone.
 
     Questions capitalise loosely ("country Man", "the Lego Batman movie", "True North
@@ -359,11 +361,45 @@ def _match_external(clusters: list[_Cluster], text: str, threshold: float) -> in
         if len(found) == 1:
             return found[0]
     family = _family_name(clusters, form)
-    return family if family is not None else _expansion(clusters, text)
+    if family is not None:
+        return family
+    found_by_expansion = _expansion(clusters, text)
+    if found_by_expansion is not None or not role_name(question, text):
+        return found_by_expansion
+    # A question calls a character or an award by its first word ("played Scarlett", "won a
+    # Tony") where the text writes it out ("Scarlett O'Hara", "Tony Award"); only a name no
+    # other cluster shares. Elsewhere "Paris" never means "Paris Hilton".
+    heads = [ci for ci in live if any(_head_of(form, f) for f in clusters[ci].forms.values())]
+    return heads[0] if len(heads) == 1 else None
+
+
+_ROLE_BEFORE = r"(?:play(?:s|ed|ing)?|voic(?:es|ed|ing)|portray(?:s|ed|ing)?|w[io]ns?|winning)"
+
+
+def role_name(question: str, name: str) -> bool:
+    """Whether the question uses `name` as a role or an award: "who played Scarlett in Gone
+    with the Wind", "the actor of Ethan in A Dog's Purpose", "Nim's actress in …", "win a Tony"."""
+    if not question or not name:
+        return False
+    n = re.escape(name)
+    if re.search(rf"\b{_ROLE_BEFORE}\s+(?:an?\s+|the\s+)?{n}\b", question, re.I):
+        return True
+    # "X in <Work>" is a role only in a question about casting, not "born in Paris in France".
+    return bool(_CASTING.search(question) and re.search(
+        rf"\b{n}(?:['’]s\s+\w+)?\s+(?:in|on)\s+(?:the\s+)?[\"“]?[A-Z]", question))
+
+
+_CASTING = re.compile(r"\b(?:play|voice|portray|actor|actress|character|role|cast)", re.I)
+
+
+def _head_of(short: Form, long: Form) -> bool:
+    n = len(short.tokens)
+    return (0 < n < len(long.tokens) and long.tokens[:n] == short.tokens and not short.markers
+            and len(short.key) >= 3 and all(long.caps[n:]))
 
 
 def link(extraction: Extraction, question: list[QuestionEntity], answer: str,
-         threshold: float = 85.0) -> Linked:
+         threshold: float = 85.0, question_text: str = "") -> Linked:
     """Cluster mentions into entities and attach them to propositions, question and answer.
 
     Args:
@@ -371,6 +407,8 @@ def link(extraction: Extraction, question: list[QuestionEntity], answer: str,
         question: question entities; copies come back with `.entity` set.
         answer: the short answer SA.
         threshold: rapidfuzz similarity (0–100) for fuzzy merging.
+        question_text: the question itself, which tells a role's first name ("played
+            Scarlett") from a name that must match whole.
     Returns:
         a `Linked` with entity ids "E1", "E2"… in order of first appearance.
     """
@@ -407,7 +445,7 @@ def link(extraction: Extraction, question: list[QuestionEntity], answer: str,
     ]
     q_out = []
     for q in question:
-        ci = _match_external(clusters, q.name, threshold)
+        ci = _match_external(clusters, q.name, threshold, question_text)
         q_out.append(q.model_copy(update={"entity": ids[id(clusters[ci])] if ci is not None else None}))
     ai = _match_external(clusters, answer, threshold) if answer.strip() else None
     return Linked(props, entities, q_out, ids[id(clusters[ai])] if ai is not None else None)
