@@ -4,20 +4,13 @@ from __future__ import annotations
 
 import pytest
 
+from linking import entity_of, props
+
 from logicscore.extract import Extraction
-from logicscore.models import Proposition, QuestionEntity
+from logicscore.models import QuestionEntity
 from logicscore.normalize.abbreviations import abbreviates, abbreviation
 from logicscore.normalize.entities import link
 from logicscore.normalize.mentions import analyze
-
-
-def props(*triples):
-    return [Proposition(id=f"P{i + 1}", text=f"{s} {r} {o}.", subject=s, relation=r, object=o,
-                        pattern="given", sentence=i) for i, (s, r, o) in enumerate(triples)]
-
-
-def entity_of(linked, text):
-    return next(e.id for e in linked.entities if any(m.text == text for m in e.mentions))
 
 
 @pytest.mark.parametrize("word, parts", [

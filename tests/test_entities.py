@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from linking import entity_of, props
+
 from logicscore.extract import Extraction
 from logicscore.models import Proposition, QuestionEntity, Resolution
 from logicscore.normalize.entities import link, normalize, same_answer
@@ -54,19 +56,6 @@ def test_entities_normalize(text, expected):
     assert normalize(text) == expected
 
 
-def props(*triples, spans=False):
-    out = []
-    for i, (s, r, o) in enumerate(triples):
-        out.append(Proposition(id=f"P{i + 1}", text=f"{s} {r} {o}.", subject=s, relation=r,
-                               object=o, pattern="given", sentence=i))
-    return out
-
-
-def entity_of(linked, text):
-    for e in linked.entities:
-        if any(m.text == text for m in e.mentions):
-            return e.id
-    raise AssertionError(text)
 
 
 @pytest.mark.parametrize("a, b, same", [
