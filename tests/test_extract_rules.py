@@ -288,6 +288,10 @@ REAL_PROSE = [
                  "drama from Columbia Pictures, produced by Charles H. Schneer and directed by "
                  "Nathan Juran.", "zzz", ("Hellcats of the Navy",),
                  [("Hellcats of the Navy", "direct by", "Nathan Juran")], id="credit-acl"),
+    # A date the parser took for the subject inside brackets: the name before them is.
+    pytest.param("Sophie of Saxe-Lauenburg (born: before 1444; died: 9 September 1473) was a "
+                 "German regent.", "9 September 1473", (),
+                 [("Sophie of Saxe-Lauenburg", "be", "9 September 1473")], id="bracket-date"),
     # What is given goes to the dative.
     pytest.param("Chris Brown: Brown's fourth album \"F.A.M.E.\" (2011) became his first to top "
                  "the \"Billboard\" 200 and earned him the Grammy Award for Best R&B Album.",

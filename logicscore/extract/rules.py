@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict
 
 from ..models import Proposition, QARecord, Resolution
 from . import Extraction
-from ..normalize.mentions import normalize
+from ..normalize.mentions import DATE, normalize
 from .mentions import Arg, find_mentions, strip_citations
 from .nested import nested
 from .references import References
@@ -152,6 +152,20 @@ class _Run(References):
             self._clause[tok.i] = t.i
         return self._clause[tok.i]
 
+    def _before_bracket(self, tok: Any) -> Arg | None:
+        """The mention just before the open bracket `tok` stands in, if any."""
+        depth = 0
+        for i in range(tok.i - 1, tok.sent.start - 1, -1):
+            text = self.doc[i].text
+            if text == ")":
+                depth += 1
+            elif text == "(":
+                if depth == 0:
+                    arg = self.arg_at.get(i - 1)
+                    return arg if arg is not None and arg.kind not in _LITERAL else None
+                depth -= 1
+        return None
+
     def _noun_arg(self, n: Any) -> Arg | None:
         """The entity a common noun stands for: its apposition, or an identifying copula."""
         if n.i in self.arg_at:
@@ -184,6 +198,12 @@ class _Run(References):
                 arg = self._noun_arg(subj)
             if arg is None:
                 return [], subj, None
+            if arg.kind in _LITERAL or DATE.match(normalize(arg.text)):
+                # "Sophie of Saxe-Lauenburg (died: 9 September 1473) was a regent": the
+                # parser took the date for the subject; the name before the bracket is.
+                outer = self._before_bracket(subj)
+                if outer is not None:
+                    return [outer], subj, None
             group = [arg] + [self.arg_at[c.i] for c in subj.conjuncts if c.i in self.arg_at]
             return group, subj, "relcl" if p.dep_ == "relcl" else None
         if misparsed_verb(p):
