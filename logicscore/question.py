@@ -96,7 +96,11 @@ def is_generic(name: str) -> bool:
         return True  # plural demonyms: "Americans"
     if _QUANTITY.match(text) and text.split()[-1].islower():
         return True
-    return bool(_YEAR.match(low) or _NUMBER.match(low) or _ORDINAL.match(low))
+    if _YEAR.match(low) or _NUMBER.match(low) or _ORDINAL.match(low):
+        return True
+    # "Mexican-American", "Serbian and Croatian", "11–1", "1932 American": generic parts.
+    parts = [p for p in re.split(r"[\s\-–—/]+", text) if p and p.lower() not in ("and", "or")]
+    return len(parts) > 1 and all(is_generic(p) for p in parts)
 
 
 _CACHE: dict[tuple[int, str, str], list[QuestionEntity]] = {}
@@ -110,9 +114,10 @@ def detect_question_entities(question: str, nlp: Any = None,
     Args:
         question: the question text.
         nlp: a loaded spaCy pipeline; the default one is loaded when None.
-        context: the long answer, when known: a longer title that it writes out ("The Fox
-            and the Hound", "Before Sunset") is preferred to the pieces the question's
-            capitalisation suggests ("Fox", "Hound").
+        context: the long answer, when known: a title that it writes out ("The Fox and the
+            Hound", "Avengers: Age of Ultron") is preferred to the pieces the question's
+            case and punctuation suggest, and a name is given as the answer writes it. What
+            the answer never names stays as the question has it.
     """
     if nlp is None:
         nlp = load()
@@ -127,19 +132,23 @@ def detect_question_entities(question: str, nlp: Any = None,
 def _detect(question: str, nlp: Any, context: str | None) -> list[QuestionEntity]:
     doc = parse(nlp, question)
     spans = _candidates(doc)
+    written = None
     if context:
-        from .question_context import cased_by_context, widen
+        from .question_context import Written, named_windows, prefer_written, widen, written_form
 
-        spans = widen(doc, spans, context)
-        spans = cased_by_context(doc, spans, context)
+        written = Written(context)
+        spans = widen(doc, spans, written)
+        spans = prefer_written(doc, spans + named_windows(doc, spans, written), written)
     out: list[QuestionEntity] = []
     seen: set[str] = set()
     for start, end, label in spans:
         name = _clean(question[start:end])
+        generic = label in _GENERIC_LABELS or is_generic(name)
+        if written is not None and label != "QUOTE" and not generic:
+            name = written_form(name, written, question)
         if not name or name.lower() in seen or name.lower() in WH_WORDS:
             continue
         seen.add(name.lower())
-        generic = label in _GENERIC_LABELS or is_generic(name)
         out.append(QuestionEntity(name=name, anchor=not generic))
     return out
 
@@ -305,3 +314,22 @@ def _clean(name: str) -> str:
 
 def _end(tok: Any) -> int:
     return tok.idx + len(tok)
+
+
+_ROLE_BEFORE = r"(?:play(?:s|ed|ing)?|voic(?:es|ed|ing)|portray(?:s|ed|ing)?|w[io]ns?|winning)"
+
+
+def role_name(question: str, name: str) -> bool:
+    """Whether the question uses `name` as a role or an award: "who played Scarlett in Gone
+    with the Wind", "the actor of Ethan in A Dog's Purpose", "Nim's actress in …", "win a Tony"."""
+    if not question or not name:
+        return False
+    n = re.escape(name)
+    if re.search(rf"\b{_ROLE_BEFORE}\s+(?:an?\s+|the\s+)?{n}\b", question, re.I):
+        return True
+    # "X in <Work>" is a role only in a question about casting, not "born in Paris in France".
+    return bool(_CASTING.search(question) and re.search(
+        rf"\b{n}(?:['’]s\s+\w+)?\s+(?:in|on)\s+(?:the\s+)?[\"“]?[A-Z]", question))
+
+
+_CASTING = re.compile(r"\b(?:play|voice|portray|actor|actress|character|role|cast)", re.I)

@@ -1,30 +1,131 @@
-"""Question entities read against the long answer (SPEC §4.3): a title the answer writes
-out in full, and lowercase question words the answer writes as a name."""
+"""Question entities read against the long answer (SPEC §4.3): a name is taken the way the
+answer writes it, whatever the question's case and punctuation ("avengers age of ultron" is
+"Avengers: Age of Ultron"), and a title the answer writes out in full beats the pieces the
+question's capitalisation suggests. What the answer never names is left as the question
+has it: an anchor the answer lacks must stay an anchor."""
 
 from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 from typing import Any
 
 from .nlp import unknown_word
-from .question import CONNECTORS, TITLE_CONNECTORS, WH_WORDS, _end, is_generic
+from .question import (
+    _EPITHET, _MONTHS, _PAREN, CONNECTORS, TITLE_CONNECTORS, TITLE_WORDS, WH_WORDS, _end, is_generic,
+    role_name,
+)
 
-_FOLD = re.compile(r"[^0-9a-z]+")
+_ALNUM = re.compile(r"[0-9a-z]")
+_CAP_WORD = re.compile(r"[\"“‘'(]?[A-Z0-9]")
+_GLUE = re.compile(r"[A-Z0-9]")
+_ARTICLES = frozenset({"the", "a", "an"})
+# Lowercase words a written title may hold between capitalised ones.
+_SMALL = TITLE_CONNECTORS | frozenset({"be", "or", "as", "by", "into", "up", "out", "off", "over",
+                                       "des", "les", "et", "y", "el", "los", "las", "zu", "den"})
+_STOP = CONNECTORS | TITLE_CONNECTORS | WH_WORDS
+_WINDOW_STOP = _STOP | frozenset({"'s", "’s"})
+_INNER_PUNCT = frozenset({"-", "&", "'", "’", ",", ":", "–", "—", "/", "!", "."})
+_MAX_WINDOW = 12
+_TITLE_AFTER = re.compile(r"[\"”’']?\s*(?:\(|:|(?:is|was|were|are)\b)")
+_NEAR = 80  # characters looked at around a match: words glued to it are close
+_PREPOSITIONS = frozenset({"in", "on", "at", "for", "from", "with", "to", "by", "as"})
+_HONORIFICS = TITLE_WORDS | frozenset(
+    "representative senator governor president general captain sir mr mrs ms dr saint st "
+    "pope bishop judge chancellor minister mayor professor prime admiral colonel".split())
 
 
-def _fold(text: str) -> str:
-    text = unicodedata.normalize("NFKD", text.replace("&", " and "))
-    text = "".join(c for c in text if not unicodedata.combining(c)).casefold()
-    return " " + " ".join(_FOLD.sub(" ", text).split()) + " "
+@lru_cache(maxsize=4096)
+def _fold_char(ch: str) -> str:
+    if ch == "&":
+        return " and "
+    ch = "".join(c for c in unicodedata.normalize("NFKD", ch) if not unicodedata.combining(c))
+    return "".join(c if _ALNUM.match(c) else " " for c in ch.casefold())
 
 
-_STOP_END = CONNECTORS | frozenset(TITLE_CONNECTORS) | WH_WORDS
+def fold(text: str) -> str:
+    return " " + " ".join("".join(_fold_char(c) for c in text).split()) + " "
 
 
-def widen(doc: Any, spans: list[tuple[int, int, str]], context: str) -> list[tuple[int, int, str]]:
+class Written:
+    """The long answer folded for lookup (case, accents, punctuation, "&"), each folded
+    character mapped back to the character it came from."""
+
+    def __init__(self, text: str):
+        chars, where = [" "], [0]
+        for i, ch in enumerate(text):
+            for c in _fold_char(ch):
+                if not (c == " " and chars[-1] == " "):
+                    chars.append(c)
+                    where.append(i)
+        if chars[-1] != " ":
+            chars.append(" ")
+            where.append(len(text))
+        self.raw, self.text, self.where = text, "".join(chars), where
+        self._names: dict[str, list[tuple[int, int]]] = {}
+
+    def __contains__(self, phrase: str) -> bool:
+        return fold(phrase) in self.text
+
+    def spans(self, phrase: str) -> list[tuple[int, int]]:
+        """Where the answer writes `phrase`, as character spans of the raw text."""
+        key = fold(phrase)
+        if key.strip() == "":
+            return []
+        out, pos = [], self.text.find(key)
+        while pos >= 0:
+            out.append((self.where[pos + 1], self.where[pos + len(key) - 2] + 1))
+            pos = self.text.find(key, pos + 1)
+        return out
+
+    def names(self, phrase: str) -> list[tuple[int, int]]:
+        """The spans that write `phrase` as a whole name: capitalised at both ends, title
+        words only, no capitalised word glued on either side ("Barney" in "Barney Stinson")."""
+        if phrase not in self._names:
+            self._names[phrase] = [s for s in self.spans(phrase) if self._is_name(*s)]
+        return self._names[phrase]
+
+    def lowercase(self, phrase: str) -> bool:
+        """The answer also writes `phrase` in lowercase: a common phrase there."""
+        return any(not any(c.isupper() for c in self.raw[s:e]) for s, e in self.spans(phrase))
+
+    def _is_name(self, start: int, end: int) -> bool:
+        if re.search(r"[\"“”()\[\]\n]", self.raw[start:end]):
+            return False  # 'Daniel "Dan" Lewis' does not write "Dan Lewis"
+        words = [w.strip(".,:;!?'‘’") for w in self.raw[start:end].split()]
+        words = [w for w in words if w]
+        if not words or not (_CAP_WORD.match(words[0]) and _CAP_WORD.match(words[-1])):
+            return False
+        if not all(_CAP_WORD.match(w) or w.lower() in _SMALL for w in words):
+            return False
+        tail = self.raw[end:end + _NEAR]
+        after = re.match(r"\s*(\S+)", tail)
+        # A capitalised word on either side makes it part of a longer name; a bracket or
+        # quote between them is a boundary.
+        glued = (after and _GLUE.match(after.group(1)) and tail[:1] == " ",
+                 re.match(r"[-–]?\w|['’]s [A-Z]", tail))  # "Star" in "All-Star"
+        return not any(glued) and not self.glued_before(start)
+
+    def glued_before(self, start: int) -> bool:
+        """A capitalised word runs into `start`, other than an article or the last word of
+        a sentence."""
+        head = self.raw[max(0, start - _NEAR):start]
+        if head and (head[-1].isalnum() or head[-1] in "-–"):
+            return True
+        words = head.split()
+        word = words[-1].lstrip("\"“‘'([") if words else ""
+        return bool(_GLUE.match(word) and re.search(r"(?:\w|[a-z]['’])$", word)
+                    and word not in ("The", "A", "An")
+                    and not head.rstrip().rstrip("\"'”’)]").endswith((".", ":", "!", "?")))
+
+
+def _digits(tok: Any) -> bool:
+    return any(ch.isdigit() for ch in tok.text)
+
+
+def widen(doc: Any, spans: list[tuple[int, int, str]], written: Written) -> list[tuple[int, int, str]]:
     """Replace candidates by the longest window around them that the context writes out."""
-    haystack = _fold(context)
     toks = list(doc)
     starts = {t.idx: t.i for t in toks}
     ends = {_end(t): t.i for t in toks}
@@ -36,14 +137,14 @@ def widen(doc: Any, spans: list[tuple[int, int, str]], context: str) -> list[tup
         best = None
         for i in range(max(0, a - 3), a + 1):
             first = toks[i]
-            if i < a and not (first.is_title or first.like_num):
+            if i < a and not (first.is_title or _digits(first)):
                 continue
             for j in range(b, min(len(toks), b + 5)):
                 last = toks[j]
                 window = toks[i:j + 1]
                 # Only capitalised words or numbers end a wider window: "Canadian rock band"
-                # is a description, "Before Sunset" a title.
-                if j > b and (last.lower_ in _STOP_END or not (last.is_title or last.like_num)):
+                # is a description, "Before Sunset" a title, "Beyonce's first" neither.
+                if j > b and (last.lower_ in _STOP or not (last.is_title or _digits(last))):
                     continue
                 if any(t.text in ("?", ",", ";", "(", ")", ":") for t in window):
                     break
@@ -57,57 +158,168 @@ def widen(doc: Any, spans: list[tuple[int, int, str]], context: str) -> list[tup
                 lo, hi = first.idx, _end(last)
                 if any(s0 < hi and lo < e0 and not (lo <= s0 and e0 <= hi) for s0, e0, _ in spans):
                     continue
-                if (i, j) == (a, b):
-                    continue
-                found = f"{_fold(doc.text[first.idx:_end(last)])}" in haystack
-                if found and (best is None or j - i > best[1] - best[0]):
+                if (i, j) != (a, b) and doc.text[lo:hi] in written and (
+                        best is None or j - i > best[1] - best[0]):
                     best = (i, j)
         if best is not None:
             wide.append((toks[best[0]].idx, _end(toks[best[1]]), "CONTEXT"))
+    return _longest_first(wide + spans)
+
+
+def _longest_first(spans: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
     kept: list[tuple[int, int, str]] = []
-    for s in sorted(wide + spans, key=lambda s: (-(s[1] - s[0]), s[0])):
+    for s in sorted(spans, key=lambda s: (-(s[1] - s[0]), s[0])):
         if not any(s[0] < k[1] and k[0] < s[1] for k in kept):
             kept.append(s)
     return sorted(kept)
 
 
-_WINDOW_STOP = WH_WORDS | TITLE_CONNECTORS | frozenset({"'s", "’s"})
-
-
-def cased_by_context(doc: Any, spans: list[tuple[int, int, str]],
-                      context: str) -> list[tuple[int, int, str]]:
-    """Lowercase question words the long answer writes as a name: "leslie knope on parks and
-    recreation" → "Leslie Knope", "Parks and Recreation". A window counts when the context
-    writes it capitalised as a whole name (no capitalised word glued on either side) and
-    never in lowercase; a single word also has to be no dictionary word ("king", "tony")."""
+def named_windows(doc: Any, spans: list[tuple[int, int, str]],
+                  written: Written) -> list[tuple[int, int, str]]:
+    """Question windows the long answer writes as a whole name, read case- and
+    punctuation-blind: "leslie knope", "avengers age of ultron", "Now You See Him, Now You
+    Don't", "What We Talk About When We Talk About love". A single word counts only when
+    lowercase in the question and no dictionary word ("king", "tony" do not)."""
     toks = list(doc)
     found: list[tuple[int, int, str]] = []
+    # Epithets and dates belong to no title: "Edward Baring, 1st Baron Revelstoke",
+    # "Telefe from March 12 to December 19".
+    epithets = [m.span() for m in _EPITHET.finditer(doc.text)]
+    dates = {t.i: e.start for e in doc.ents if e.label_ in ("DATE", "TIME") for t in e}
+    datey = {i for i in dates if doc[i].is_digit or doc[i].lower_ in _MONTHS}
+    places = {e.start for e in doc.ents if e.label_ in ("GPE", "LOC")}
+    # "Wrist (Chris Brown Song)": the parenthesis says which one; it names nothing asked.
+    fences = [m.span(1) for m in _PAREN.finditer(doc.text)]
     for i, first in enumerate(toks):
-        if first.lower_ in _WINDOW_STOP or not first.is_alpha:
+        if not first.text[:1].isalnum() or first.lower_ in _ARTICLES:
             continue
-        for j in range(i, min(len(toks), i + 6)):
+        # Mid-question, a capitalised "What"/"How" opens a title ("How I Met Your Mother").
+        if first.lower_ in _WINDOW_STOP and not (i > 0 and first.is_title):
+            continue
+        for j in range(i, min(len(toks), i + _MAX_WINDOW)):
             last = toks[j]
             window = toks[i:j + 1]
-            if any(t.is_punct and t.text not in ("-", "&", "'", "’") for t in window):
+            if last.is_punct and last.text not in _INNER_PUNCT:
                 break
-            if not any(t.is_lower and t.is_alpha for t in window):
-                continue  # wholly capitalised runs are the other detectors' job
-            if last.lower_ in _WINDOW_STOP or not (last.is_alpha or last.like_num):
+            if not (last.text[:1].isalnum() or last.lower_ in ("n't", "n’t")):
                 continue
-            text = doc.text[first.idx:_end(last)]
-            if j == i and not unknown_word(_Capitalised(first)):
+            if last.lower_ in _WINDOW_STOP:
                 continue
-            if _written_as_name(text, context):
-                found.append((first.idx, _end(last), "CASED"))
-    haystack = _fold(context)
-    kept = [s for s in spans if s[2] == "QUOTE"]
-    # What the context writes out beats a longer span it never writes ("Family Ties in Back"
-    # against "Back to the Future").
-    absent = {s for s in spans if _fold(doc.text[s[0]:s[1]]) not in haystack}
-    for s in sorted(spans + found, key=lambda s: (s in absent, -(s[1] - s[0]), s[0])):
-        if s[2] != "QUOTE" and not any(s[0] < k[1] and k[0] < s[1] for k in kept):
-            kept.append(s)
-    return sorted(kept)
+            lowered = any(t.is_lower and t.is_alpha for t in window)
+            if j == i and (not lowered or not unknown_word(_Capitalised(first))):
+                continue  # single capitalised words are the other detectors' job
+            lo, hi = first.idx, _end(last)
+            if any(a < hi and lo < b for a, b in epithets + fences) or any(
+                    t.i in datey for t in window) and (
+                    len({dates.get(t.i, -1) for t in window}) > 1):
+                continue
+            # "What heritage site …": the wh-phrase's noun is what is asked, not a name.
+            if i > 0 and toks[i - 1].lower_ in ("what", "which", "whose") and first.is_lower:
+                continue
+            if any(_cuts(doc, (lo, hi), s, written) for s in spans):
+                continue
+            # Nor may it cut a name the answer writes ("Northwest: Portrait …" out of
+            # "Scene in the Northwest: Portrait …").
+            if any(a < lo < b < hi or lo < a < hi < b for a, b in _bare(doc, spans)
+                   if written.names(doc.text[a:b])):
+                continue
+            # "Orlando, Florida": a place after a comma is a second name.
+            if any(t.text == "," and t.i + 1 in places for t in window):
+                continue
+            if _window_named(doc, i, j, spans, written):
+                found.append((lo, hi, "CASED"))
+    return found
+
+
+def _bare(doc: Any, spans: list[tuple[int, int, str]]) -> list[tuple[int, int]]:
+    """Spans without a leading article ("A League" is no name that "League of Their Own"
+    would cut)."""
+    out = []
+    for a, b, _ in spans:
+        m = re.match(r"(?:the|a|an)\s+", doc.text[a:b], re.I)
+        out.append((a + m.end() if m else a, b))
+    return out
+
+
+def _cuts(doc: Any, window: tuple[int, int], span: tuple[int, int, str],
+          written: Written) -> bool:
+    """Inside a run the question writes as one name, a piece must end where a joining word
+    does ("How I Met Your Mother" out of "Barney on How I Met Your Mother"), or leave a rest
+    the answer writes too ("Reinhold Ewald" out of "Reinhold Ewald ESA"), not cut off a part
+    the answer never names ("LLC" of "Spirit Halloween LLC")."""
+    lo, hi = window
+    if not (span[0] <= lo and hi <= span[1]) or (span[0], span[1]) == (lo, hi):
+        return False
+    for rest in _rest(doc, span, [(lo, hi, "")]):
+        between = [t for t in doc if min(rest[1], hi) <= t.idx < max(rest[0], lo)]
+        if not any(t.is_lower or t.is_punct for t in between) and (
+                not written.names(doc.text[rest[0]:rest[1]])):
+            return True
+    return False
+
+
+def _window_named(doc: Any, i: int, j: int, spans: list[tuple[int, int, str]],
+                  written: Written) -> bool:
+    window = doc[i:j + 1]
+    text = window.text
+    if text not in written or not written.names(text):
+        return False
+    if any(t.is_lower and t.is_alpha for t in window) and written.lowercase(text):
+        return False
+    # A lowercase word the answer capitalises only to open a sentence is no part of the
+    # name: "after the Indian Rebellion", "Moore born" against "Moore: Born in …".
+    first, raw = doc[i], written.raw
+    if first.is_lower and first.is_stop and all(
+            _opens_sentence(raw, s) for s, _ in written.names(text)):
+        return False
+    verbs = [t.text for t in window if t.is_lower and t.pos_ in ("VERB", "AUX")]
+    if verbs and all(re.search(r"[.:!?]\s+(?:%s)\b" % "|".join(map(re.escape, verbs)),
+                               raw[s:e], re.I) for s, e in written.names(text)):
+        return False
+    # "Boulogne, Calais and Dunkirk" is a list where the answer runs it on; a title with a
+    # comma stands where a title does ("Now You See Him, Now You Don't is a 1972 film").
+    if any(t.text == "," for t in window) and not any(
+            _opens_sentence(raw, s) or _TITLE_AFTER.match(raw, e) or raw[s - 1:s] in ("\"", "“", "'")
+            for s, e in written.names(text)):
+        return False
+    if j == i:
+        return True
+    # Names the question itself writes apart, joined by a lowercase word, stay apart
+    # ("Seattle Seahawks in the National Football League"); a window that adds a word no
+    # detector took ("Batman Under the Red Hood") or reads a lowercase question is a title.
+    inside = [s for s in spans if window.start_char <= s[0] and s[1] <= window.end_char]
+    covered = all(any(s[0] <= t.idx < s[1] for s in inside) for t in window
+                  if t.is_title or t.is_upper or _digits(t))
+    joins = {t.lower_ for t in window if t.is_lower}
+    if len(inside) > 1 and covered and joins & _PREPOSITIONS and joins <= _SMALL and not any(
+            t.is_punct for t in window):
+        return False
+    return not _several(doc, i, j, written)
+
+
+def _several(doc: Any, i: int, j: int, written: Written) -> bool:
+    """The window is several names the answer also writes apart ("Paul Anka and Bob
+    Dylan", "Biloxi, Mississippi"), not one title ("Fox and the Hound")."""
+    whole = written.names(doc.text[doc[i].idx:_end(doc[j])])
+    pieces, k = 0, i
+    while k <= j:
+        if not (doc[k].is_title or doc[k].is_upper or _digits(doc[k])) or (
+                doc[k].lower_ in _STOP):
+            k += 1
+            continue
+        for m in range(j, k - 1, -1):
+            spans = written.names(doc.text[doc[k].idx:_end(doc[m])])
+            if any(not any(a <= s and e <= b for a, b in whole) for s, e in spans):
+                break
+        else:
+            return False
+        pieces, k = pieces + 1, m + 1
+    return pieces >= 2
+
+
+def _opens_sentence(raw: str, start: int) -> bool:
+    head = raw[max(0, start - _NEAR):start].rstrip()
+    return not head or head.endswith((".", "!", "?", ":"))
 
 
 class _Capitalised:
@@ -118,28 +330,96 @@ class _Capitalised:
         self.vocab, self.is_alpha, self.is_stop = tok.vocab, tok.is_alpha, tok.is_stop
 
 
-_CAP_WORD = re.compile(r"[\"“‘'(]?[A-Z0-9]")
-
-
-def _written_as_name(text: str, context: str) -> bool:
-    def pattern(words: list[str]) -> str:
-        return r"(?<![\w-])" + r"\s+".join(re.escape(w) for w in words) + r"(?![\w-])"
-
-    if re.search(pattern(text.lower().split()), context):
-        return False  # the context writes it lowercase too: a common phrase
-    pattern = pattern(text.split())
-    for m in re.finditer(pattern, context, re.I):
-        written = m.group(0).split()
-        if not (_CAP_WORD.match(written[0]) and _CAP_WORD.match(written[-1])):
+def prefer_written(doc: Any, spans: list[tuple[int, int, str]],
+                   written: Written) -> list[tuple[int, int, str]]:
+    """Resolve overlaps: quotes first, then what the answer writes (longest first), then the
+    rest. A span the answer never writes that loses to one it does keeps its other names
+    ("Barney" out of "Barney on How I Met Your Mother")."""
+    kept = [s for s in spans if s[2] == "QUOTE"]
+    absent = {s for s in spans if doc.text[s[0]:s[1]] not in written}
+    for s in sorted(spans, key=lambda s: (s in absent, -(s[1] - s[0]), s[0])):
+        if s[2] == "QUOTE":
             continue
-        if not all(_CAP_WORD.match(w) or w.lower() in TITLE_CONNECTORS for w in written):
-            continue
-        before = re.search(r"(\S+)\s*$", context[:m.start()])
-        after = re.match(r"\s*(\S+)", context[m.end():])
-        glued = (before and before.group(1)[-1:].isalnum() and _CAP_WORD.match(before.group(1))
-                 and before.group(1) not in ("The", "A", "An")
-                 and m.start() > 0 and not context[:m.start()].rstrip().endswith((".", ":")),
-                 after and _CAP_WORD.match(after.group(1)) and context[m.end():m.end() + 1] == " ")
-        if not any(glued):
-            return True
-    return False
+        if not any(s[0] < k[1] and k[0] < s[1] for k in kept):
+            kept.append(s)
+        elif s in absent:
+            kept.extend(r for r in _rest(doc, s, kept) if not any(
+                r[0] < k[1] and k[0] < r[1] for k in kept))
+    return sorted(kept)
+
+
+def _rest(doc: Any, span: tuple[int, int, str], kept: list) -> list[tuple[int, int, str]]:
+    """The proper-name pieces of `span` outside the `kept` spans."""
+    toks = [t for t in doc if span[0] <= t.idx and _end(t) <= span[1]]
+    # "Kick-Ass 2 (Film": what follows a bracket says which one, it names nothing asked.
+    toks = toks[:next((k for k, t in enumerate(toks) if t.text == "("), len(toks))]
+    free = [t for t in toks if not any(k[0] < _end(t) and t.idx < k[1] for k in kept)]
+    runs: list[list[Any]] = []
+    for t in free:
+        if runs and runs[-1][-1].i == t.i - 1:
+            runs[-1].append(t)
+        else:
+            runs.append([t])
+    out = []
+    for run in runs:
+        while run and not _name_word(run[0]):
+            run = run[1:]
+        while run and not _name_word(run[-1]):
+            run = run[:-1]
+        # "Representative Thomas Tucker", "Politician Lyman Sherwood": a title or a word
+        # capitalised to open the question, not a name.
+        if run and not is_generic(doc.text[run[0].idx:_end(run[-1])]) and not all(
+                t.lower_ in _HONORIFICS for t in run) and not (
+                len(run) == 1 and run[0].i == 0 and not unknown_word(run[0])):
+            out.append((run[0].idx, _end(run[-1]), "REST"))
+    return out
+
+
+def _name_word(tok: Any) -> bool:
+    return (tok.is_title or tok.is_upper or _digits(tok)) and tok.lower_ not in _STOP
+
+
+def written_form(name: str, written: Written, question: str = "") -> str:
+    """`name` as the answer writes it when it writes it as a name, else as given. A role or
+    an award the question names by its first word takes the longer name ("played Scarlett");
+    elsewhere "Paris" never becomes "Paris Hilton"."""
+    if not (name[:1].isalnum() and name[-1:].isalnum()):
+        return name  # the fold drops end marks the name needs: "70%"
+    spans = written.names(name)
+    if spans:
+        return written.raw[spans[0][0]:spans[0][1]]
+    return (_longer(name, written) if role_name(question, name) else None) or name
+
+
+# At most two capitalised words run on, whatever follows: a longer run is a cast list or an
+# infobox row ("Cordell Walker Chuck Norris Texas Ranger Main").
+_RIGHT = re.compile(r"(?:\s+[A-Z][\w'’-]*(?![\w.])){1,3}")
+
+
+def _longer(name: str, written: Written) -> str | None:
+    """The one longer name the answer writes `name` at the head of, when it never writes
+    it alone: "Scarlett" as "Scarlett O'Hara", "Tony" as "Tony Award". Only rightwards: a
+    word before a name is as often a title or another name ("Marshal Rooster Cogburn",
+    "Ernst Mach" for the "Mach" of "Mach's principle")."""
+    raw, runs = written.raw, []
+    if len(name.split()) > 1:
+        return None  # "Hells Angel Alan Passaro": a second name, not the rest of this one
+    for s, e in written.spans(name):
+        tail = raw[e:e + _NEAR]
+        if re.match(r"['’]s\b", tail) or re.search(r"[\"“”()]", raw[s:e]) or (
+                written.glued_before(s) and not re.search(r"\d\s+$", raw[max(0, s - 9):s])):
+            continue  # "Nim's Island", "Canada Germany Italy" name something else
+        right = _RIGHT.match(tail)
+        words = right.group(0).split() if right else []
+        cut = next((k for k, w in enumerate(words) if w.lower() in _STOP), len(words))
+        words = words[:cut]  # "President of India In office"
+        if not words or len(words) > 2:
+            return None
+        runs.append((s, e, words))
+    if not runs:
+        return None
+    n = min(len(w) for _, _, w in runs)
+    while n and len({tuple(w[:n]) for _, _, w in runs}) > 1:
+        n -= 1
+    s, e, words = runs[0]
+    return " ".join([raw[s:e]] + words[:n]) if n else None

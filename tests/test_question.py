@@ -71,7 +71,8 @@ def test_question_detect_loads_default_pipeline():
     assert [q.name for q in detect_question_entities("Where was Nolan born?")] == ["Nolan"]
 
 
-@pytest.mark.parametrize("name", ["25 years", "seven members", "Jewish"])
+@pytest.mark.parametrize("name", ["25 years", "seven members", "Jewish", "Mexican-American",
+                                  "Russian–British", "Serbian and Croatian", "11–1", "1932 American"])
 def test_question_quantities_and_religions_are_generic(name):
     assert is_generic(name)
 
@@ -94,21 +95,104 @@ DETECT_REAL = [
     # Lowercase question words the long answer writes as a name; common words never.
     ("who plays leslie knope on parks and recreation?",
      "Amy Poehler plays Leslie Knope in Parks and Recreation, a sitcom.",
-     [("leslie knope", True), ("parks and recreation", True)]),
+     [("Leslie Knope", True), ("Parks and Recreation", True)]),
     ("Who played the king that was king of england in 1951 in the king's speech?",
      "George VI was King of the United Kingdom. The King's Speech: Colin Firth plays him.",
-     [("1951", False), ("king's speech", True)]),
+     [("1951", False), ("King's Speech", True)]),
     ("What character in A League of their Own was played by Geena Davis?",
      "A League of Their Own: In 1988, Dottie Hinson (Geena Davis) attends the opening.",
-     [("League of their Own", True), ("Geena Davis", True)]),
+     [("League of Their Own", True), ("Geena Davis", True)]),
     # Lowercase words at the ends of a span describe the name.
     ("Who voices Batman in the Lego Batman movie?", None, [("Batman", True), ("Lego Batman", True)]),
     ("Who is talking about in the song Cry?", None, [("Cry", True)]),
-    # A span the answer never writes loses to one it does.
+    # A span the answer never writes loses to one it does, and keeps its other name.
     ("Who played the girlfriend of Alex P. Keaton's actor on Family Ties in Back to the Future?",
      "The character was played by Claudia Wells in Back to the Future.",
-     [("Alex P. Keaton", True), ("Back to the Future", True)]),
+     [("Alex P. Keaton", True), ("Family Ties", True), ("Back to the Future", True)]),
 ]
+
+
+# Names read against the long answer: case, punctuation and "&" do not matter, the name is
+# taken as the answer writes it, and what the answer never names stays as asked.
+DETECT_WRITTEN = [
+    ("Who is the spouse of the actor that plays vision in avengers age of ultron?",
+     "He played the Vision in Iron Man 3 (2013), Avengers: Age of Ultron (2015) and others.",
+     [("Avengers: Age of Ultron", True)]),
+    ("What city was the author of What We Talk About When We Talk About love born in?",
+     "What We Talk About When We Talk About Love is a 1981 collection by Raymond Carver.",
+     [("What We Talk About When We Talk About Love", True)]),
+    ("What other film is the cast member of Now You See Him, Now You Don't a character for?",
+     "Now You See Him, Now You Don't is a 1972 film starring Kurt Russell.",
+     [("Now You See Him, Now You Don't", True)]),
+    ("Who is the host of Who Wants to be a Millionaire in the country of MacGruder and Loud?",
+     "MacGruder and Loud: It aired on ABC. Who Wants to Be a Millionaire: Hosts included him.",
+     [("Who Wants to Be a Millionaire", True), ("MacGruder and Loud", True)]),
+    ("Who directed Covenant, The Sword, and the Arm of the Lord?",
+     "The Covenant, The Sword, and the Arm of the Lord (CSA) was a militia.",
+     [("Covenant, The Sword, and the Arm of the Lord", True)]),
+    ("Who produced Walker, Texas Ranger?",
+     "Walker, Texas Ranger is an American action television series.",
+     [("Walker, Texas Ranger", True)]),
+    # A comma-joined run the answer only writes mid-sentence is a list, not a title.
+    ("Who wanted to capture Boulogne, Calais and Dunkirk?",
+     "He wanted to rush up the coast to capture Boulogne, Calais and Dunkirk in May.",
+     [("Boulogne", True), ("Calais and Dunkirk", True)]),
+    # A name glued into a longer one is not written alone ("Barney" in "Barney Stinson"),
+    # so the longer span splits at its joining word and keeps both names.
+    ("What character does the actor who played Barney on How I Met Your Mother play?",
+     "He played Barney Stinson on How I Met Your Mother (2005 -- 2014).",
+     [("Barney Stinson", True), ("How I Met Your Mother", True)]),
+    # The one longer name a bare first name heads; never a title or a second name.
+    ("Who was the spouse of the actor who played Scarlett in Gone With the Wind?",
+     "She played Scarlett O'Hara in Gone with the Wind (1939).",
+     [("Scarlett O'Hara", True), ("Gone with the Wind", True)]),
+    ("What did the actress in My Fair Lady win a Tony for?",
+     "My Fair Lady is a film. She won the 1954 Tony Award for Ondine.",
+     [("My Fair Lady", True), ("Tony Award", True)]),
+    ("Who is the employer of the person Mach's principle was named after?",
+     "Ernst Mach was an Austrian physicist.", [("Mach", True)]),
+    ("Which Hells Angel member stabbed an attendant?", "Hells Angel Alan Passaro was acquitted.",
+     [("Hells Angel", True)]),
+    # Not a name: the wh-phrase's noun, a word capitalised to open a sentence, an epithet,
+    # a date, a place after a comma, a title before a name, names the question writes apart.
+    ("What heritage site is listed Seventeen Seventy?",
+     "Heritage Site: it is at Seventeen Seventy.", [("Seventeen Seventy", True)]),
+    ("When was the ruler that was dissolved after the Indian Rebellion of 1857 established?",
+     "After the Indian Rebellion of 1857, the company was dissolved.",
+     [("Indian Rebellion of 1857", True)]),
+    ("Who is the father of Edward Baring, 1st Baron Revelstoke's father?",
+     "Edward Baring, 1st Baron Revelstoke was a banker.", [("Edward Baring", True)]),
+    ("Which river system in Chilhowie, Virginia was the starting place for Longhunters?",
+     "The Holston River near Chilhowie, Virginia drew Longhunters.",
+     [("Chilhowie", True), ("Virginia", True), ("Longhunters", True)]),
+    ("Which telenovela was broadcast by Telefe from March 12 to December 19, 2012?",
+     "Graduados is a telenovela which was broadcast by Telefe from March 12 to December 19.",
+     [("Telefe", True), ("March 12 to December 19", True)]),
+    ("Which county was Representative Thomas Tucker from?",
+     "Thomas Tucker of South Carolina moved to strike the clause.", [("Thomas Tucker", True)]),
+    ("Who played for the Seattle Seahawks in the National Football League?",
+     "He played for the Seattle Seahawks in the National Football League (NFL).",
+     [("Seattle Seahawks", True), ("National Football League", True)]),
+    ("Which Mexican-American dog behaviorist trained Daddy?",
+     "Daddy was the dog of Mexican-American behaviorist Cesar Millan.",
+     [("Mexican-American", False), ("Daddy", True)]),
+    # A piece may not cut off what the answer never names ("LLC"); an anchor the answer
+    # lacks stays whole and an anchor.
+    ("In 1999, Spirit Halloween LLC was purchased by which retailer?",
+     "Spirit Halloween: In 1999 it was purchased by Spencer Gifts. Spencer Gifts LLC sells.",
+     [("1999", False), ("Spirit Halloween LLC", True)]),
+    ("Who founded the Hong Kong Museum of Coastal Defence?", "It opened in 2000.",
+     [("Hong Kong Museum of Coastal Defence", True)]),
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("question", "context", "expected"), DETECT_WRITTEN)
+def test_question_detect_written(nlp, question, context, expected):
+    from logicscore.question import detect_question_entities
+
+    got = detect_question_entities(question, nlp, context=context)
+    assert [(q.name, q.anchor) for q in got] == expected
 
 
 @pytest.mark.slow

@@ -14,13 +14,13 @@ generational numbers ("II", "3rd", "Jr.") always guard.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
 from rapidfuzz import fuzz
 
 from ..extract import Extraction
 from ..models import Entity, EntityKind, Mention, Proposition, QuestionEntity
+from ..question import role_name
 from .abbreviations import abbreviates, abbreviation
 from .mentions import (ARTICLES, DATE, NUMBER, YEAR, Form, analyze, capitalized, compare,
                        is_pronoun, loose_key, normalize, same_answer, tail)
@@ -371,25 +371,6 @@ def _match_external(clusters: list[_Cluster], text: str, threshold: float,
     # other cluster shares. Elsewhere "Paris" never means "Paris Hilton".
     heads = [ci for ci in live if any(_head_of(form, f) for f in clusters[ci].forms.values())]
     return heads[0] if len(heads) == 1 else None
-
-
-_ROLE_BEFORE = r"(?:play(?:s|ed|ing)?|voic(?:es|ed|ing)|portray(?:s|ed|ing)?|w[io]ns?|winning)"
-
-
-def role_name(question: str, name: str) -> bool:
-    """Whether the question uses `name` as a role or an award: "who played Scarlett in Gone
-    with the Wind", "the actor of Ethan in A Dog's Purpose", "Nim's actress in …", "win a Tony"."""
-    if not question or not name:
-        return False
-    n = re.escape(name)
-    if re.search(rf"\b{_ROLE_BEFORE}\s+(?:an?\s+|the\s+)?{n}\b", question, re.I):
-        return True
-    # "X in <Work>" is a role only in a question about casting, not "born in Paris in France".
-    return bool(_CASTING.search(question) and re.search(
-        rf"\b{n}(?:['’]s\s+\w+)?\s+(?:in|on)\s+(?:the\s+)?[\"“]?[A-Z]", question))
-
-
-_CASTING = re.compile(r"\b(?:play|voice|portray|actor|actress|character|role|cast)", re.I)
 
 
 def _head_of(short: Form, long: Form) -> bool:
