@@ -141,9 +141,13 @@ def _detect(question: str, nlp: Any, context: str | None) -> list[QuestionEntity
         spans = prefer_written(doc, spans + named_windows(doc, spans, written), written)
     out: list[QuestionEntity] = []
     seen: set[str] = set()
+    asked = _wh_phrases(doc)
     for start, end, label in spans:
         name = _clean(question[start:end])
         generic = label in _GENERIC_LABELS or is_generic(name)
+        # "what National sports league", "which Hells Angel member": what is asked for
+        # describes the answer; it is no chain end.
+        generic = generic or any(a <= start and end <= b for a, b in asked)
         if written is not None and label != "QUOTE" and not generic:
             name = written_form(name, written, question)
         if not name or name.lower() in seen or name.lower() in WH_WORDS:
@@ -151,6 +155,12 @@ def _detect(question: str, nlp: Any, context: str | None) -> list[QuestionEntity
         seen.add(name.lower())
         out.append(QuestionEntity(name=name, anchor=not generic))
     return out
+
+
+def _wh_phrases(doc: Any) -> list[tuple[int, int]]:
+    """Character spans of "what/which … noun" phrases."""
+    return [(t.idx, _end(t.head)) for t in doc
+            if t.lower_ in ("what", "which") and t.dep_ == "det" and t.head.i > t.i]
 
 
 def _candidates(doc: Any) -> list[tuple[int, int, str]]:

@@ -36,6 +36,10 @@ DETECT_CASES = [
     ("Who was born first, Paul Anka or Bob Dylan?", [("Paul Anka", True), ("Bob Dylan", True)]),
     ("Which film has the director who died later, The More The Merrier or Sleep, My Love?",
      [("More The Merrier", True), ("Sleep, My Love", True)]),
+    # A name inside "what/which … noun" describes what is asked for: no chain end.
+    ("Who is the commissioner of what National sports league?", [("National", False)]),
+    ("Which Hells Angel member stabbed a fan in the United States?",
+     [("Hells Angel", False), ("United States", True)]),
     # Epithets belong to the name before them.
     ("Who was the father of Robert Devereux, 2nd Earl of Essex?", [("Robert Devereux", True)]),
     ("Who is Edward Howard, 2Nd Earl Of Carlisle's paternal grandfather?",
