@@ -156,7 +156,7 @@ DETECT_WRITTEN = [
     ("Who is the employer of the person Mach's principle was named after?",
      "Ernst Mach was an Austrian physicist.", [("Mach", True)]),
     ("Which Hells Angel member stabbed an attendant?", "Hells Angel Alan Passaro was acquitted.",
-     [("Hells Angel", True)]),
+     [("Hells Angel", False)]),
     # Not a name: the wh-phrase's noun, a word capitalised to open a sentence, an epithet,
     # a date, a place after a comma, a title before a name, names the question writes apart.
     ("What heritage site is listed Seventeen Seventy?",
