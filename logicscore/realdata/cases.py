@@ -10,6 +10,7 @@ record's sentence (incomplete), and distractor sentences added (complete, less c
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
@@ -146,11 +147,22 @@ def _noise(item: Item, removed: int, remaining: list[Line]) -> str:
     if any(names_alone(text, name) for name in names):
         return "removed hop's subject still named"
     gold = " ".join(line.text for line in item.gold_lines())
-    asked = [n for n in capitalized_phrases(item.question)
-             if n.split()[0].lower() not in _QUESTION_WORDS and contains(gold, n)]
+    asked = [n for n in _question_names(item.question) if contains(gold, n)]
     if asked and all(contains(text, n) for n in asked) and contains(text, item.answer):
         return "every question name still written beside the answer"
     return ""
+
+
+def _question_names(question: str) -> list[str]:
+    """The question's capitalised names, "X and Y" runs also as X and Y; numbers ("11-1")
+    constrain an answer but name nothing."""
+    out = []
+    for phrase in capitalized_phrases(question):
+        if phrase.split()[0].lower() in _QUESTION_WORDS or not any(c.isalpha() for c in phrase):
+            continue
+        out.append(phrase)
+        out += [p for p in re.split(r"\s+(?:and|or)\s+", phrase) if p != phrase]
+    return out
 
 
 def remove_hop(item: Item, hop: int = 0) -> Case | None:
