@@ -14,56 +14,20 @@ generational numbers ("II", "3rd", "Jr.") always guard.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
-from rapidfuzz import fuzz
+from dataclasses import dataclass
 
 from ..extract import Extraction
-from ..models import Entity, EntityKind, Mention, Proposition, QuestionEntity
-from ..question import role_name
-from .abbreviations import abbreviates, abbreviation
-from .mentions import (ARTICLES, DATE, NUMBER, YEAR, Form, analyze, capitalized, compare,
-                       is_pronoun, loose_key, normalize, same_answer, tail)
+from ..models import Entity, Mention, Proposition, QuestionEntity
+from .abbreviations import abbreviation
 from .aliases import alias_pairs
+from .clusters import MAX_ABBREVIATIONS, Cluster, Rec, absorb, best, kind_of
+from .external import expansion, match_external
+from .mentions import ARTICLES, analyze, is_pronoun, normalize, same_answer
 from .relations import person_args
 
 __all__ = ["Linked", "link", "normalize", "same_answer"]
 
 _HE_SHE = frozenset({"he", "she", "him", "her", "his", "hers", "himself", "herself"})
-# "East Los Angeles" is not "Los Angeles": such a first word makes another place.
-_PLACE_MODIFIERS = frozenset("""
-north south east west northern southern eastern western central upper lower greater new old
-""".split())
-# Fuzzy comparisons per mention are capped so adversarial inputs stay bounded.
-_MAX_FUZZY_FORMS = 400
-# Likewise the forms searched for what an abbreviation stands for, and the abbreviations
-# resolved inside one text.
-_MAX_ABBREVIATION_CHECKS = 2000
-_MAX_ABBREVIATIONS = 40
-
-
-@dataclass
-class _Rec:
-    """One mention occurrence before clustering."""
-
-    text: str
-    span: tuple[int, int] | None
-    kind: str
-    order: tuple[int, int, int]
-    form: Form
-    reason: str | None = None
-    person: bool = False
-    pronoun: bool = False
-
-
-@dataclass
-class _Cluster:
-    recs: list[_Rec] = field(default_factory=list)
-    forms: dict[str, Form] = field(default_factory=dict)
-
-    @property
-    def person(self) -> bool:
-        return any(r.person or r.kind == "person" or r.form.person_hint for r in self.recs)
 
 
 @dataclass
@@ -76,33 +40,16 @@ class Linked:
     answer_entity: str | None
 
 
-def _best(clusters: list[_Cluster], form: Form, threshold: float,
-          persons: bool) -> tuple[int, tuple[int, float, str]] | None:
-    best: tuple[int, tuple[int, float, str]] | None = None
-    budget = _MAX_FUZZY_FORMS
-    for ci, cluster in enumerate(clusters):
-        if cluster.recs[0].pronoun:
-            continue
-        for other in cluster.forms.values():
-            budget -= 1
-            hit = compare(form, other, threshold, persons and cluster.person)
-            if hit and (best is None or hit[:2] > best[1][:2]):
-                best = (ci, hit)
-        if budget <= 0:
-            break
-    return best
-
-
-def _collect(extraction: Extraction) -> tuple[list[_Rec], list[tuple[_Rec | None, _Rec | None]]]:
+def _collect(extraction: Extraction) -> tuple[list[Rec], list[tuple[Rec | None, Rec | None]]]:
     """Every mention occurrence in text order, and the pair of records per proposition."""
-    recs: dict[tuple, _Rec] = {}
+    recs: dict[tuple, Rec] = {}
     seq = 0
 
-    def add(key: tuple, text: str, span, kind: str, order, reason=None, person=False) -> _Rec:
+    def add(key: tuple, text: str, span, kind: str, order, reason=None, person=False) -> Rec:
         nonlocal seq
         if key not in recs:
             form = analyze(text)
-            recs[key] = _Rec(text, span, kind, (*order, seq), form, reason, person,
+            recs[key] = Rec(text, span, kind, (*order, seq), form, reason, person,
                              pronoun=is_pronoun(text))
             seq += 1
         rec = recs[key]
@@ -116,9 +63,9 @@ def _collect(extraction: Extraction) -> tuple[list[_Rec], list[tuple[_Rec | None
     by_text = {}
     for text, start, end, kind in extraction.mentions:
         by_text.setdefault(normalize(text), []).append((start, end, text))
-    pairs: list[tuple[_Rec | None, _Rec | None]] = []
+    pairs: list[tuple[Rec | None, Rec | None]] = []
     for p in extraction.propositions:
-        pair: list[_Rec | None] = []
+        pair: list[Rec | None] = []
         for arg, must_be_person in zip((p.subject, p.object), person_args(p.relation)):
             if not arg.strip():
                 pair.append(None)
@@ -153,22 +100,22 @@ def _locate(p: Proposition, arg: str, known: list[tuple[int, int, str]]) -> tupl
     return None
 
 
-def _cluster(recs: list[_Rec], threshold: float) -> list[_Cluster]:
-    clusters: list[_Cluster] = []
+def _cluster(recs: list[Rec], threshold: float) -> list[Cluster]:
+    clusters: list[Cluster] = []
     exact: dict[str, int] = {}
     for rec in recs:
         key = rec.form.key
         if rec.pronoun or not key:
-            clusters.append(_Cluster([rec], {}))
+            clusters.append(Cluster([rec], {}))
             continue
         if key in exact:
             ci = exact[key]
             first = clusters[ci].recs[0]
             rec.reason = rec.reason or ("exact" if rec.text == first.text else "normalized")
         else:
-            hit = _best(clusters, rec.form, threshold, persons=True)
+            hit = best(clusters, rec.form, threshold, persons=True)
             if hit is None:
-                clusters.append(_Cluster([], {}))
+                clusters.append(Cluster([], {}))
                 ci = len(clusters) - 1
             else:
                 ci = hit[0]
@@ -180,7 +127,7 @@ def _cluster(recs: list[_Rec], threshold: float) -> list[_Cluster]:
     return _merge_abbreviations(_merge_regnal(_merge_surnames(clusters)))
 
 
-def _merge_regnal(clusters: list[_Cluster]) -> list[_Cluster]:
+def _merge_regnal(clusters: list[Cluster]) -> list[Cluster]:
     """A titled lone name ("Prince Albert" → "Albert") joins the text's one regnal bearer of
     that name ("Albert II"), when no other entity has the name in it at all."""
     dead: set[int] = set()
@@ -198,35 +145,26 @@ def _merge_regnal(clusters: list[_Cluster]) -> list[_Cluster]:
         if not all(len(f.tokens) >= 2 and f.tokens[0] == name and "r:" + f.tokens[1] in f.markers
                    for f in target.forms.values()):
             continue
-        _absorb(target, c, f"only regnal {name.title()}: {target.recs[0].form.display}")
+        absorb(target, c, f"only regnal {name.title()}: {target.recs[0].form.display}")
         dead.add(ci)
     return [c for ci, c in enumerate(clusters) if ci not in dead]
 
 
-def _absorb(target: _Cluster, other: _Cluster, reason: str) -> None:
-    """Move `other`'s mentions into `target`, recording why unless a finer reason exists."""
-    for rec in other.recs:
-        if rec.reason is None or rec.reason in ("exact", "normalized"):
-            rec.reason = reason
-    target.recs.extend(other.recs)
-    target.forms.update(other.forms)
-
-
-def _merge_aliases(clusters: list[_Cluster], aliases: list[tuple[_Rec, _Rec]]) -> list[_Cluster]:
+def _merge_aliases(clusters: list[Cluster], aliases: list[tuple[Rec, Rec]]) -> list[Cluster]:
     """One entity for the two names of a "known as" proposition (`aliases.is_alias`)."""
     where = {id(r): c for c in clusters for r in c.recs}
     for s, o in aliases:
         a, b = where.get(id(s)), where.get(id(o))
         if a is None or b is None or a is b:
             continue
-        _absorb(a, b, f"alias of {s.form.display or s.text}")
+        absorb(a, b, f"alias of {s.form.display or s.text}")
         for r in b.recs:
             where[id(r)] = a
         b.recs = []
     return [c for c in clusters if c.recs]
 
 
-def _merge_surnames(clusters: list[_Cluster]) -> list[_Cluster]:
+def _merge_surnames(clusters: list[Cluster]) -> list[Cluster]:
     """A lone capitalized surname joins the one earlier person cluster with that surname."""
     persons: dict[str, list[int]] = {}
     for ci, c in enumerate(clusters):
@@ -251,46 +189,12 @@ def _merge_surnames(clusters: list[_Cluster]) -> list[_Cluster]:
         if target.recs[0].order >= c.recs[0].order:
             continue  # only a *preceding* full name
         full = next(f.display for f in target.forms.values() if len(f.tokens) >= 2)
-        _absorb(target, c, f"surname of {full}")
+        absorb(target, c, f"surname of {full}")
         dead.add(ci)
     return [c for ci, c in enumerate(clusters) if ci not in dead]
 
 
-def _family_name(clusters: list[_Cluster], form: Form) -> int | None:
-    """The one cluster naming a person by surname alone ("Symington" for "Fife Symington",
-    "Württemberg" for "Duke Adam of Württemberg") ahead of the relatives whose full names
-    make it a family name there ("J. Fife Symington Jr."). A surname after them is one of
-    them or the family ("Godfrey Baring … the Baring family"); a place's name has no kin
-    ("Mexico" for "Mexico City")."""
-    last = form.tokens[-1] if len(form.tokens) > 1 and not form.markers and all(form.caps) else ""
-    lone = [ci for ci, c in enumerate(clusters) if c.forms and not c.recs[0].pronoun
-            and all(f.tokens == (last,) for f in c.forms.values())]
-    kin = [min(r.order for r in c.recs) for c in clusters if c.person and any(
-        len(f.tokens) > 1 and f.tokens[-1] == last for f in c.forms.values())]
-    if len(lone) != 1 or not kin or _kind(clusters[lone[0]], last) in ("date", "number"):
-        return None
-    return lone[0] if min(r.order for r in clusters[lone[0]].recs) < min(kin) else None
-
-
-def _expansion(clusters: list[_Cluster], text: str, skip: int = -1) -> int | None:
-    """The cluster `text` abbreviates or that abbreviates `text`; of several, the most
-    mentioned, and none on a tie. A person's initials are no abbreviation: "NY" is not
-    "Nancy Young"."""
-    form = analyze(text)
-    if sum(len(c.forms) + len(c.recs) for c in clusters) > _MAX_ABBREVIATION_CHECKS:
-        return None  # too many names to tell which one is meant
-    found = [ci for ci, c in enumerate(clusters)
-             if ci != skip and not c.recs[0].pronoun
-             and (any(abbreviates(text, f) for f in c.forms.values())
-                  or any(abbreviates(r.text, form) for r in c.recs))
-             and _kind(c, c.recs[0].text) != "person"]
-    ranked = sorted(((len(clusters[ci].recs), ci) for ci in found), key=lambda x: (-x[0], x[1]))
-    if not ranked or len(ranked) > 1 and ranked[0][0] == ranked[1][0]:
-        return None
-    return ranked[0][1]
-
-
-def _merge_abbreviations(clusters: list[_Cluster]) -> list[_Cluster]:
+def _merge_abbreviations(clusters: list[Cluster]) -> list[Cluster]:
     """A cluster written only as one abbreviation ("U.S.", "MLB") joins the name it shortens,
     unless the two are known to be different kinds of thing."""
     dead: set[int] = set()
@@ -300,83 +204,17 @@ def _merge_abbreviations(clusters: list[_Cluster]) -> list[_Cluster]:
         if len(c.forms) != 1 or not all(len(w) == 1 and abbreviation(w[0]) for w in words):
             continue
         tried += 1
-        if tried > _MAX_ABBREVIATIONS:
+        if tried > MAX_ABBREVIATIONS:
             break
-        ti = _expansion(clusters, c.recs[0].text, skip=ci)
+        ti = expansion(clusters, c.recs[0].text, skip=ci)
         if ti is None or ti in dead:
             continue
-        kinds = {_kind(d, d.recs[0].text) for d in (c, clusters[ti])} - {"other"}
+        kinds = {kind_of(d, d.recs[0].text) for d in (c, clusters[ti])} - {"other"}
         if len(kinds) > 1:
             continue  # "US" the country is not "Universal Studios" the company
-        _absorb(clusters[ti], c, f"abbreviation of {clusters[ti].recs[0].form.display}")
+        absorb(clusters[ti], c, f"abbreviation of {clusters[ti].recs[0].form.display}")
         dead.add(ci)
     return [c for ci, c in enumerate(clusters) if ci not in dead]
-
-
-def _kind(cluster: _Cluster, name: str) -> EntityKind:
-    """Majority NER kind of the mentions; regex for dates and numbers; person hints."""
-    order = ["person", "place", "org", "work", "date", "number"]
-    counts = {k: sum(r.kind == k for r in cluster.recs) for k in order}
-    best = max(order, key=lambda k: (counts[k], -order.index(k)))
-    if counts[best]:
-        return best  # type: ignore[return-value]
-    key = normalize(name)
-    if DATE.match(key):
-        return "date"
-    if NUMBER.match(key):
-        return "number"
-    return "person" if cluster.person else "other"
-
-
-def _match_external(clusters: list[_Cluster], text: str, threshold: float,
-                    question: str = "") -> int | None:
-    """Cluster index for a question entity or short answer; never by surname alone.
-
-    Questions capitalise loosely ("country Man", "the Lego Batman movie", "True North
-    Trilogy"), so failing the mention rules, a cluster matches when keys agree with every
-    word capitalised and a trailing work-type word dropped, or when the name ends a longer
-    name of the text ("Goldwyn Productions" in "Samuel Goldwyn Productions"), or when a bare
-    year is the year of a full date ("1972" and "November 1972"), or when a lone name is the
-    last name of a titled ruler ("Setthathirath", "King Sai Setthathirat"); each only when
-    exactly one cluster does. Last, a person's name matches its surname standing alone in a
-    family's text, an abbreviation the name it shortens ("US", "United States"), and a name
-    its abbreviation.
-    """
-    form = analyze(text)
-    hit = _best(clusters, form, threshold, persons=True)
-    if hit:
-        return hit[0]
-    keys = {loose_key(form), loose_key(analyze(capitalized(text)))} - {""}
-    live = [ci for ci, c in enumerate(clusters) if not c.recs[0].pronoun]
-    year = form.key if len(form.tokens) == 1 and YEAR.match(form.key) and form.key.isdigit() else None
-    ruler = len(form.tokens) == 1 and form.caps[0] and not form.markers and len(form.key) >= 5
-    for test in (lambda f: loose_key(f) in keys,
-                 lambda f: tail(form, f) and not _PLACE_MODIFIERS & set(f.tokens[:-len(form.tokens)]),
-                 # a bare year answer is stated by a full date in that year ("born November 1972")
-                 lambda f: year is not None and len(f.tokens) > 1 and f.tokens[-1] == year
-                 and bool(DATE.match(f.key)),
-                 lambda f: ruler and f.titled and len(f.tokens) > 1 and not f.markers
-                 and fuzz.ratio(f.tokens[-1], form.key) >= min(100.0, threshold + 7)):
-        found = [ci for ci in live if any(test(f) for f in clusters[ci].forms.values())]
-        if len(found) == 1:
-            return found[0]
-    family = _family_name(clusters, form)
-    if family is not None:
-        return family
-    found_by_expansion = _expansion(clusters, text)
-    if found_by_expansion is not None or not role_name(question, text):
-        return found_by_expansion
-    # A question calls a character or an award by its first word ("played Scarlett", "won a
-    # Tony") where the text writes it out ("Scarlett O'Hara", "Tony Award"); only a name no
-    # other cluster shares. Elsewhere "Paris" never means "Paris Hilton".
-    heads = [ci for ci in live if any(_head_of(form, f) for f in clusters[ci].forms.values())]
-    return heads[0] if len(heads) == 1 else None
-
-
-def _head_of(short: Form, long: Form) -> bool:
-    n = len(short.tokens)
-    return (0 < n < len(long.tokens) and long.tokens[:n] == short.tokens and not short.markers
-            and len(short.key) >= 3 and all(long.caps[n:]))
 
 
 def link(extraction: Extraction, question: list[QuestionEntity], answer: str,
@@ -415,7 +253,7 @@ def link(extraction: Extraction, question: list[QuestionEntity], answer: str,
             else:
                 reason = r.reason or "exact"
             mentions.append(Mention(text=r.text, span=r.span, reason=reason))
-        entities.append(Entity(id=eid, name=name, kind=_kind(c, name), mentions=mentions))
+        entities.append(Entity(id=eid, name=name, kind=kind_of(c, name), mentions=mentions))
     owner = {id(r): ids[id(c)] for c in clusters for r in c.recs}
     props = [
         p.model_copy(update={
@@ -426,7 +264,7 @@ def link(extraction: Extraction, question: list[QuestionEntity], answer: str,
     ]
     q_out = []
     for q in question:
-        ci = _match_external(clusters, q.name, threshold, question_text)
+        ci = match_external(clusters, q.name, threshold, question_text)
         q_out.append(q.model_copy(update={"entity": ids[id(clusters[ci])] if ci is not None else None}))
-    ai = _match_external(clusters, answer, threshold) if answer.strip() else None
+    ai = match_external(clusters, answer, threshold) if answer.strip() else None
     return Linked(props, entities, q_out, ids[id(clusters[ai])] if ai is not None else None)

@@ -1,0 +1,96 @@
+"""Matching a question entity or the short answer to the clusters of the long answer
+(SPEC §4.2): the mention rules first, then the looser ways questions write names."""
+
+from __future__ import annotations
+
+from rapidfuzz import fuzz
+
+from ..question import role_name
+from .abbreviations import abbreviates
+from .clusters import MAX_ABBREVIATION_CHECKS, PLACE_MODIFIERS, Cluster, best, kind_of
+from .mentions import DATE, YEAR, Form, analyze, capitalized, loose_key, tail
+
+
+def _family_name(clusters: list[Cluster], form: Form) -> int | None:
+    """The one cluster naming a person by surname alone ("Symington" for "Fife Symington",
+    "Württemberg" for "Duke Adam of Württemberg") ahead of the relatives whose full names
+    make it a family name there ("J. Fife Symington Jr."). A surname after them is one of
+    them or the family ("Godfrey Baring … the Baring family"); a place's name has no kin
+    ("Mexico" for "Mexico City")."""
+    last = form.tokens[-1] if len(form.tokens) > 1 and not form.markers and all(form.caps) else ""
+    lone = [ci for ci, c in enumerate(clusters) if c.forms and not c.recs[0].pronoun
+            and all(f.tokens == (last,) for f in c.forms.values())]
+    kin = [min(r.order for r in c.recs) for c in clusters if c.person and any(
+        len(f.tokens) > 1 and f.tokens[-1] == last for f in c.forms.values())]
+    if len(lone) != 1 or not kin or kind_of(clusters[lone[0]], last) in ("date", "number"):
+        return None
+    return lone[0] if min(r.order for r in clusters[lone[0]].recs) < min(kin) else None
+
+
+def expansion(clusters: list[Cluster], text: str, skip: int = -1) -> int | None:
+    """The cluster `text` abbreviates or that abbreviates `text`; of several, the most
+    mentioned, and none on a tie. A person's initials are no abbreviation: "NY" is not
+    "Nancy Young"."""
+    form = analyze(text)
+    if sum(len(c.forms) + len(c.recs) for c in clusters) > MAX_ABBREVIATION_CHECKS:
+        return None  # too many names to tell which one is meant
+    found = [ci for ci, c in enumerate(clusters)
+             if ci != skip and not c.recs[0].pronoun
+             and (any(abbreviates(text, f) for f in c.forms.values())
+                  or any(abbreviates(r.text, form) for r in c.recs))
+             and kind_of(c, c.recs[0].text) != "person"]
+    ranked = sorted(((len(clusters[ci].recs), ci) for ci in found), key=lambda x: (-x[0], x[1]))
+    if not ranked or len(ranked) > 1 and ranked[0][0] == ranked[1][0]:
+        return None
+    return ranked[0][1]
+
+
+def match_external(clusters: list[Cluster], text: str, threshold: float,
+                    question: str = "") -> int | None:
+    """Cluster index for a question entity or short answer; never by surname alone.
+
+    Questions capitalise loosely ("country Man", "the Lego Batman movie", "True North
+    Trilogy"), so failing the mention rules, a cluster matches when keys agree with every
+    word capitalised and a trailing work-type word dropped, or when the name ends a longer
+    name of the text ("Goldwyn Productions" in "Samuel Goldwyn Productions"), or when a bare
+    year is the year of a full date ("1972" and "November 1972"), or when a lone name is the
+    last name of a titled ruler ("Setthathirath", "King Sai Setthathirat"); each only when
+    exactly one cluster does. Last, a person's name matches its surname standing alone in a
+    family's text, an abbreviation the name it shortens ("US", "United States"), and a name
+    its abbreviation.
+    """
+    form = analyze(text)
+    hit = best(clusters, form, threshold, persons=True)
+    if hit:
+        return hit[0]
+    keys = {loose_key(form), loose_key(analyze(capitalized(text)))} - {""}
+    live = [ci for ci, c in enumerate(clusters) if not c.recs[0].pronoun]
+    year = form.key if len(form.tokens) == 1 and YEAR.match(form.key) and form.key.isdigit() else None
+    ruler = len(form.tokens) == 1 and form.caps[0] and not form.markers and len(form.key) >= 5
+    for test in (lambda f: loose_key(f) in keys,
+                 lambda f: tail(form, f) and not PLACE_MODIFIERS & set(f.tokens[:-len(form.tokens)]),
+                 # a bare year answer is stated by a full date in that year ("born November 1972")
+                 lambda f: year is not None and len(f.tokens) > 1 and f.tokens[-1] == year
+                 and bool(DATE.match(f.key)),
+                 lambda f: ruler and f.titled and len(f.tokens) > 1 and not f.markers
+                 and fuzz.ratio(f.tokens[-1], form.key) >= min(100.0, threshold + 7)):
+        found = [ci for ci in live if any(test(f) for f in clusters[ci].forms.values())]
+        if len(found) == 1:
+            return found[0]
+    family = _family_name(clusters, form)
+    if family is not None:
+        return family
+    found_by_expansion = expansion(clusters, text)
+    if found_by_expansion is not None or not role_name(question, text):
+        return found_by_expansion
+    # A question calls a character or an award by its first word ("played Scarlett", "won a
+    # Tony") where the text writes it out ("Scarlett O'Hara", "Tony Award"); only a name no
+    # other cluster shares. Elsewhere "Paris" never means "Paris Hilton".
+    heads = [ci for ci in live if any(_head_of(form, f) for f in clusters[ci].forms.values())]
+    return heads[0] if len(heads) == 1 else None
+
+
+def _head_of(short: Form, long: Form) -> bool:
+    n = len(short.tokens)
+    return (0 < n < len(long.tokens) and long.tokens[:n] == short.tokens and not short.markers
+            and len(short.key) >= 3 and all(long.caps[n:]))
