@@ -1,6 +1,7 @@
 """Names that contain another name the text uses on its own: "the Battle of New Orleans"
-is about New Orleans, "the Governor of Vatican City" about Vatican City. The outer name
-states that relation, so it becomes a proposition; the two are never one entity."""
+is about New Orleans, "the Governor of Vatican City" about Vatican City, "the University of
+Mississippi Rebels" are the university's team. The outer name states that relation, so it
+becomes a proposition; the two are never one entity."""
 
 from __future__ import annotations
 
@@ -16,8 +17,9 @@ _OF = re.compile(r"\s+of\s+(?:the\s+)?(?=[A-Z])")  # never a year: "War of 1812"
 
 
 def nested(args: Iterable[Arg], known: set[str]) -> list[tuple[Arg, Arg]]:
-    """(outer, inner) for each argument whose "of" tail is a name in `known` (normalized
-    names used elsewhere: other mentions, the question's entities, the answer)."""
+    """(outer, inner) for each argument whose "of" tail, or "X of Y" head, is a name in
+    `known` (normalized names used elsewhere: other mentions, the question's entities, the
+    answer)."""
     out = []
     for arg in args:
         if arg.resolution is not None:
@@ -29,4 +31,19 @@ def nested(args: Iterable[Arg], known: set[str]) -> list[tuple[Arg, Arg]]:
                 start = arg.start + m.end()
                 out.append((arg, replace(arg, text=tail, start=start, end=start + len(tail))))
                 break
+        else:
+            head = _head_name(arg.text, known)
+            if head:
+                out.append((arg, replace(arg, text=head, end=arg.start + len(head))))
     return out
+
+
+def _head_name(text: str, known: set[str]) -> str | None:
+    """A known name of two words or more that starts a longer one: "University of
+    Mississippi Rebels" is the university's team. One word never: "Paris Hilton"."""
+    words = text.split()
+    for n in range(len(words) - 1, 1, -1):
+        head = " ".join(words[:n])
+        if " of " in f" {head} " and normalize(head) in known and words[n][:1].isupper():
+            return head
+    return None
