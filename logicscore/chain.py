@@ -11,10 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .graph import Graph, bfs, component, path_to, shortest_paths, steiner
-from .models import Entity, FailureType, Gap, Proposition, QuestionEntity
+from .models import LITERAL_KINDS, Entity, FailureType, Gap, Proposition, QuestionEntity
 from .normalize.phrases import restates_question
 
-LITERAL_KINDS = ("date", "number")
 
 
 @dataclass

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .chain import ChainResult
-from .models import Proposition, Verdict
+from .models import LITERAL_KINDS, Proposition, Verdict
 from .normalize.entities import Linked
 from .normalize.phrases import STOP as _STOP
 from .normalize.phrases import content as _content
@@ -99,8 +99,7 @@ def competitors(props: list[Proposition], final: list[Proposition], answer: str,
             if value in (None, answer, bridge) or not same_relation(p, q, bridge):
                 continue
             every.append(q)
-            literal = {"date", "number"}
-            same_class = (kinds.get(value) in literal) == (kinds.get(answer) in literal)
+            same_class = (kinds.get(value) in LITERAL_KINDS) == (kinds.get(answer) in LITERAL_KINDS)
             # "born in Springfield" and "born in Illinois" agree when LA links the two.
             if same_class and functional(p, bridge) and frozenset((value, answer)) not in linked:
                 conflict.append(q)

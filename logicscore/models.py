@@ -8,6 +8,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 EntityKind = Literal["person", "place", "work", "org", "date", "number", "other"]
+# Values, not things: they constrain an answer but never resolve a pronoun or join a name.
+LITERAL_KINDS = frozenset({"date", "number"})
 FailureType = Literal["broken", "circular", "deviated"]
 Verdict = Literal["entailed", "contradicted", "underdetermined"]
 Severity = Literal["hard", "soft", "info"]

@@ -12,6 +12,7 @@ from functools import lru_cache
 from typing import Any
 
 from .nlp import unknown_word
+from .normalize.mentions import ARTICLES
 from .question import (
     _EPITHET, _MONTHS, _PAREN, CONNECTORS, TITLE_CONNECTORS, TITLE_WORDS, WH_WORDS, _end, is_generic,
     role_name,
@@ -20,7 +21,6 @@ from .question import (
 _ALNUM = re.compile(r"[0-9a-z]")
 _CAP_WORD = re.compile(r"[\"“‘'(]?[A-Z0-9]")
 _GLUE = re.compile(r"[A-Z0-9]")
-_ARTICLES = frozenset({"the", "a", "an"})
 # Lowercase words a written title may hold between capitalised ones.
 _SMALL = TITLE_CONNECTORS | frozenset({"be", "or", "as", "by", "into", "up", "out", "off", "over",
                                        "des", "les", "et", "y", "el", "los", "las", "zu", "den"})
@@ -191,7 +191,7 @@ def named_windows(doc: Any, spans: list[tuple[int, int, str]],
     # "Wrist (Chris Brown Song)": the parenthesis says which one; it names nothing asked.
     fences = [m.span(1) for m in _PAREN.finditer(doc.text)]
     for i, first in enumerate(toks):
-        if not first.text[:1].isalnum() or first.lower_ in _ARTICLES:
+        if not first.text[:1].isalnum() or first.lower_ in ARTICLES:
             continue
         # Mid-question, a capitalised "What"/"How" opens a title ("How I Met Your Mother").
         if first.lower_ in _WINDOW_STOP and not (i > 0 and first.is_title):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .chain import ChainResult
 from .determinate import functional, role_key
-from .models import Proposition, Signal, Verdict
+from .models import LITERAL_KINDS, Proposition, Signal, Verdict
 from .normalize.entities import Linked
 
 
@@ -40,7 +40,6 @@ def _contradictions(props: list[Proposition], kinds: dict[str, str]) -> list[Sig
 
     positive = [p for p in live if not p.negated]
     linked = {frozenset((p.subject_entity, p.object_entity)) for p in positive}
-    literal = {"date", "number"}
     by_role: dict[tuple, list[Proposition]] = {}
     for p in positive:
         for entity in dict.fromkeys((p.subject_entity, p.object_entity)):
@@ -53,7 +52,7 @@ def _contradictions(props: list[Proposition], kinds: dict[str, str]) -> list[Sig
             b = q.object_entity if q.subject_entity == entity else q.subject_entity
             if a == b or a == entity or b == entity or (p.id, q.id) in found:
                 continue
-            if (kinds.get(a) in literal) != (kinds.get(b) in literal):
+            if (kinds.get(a) in LITERAL_KINDS) != (kinds.get(b) in LITERAL_KINDS):
                 continue  # "born in Springfield" and "born on 1970" are two facts
             if frozenset((a, b)) in linked:
                 continue  # "born in Springfield" / "born in Illinois" with Springfield in Illinois

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..normalize import coref
+from ..normalize.mentions import ARTICLES
 from ..question import CONNECTORS, GENERIC_WORDS, is_generic, proper_runs
 
 CITATION = re.compile(
@@ -137,7 +138,7 @@ def find_mentions(doc: Any, hints: list[str], make_doc: Any,
     taken = [False] * len(doc)
     out: list[tuple[int, int, int, Arg]] = []
     for s, e, prio, label in sorted(found, key=lambda f: (f[2] > 0, -(f[1] - f[0]), f[2], f[0])):
-        while s < e and prio > 0 and (doc[s].lower_ in ("the", "a", "an") or _loose(doc[s])):
+        while s < e and prio > 0 and (doc[s].lower_ in ARTICLES or _loose(doc[s])):
             s += 1
         while e > s and (_loose(doc[e - 1]) or prio > 0 and doc[e - 1].tag_ == "POS"):
             e -= 1  # "December 18, 1904 –": dangling punctuation from NER; "Faequin's"
@@ -232,7 +233,7 @@ def _name_part(doc: Any, i: int) -> bool:
     if i < 0 or i >= len(doc):
         return False
     tok = doc[i]
-    return tok.is_title and tok.pos_ == "PROPN" and tok.lower_ not in ("the", "a", "an")
+    return tok.is_title and tok.pos_ == "PROPN" and tok.lower_ not in ARTICLES
 
 
 # Nouns that relate a name to another and are never part of it, even capitalised.

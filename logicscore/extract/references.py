@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from ..models import LITERAL_KINDS
 from ..normalize import coref
 from ..question import is_generic
 from .mentions import Arg, descriptors, top_token
@@ -103,7 +104,7 @@ class References:
             if len(words) >= 2 and arg.kind in ("person", "other") and words[-1][:1].isupper():
                 last[words[-1].lower()] = arg
             elif (len(words) == 1 and end - start == 1 and words[0][:1].isupper()
-                  and arg.kind not in ("date", "number") and words[0].lower() in last):
+                  and arg.kind not in LITERAL_KINDS and words[0].lower() in last):
                 # NER's kind for a lone surname is noise ("Gershwin" tagged a place).
                 full = last[words[0].lower()]
                 sent = self.sent_of.get(start, 0)

@@ -8,9 +8,9 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict
 
-from ..models import Proposition, QARecord, Resolution
-from . import Extraction
+from ..models import LITERAL_KINDS, Proposition, QARecord, Resolution
 from ..normalize.mentions import DATE, normalize
+from . import Extraction
 from .mentions import Arg, find_mentions, strip_citations
 from .nested import nested
 from .references import References
@@ -20,7 +20,6 @@ from .syntax import (ANSWER_IS, CONCLUSION, HEADING, HEDGE, causal, join_heading
 _RELATIVE = frozenset({"who", "whom", "which", "that", "whose"})
 _PRED_DEPS = frozenset({"relcl", "acl", "advcl", "ccomp", "csubj", "parataxis", "conj"})
 _SUBJ = ("nsubj", "nsubjpass")
-_LITERAL = frozenset({"date", "number"})
 _GIVE_VERBS = frozenset({"earn", "win", "give", "award", "bring", "grant", "gain"})
 _MAKE_VERBS = frozenset({"direct", "produce", "co-direct"})
 _KIN = frozenset({
@@ -162,7 +161,7 @@ class _Run(References):
             elif text == "(":
                 if depth == 0:
                     arg = self.arg_at.get(i - 1)
-                    return arg if arg is not None and arg.kind not in _LITERAL else None
+                    return arg if arg is not None and arg.kind not in LITERAL_KINDS else None
                 depth -= 1
         return None
 
@@ -198,7 +197,7 @@ class _Run(References):
                 arg = self._noun_arg(subj)
             if arg is None:
                 return [], subj, None
-            if arg.kind in _LITERAL or DATE.match(normalize(arg.text)):
+            if arg.kind in LITERAL_KINDS or DATE.match(normalize(arg.text)):
                 # "Sophie of Saxe-Lauenburg (died: 9 September 1473) was a regent": the
                 # parser took the date for the subject; the name before the bracket is.
                 outer = self._before_bracket(subj)
@@ -309,7 +308,7 @@ class _Run(References):
             # The title links to what the body says first: its subject, else its first entity.
             body = [a for a in args if a is not topic and a.text.lower() != topic.text.lower()]
             said = {p["subject"].lower() for p in props}
-            first = next((a for a in body if a.text.lower() in said and a.kind not in _LITERAL),
+            first = next((a for a in body if a.text.lower() in said and a.kind not in LITERAL_KINDS),
                          next((a for a in body if id(a) in covered), body[0] if body else None))
             if first is not None:
                 props.append(self._prop(base, topic, first, "about", "cooccur", False))

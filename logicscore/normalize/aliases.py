@@ -4,35 +4,29 @@ one word or none), yet every hop through one of them needs both to be one entity
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Sequence
 
-from ..models import Proposition
+from ..models import LITERAL_KINDS, Proposition
+from .clusters import Rec
 
 # Relations (lemmatized, as the rules extractor writes them) that assert another name.
 ALIAS_RELATIONS = frozenset({
     "know as", "also know as", "better know as", "well know as", "commonly know as",
     "professionally know as", "nickname", "also call",
 })
-_LITERAL = frozenset({"date", "number"})
 
 
 def is_alias(p: Proposition) -> bool:
     """A positive, asserted "known as" between two capitalised names."""
     if p.negated or p.hedged or p.relation.lower() not in ALIAS_RELATIONS:
         return False
-    return all(arg[:1].isupper() and not arg[:1].isdigit() for arg in (p.subject, p.object))
+    return p.subject[:1].isupper() and p.object[:1].isupper()
 
 
-def alias_pairs(propositions: Sequence[Proposition], pairs: Sequence[tuple[Any, Any]],
-                kind_of: Callable[[Any], str]) -> list[tuple[Any, Any]]:
-    """(subject record, object record) of every alias proposition between names that are
-    neither dates nor numbers (NER's kinds, through `kind_of`)."""
-    out = []
-    for p, (s, o) in zip(propositions, pairs):
-        if s is None or o is None or not is_alias(p):
-            continue
-        if kind_of(s) in _LITERAL or kind_of(o) in _LITERAL:
-            continue
-        out.append((s, o))
-    return out
+def alias_pairs(propositions: Sequence[Proposition],
+                pairs: Sequence[tuple[Rec | None, Rec | None]]) -> list[tuple[Rec, Rec]]:
+    """(subject record, object record) of every alias proposition between names NER took
+    for neither a date nor a number."""
+    return [(s, o) for p, (s, o) in zip(propositions, pairs)
+            if s is not None and o is not None and is_alias(p)
+            and s.kind not in LITERAL_KINDS and o.kind not in LITERAL_KINDS]

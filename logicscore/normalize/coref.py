@@ -10,6 +10,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
+from ..models import LITERAL_KINDS
+
 RefKind = Literal["person", "thing", "plural"]
 
 PERSON_PRONOUNS = frozenset({"he", "him", "his", "himself", "she", "her", "hers", "herself"})
@@ -46,7 +48,6 @@ _COMPATIBLE = {
     "place": frozenset({"place", "other"}),
     None: frozenset({"work", "org", "place", "other"}),
 }
-_LITERAL = frozenset({"date", "number"})
 
 
 @dataclass(frozen=True)
@@ -169,7 +170,7 @@ def _topic_of(ref: Reference, subjects: dict[int, Antecedent],
     kind for a title is unreliable (films tagged PERSON), so only a clash of descriptor
     noun or pronoun with a known, different kind rules the title out."""
     topic = subjects.get(ref.sentence)
-    if topic is None or not topic.topic or not ref.subject or topic.kind in _LITERAL:
+    if topic is None or not topic.topic or not ref.subject or topic.kind in LITERAL_KINDS:
         return None
     if ref.kind == "person":
         # NER tags many person titles ORG or GPE; a person named in the body comes closer.

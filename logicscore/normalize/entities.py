@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..extract import Extraction
-from ..models import Entity, Mention, Proposition, QuestionEntity
+from ..models import LITERAL_KINDS, Entity, Mention, Proposition, QuestionEntity
 from .abbreviations import abbreviation
 from .aliases import alias_pairs
 from .clusters import MAX_ABBREVIATIONS, Cluster, Rec, absorb, best, kind_of
@@ -180,7 +180,7 @@ def _merge_surnames(clusters: list[Cluster]) -> list[Cluster]:
         # NER on a lone invented or rare surname is noise ("a film directed by Quindez" →
         # place), so only a literal kind vetoes; the full name must be a unique, preceding
         # person, which is what keeps "Washington" the state off "George Washington".
-        if any(r.kind in ("date", "number") for r in c.recs):
+        if any(r.kind in LITERAL_KINDS for r in c.recs):
             continue
         owners = persons.get(forms[0].key, [])
         if len(owners) != 1 or owners[0] == ci or owners[0] in dead:
@@ -233,7 +233,7 @@ def link(extraction: Extraction, question: list[QuestionEntity], answer: str,
     """
     recs, pairs = _collect(extraction)
     clusters = _cluster(recs, threshold)
-    clusters = _merge_aliases(clusters, alias_pairs(extraction.propositions, pairs, lambda r: r.kind))
+    clusters = _merge_aliases(clusters, alias_pairs(extraction.propositions, pairs))
     clusters = sorted(clusters, key=lambda c: min(r.order for r in c.recs))
     ids: dict[int, str] = {}
     entities: list[Entity] = []

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from rapidfuzz import fuzz
 
+from ..models import LITERAL_KINDS
 from ..question import role_name
 from .abbreviations import abbreviates
 from .clusters import MAX_ABBREVIATION_CHECKS, PLACE_MODIFIERS, Cluster, best, kind_of
@@ -22,7 +23,7 @@ def _family_name(clusters: list[Cluster], form: Form) -> int | None:
             and all(f.tokens == (last,) for f in c.forms.values())]
     kin = [min(r.order for r in c.recs) for c in clusters if c.person and any(
         len(f.tokens) > 1 and f.tokens[-1] == last for f in c.forms.values())]
-    if len(lone) != 1 or not kin or kind_of(clusters[lone[0]], last) in ("date", "number"):
+    if len(lone) != 1 or not kin or kind_of(clusters[lone[0]], last) in LITERAL_KINDS:
         return None
     return lone[0] if min(r.order for r in clusters[lone[0]].recs) < min(kin) else None
 
