@@ -150,6 +150,22 @@ def test_entities_year_answer_stated_by_full_date(answer, expected):
     assert link(ex, [], answer).answer_entity == expected
 
 
+@pytest.mark.parametrize("answer, stated, expected", [
+    ("450", "more than 450", "E2"), ("661", "661–80", "E2"), ("18th", "18th-century", "E2"),
+    ("45", "45 miles", "E2"), ("1572", "1505–1572", "E2"),
+    ("45", "Route 45 Highway", None),   # inside a name the figure is not the answer
+    ("46", "45 miles", None), ("45", "145 miles", None),
+])
+def test_entities_figure_answer_stated_inside_a_quantity(answer, stated, expected):
+    ex = Extraction(props(("Ibn Sina", "wrote", stated)))
+    assert link(ex, [], answer).answer_entity == expected
+
+
+def test_entities_figure_answer_in_two_quantities_is_not_guessed():
+    ex = Extraction(props(("Clarksville", "is", "45 miles"), ("Nashville", "has", "45 parks")))
+    assert link(ex, [], "45").answer_entity is None
+
+
 def test_entities_coreference_reason_and_person():
     p = Proposition(id="P2", text="He starred in Inception.", subject="John Smith",
                     relation="starred in", object="Inception", pattern="given", sentence=1,

@@ -299,6 +299,11 @@ REAL_PROSE = [
     # A name inside a longer one that the text also uses alone is what the longer is about.
     pytest.param("Moore is a New Orleans drummer. The Battle of New Orleans began in 1814.",
                  "zzz", (), [("Battle of New Orleans", "of", "New Orleans")], id="nested-name"),
+    # A date opening the clause is no hub: the pronoun's referent is.
+    pytest.param("Felix Gantmacher: In 1925–1926 he participated in a seminar guided by "
+                 "Nikolai Chebotaryov in Odessa.", "zzz", (),
+                 [("Felix Gantmacher", "participate in seminar guide in", "Odessa")],
+                 id="date-opens-clause"),
     # A claim inside a "Therefore, …" sentence still bridges.
     pytest.param("Therefore, Nolan, who was born in London, directed Inception.", "zzz", (),
                  [("Nolan", "born in", "London"), ("Nolan", "direct", "Inception")],
@@ -329,6 +334,15 @@ MENTION_CASES = [
                  id="stopword-answer-ignored"),
     pytest.param("He graduated from Harvard College.", "Harvard", ["Harvard"],
                  ["Harvard College"], id="answer-carved-from-name"),
+    # Figures as answers: a decade NER tags with its article, a number word, a span of
+    # years NER leaves untagged.
+    pytest.param("New Orleans elected its first black mayor in the 1970s.", "1970s",
+                 ["New Orleans", "1970s"], [], id="decade-answer"),
+    pytest.param("Barcelona has won five UEFA Super Cups.", "five", ["five"], [],
+                 id="number-word-answer"),
+    pytest.param("It is one of the oldest clubs.", "one", [], ["one"], id="one-is-a-pronoun"),
+    pytest.param("John Knox (1505–1572), a Scot, returned to Scotland.", "zzz",
+                 ["John Knox", "1505–1572"], [], id="span-of-years"),
     pytest.param('Naftuli "Nathan" Hertz Juran was an American film director.', "zzz",
                  ['Naftuli', 'Nathan" Hertz Juran'], ["Hertz Juran"], id="quoted-nickname-name"),
 ]

@@ -8,8 +8,8 @@ from logicscore.extract.mentions import Arg
 from logicscore.extract.nested import nested
 
 
-def _arg(text, start=0):
-    return Arg(text, 0, start, end=start + len(text))
+def _arg(text, start=0, kind="other"):
+    return Arg(text, 0, start, kind, end=start + len(text))
 
 
 @pytest.mark.parametrize("text, known, inner", [
@@ -23,10 +23,16 @@ def _arg(text, start=0):
     # A known "X of Y" name starting a longer one: the longer belongs to it.
     ("University of Mississippi Rebels", {"university of mississippi"}, "University of Mississippi"),
     ("Bank of America National Trust", {"bank of america"}, "Bank of America"),
-    ("New York Times", {"new york"}, None),                # no "of": two names side by side
+    # A known name of two words heading a longer name of a thing: the thing is its.
+    ("South Carolina Senate", {"south carolina"}, "South Carolina"),
+    ("Warner Bros. Records Parent", {"warner bros records"}, "Warner Bros. Records"),
+    ("Toyota Motorsport GmbH", {"toyota"}, None),          # one word never
+    ("Martin Luther King", {"martin luther"}, None),       # a person is nobody's
+    ("Hector Macpherson Sr.", {"hector macpherson"}, "Hector Macpherson"),  # but a generation
 ])
 def test_nested_tail_must_be_a_known_name(text, known, inner):
-    got = nested([_arg(text, 10)], known)
+    kind = "person" if text in ("Martin Luther King", "Hector Macpherson Sr.") else "other"
+    got = nested([_arg(text, 10, kind)], known)
     assert [i.text for _, i in got] == ([inner] if inner else [])
     for outer, i in got:
         assert outer.text == text and i.start == 10 + text.index(inner) and i.end == i.start + len(inner)

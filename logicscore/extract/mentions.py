@@ -32,6 +32,8 @@ _MONTH = (r"(?:January|February|March|April|May|June|July|August|September|Octob
           r"December|Jan\.?|Feb\.?|Mar\.?|Apr\.?|Jun\.?|Jul\.?|Aug\.?|Sept?\.?|Oct\.?|Nov\.?|Dec\.?)")
 # Whole dates: NER often drops the day inside a "(1 March 1943 – 4 May 2012)" range.
 _DATE = re.compile(r"\b(?:\d{1,2}\s+%s,?\s+\d{3,4}|%s\s+\d{1,2},\s+\d{3,4})\b" % (_MONTH, _MONTH))
+# A span of years written as one word, which NER often leaves untagged: "(1505–1572)".
+_YEARS = re.compile(r"(?<![\w.,–-])\d{3,4}[–-]\d{2,4}(?![\w.,–-]*\d)")
 KIND = {
     "PERSON": "person", "GPE": "place", "LOC": "place", "FAC": "place", "ORG": "org",
     "WORK_OF_ART": "work", "DATE": "date", "TIME": "date", "CARDINAL": "number",
@@ -120,7 +122,7 @@ def find_mentions(doc: Any, hints: list[str], make_doc: Any,
             nick = _nickname_name(doc, span)
             if nick:
                 found.append((span.start, nick, 1, "PERSON"))
-    for m in _DATE.finditer(doc.text):
+    for m in (*_DATE.finditer(doc.text), *_YEARS.finditer(doc.text)):
         span = doc.char_span(m.start(), m.end(), alignment_mode="contract")
         if span is not None and len(span):
             found.append((span.start, span.end, 1, "DATE"))
@@ -171,10 +173,16 @@ def _split_at_verbs(ent: Any) -> list[tuple[int, int]]:
     return pieces
 
 
+# Entity types that are no name: an answer inside one ("1970s" in "the 1970s") is still it.
+_NOT_NAMES = frozenset({"", "NORP", "LANGUAGE", "DATE", "TIME", "CARDINAL", "ORDINAL",
+                        "QUANTITY", "MONEY", "PERCENT"})
+
+
 def _phrase_hits(doc: Any, phrases: list[str], make_doc: Any,
                  carve: bool) -> list[tuple[int, int]]:
     """Token spans where `phrases` occur: case-insensitive, except for short or all-capital
     ones ("US" must not match the pronoun "us")."""
+    from spacy.lang.en.lex_attrs import _num_words as _NUM_WORDS
     from spacy.lang.en.stop_words import STOP_WORDS as _STOP_WORDS
     from spacy.matcher import PhraseMatcher
 
@@ -186,8 +194,9 @@ def _phrase_hits(doc: Any, phrases: list[str], make_doc: Any,
         v.replace(" & ", " and ") for v in variants}
     # A short answer such as "a" or "it" would match every article or pronoun. The stop
     # list is asked directly: whether the vocab has met a word depends on earlier texts.
+    # Number words are stop words to spaCy, yet "five" is a fine answer ("one" is a pronoun too).
     variants = {v for v in variants if any(ch.isalnum() for ch in v) and not all(
-        w in _STOP_WORDS for w in v.lower().split())}
+        w in _STOP_WORDS and (w not in _NUM_WORDS or w == "one") for w in v.lower().split())}
     if not variants:
         return []
     exact = sorted(v for v in variants if len(v) <= 3 or v.isupper())
@@ -205,7 +214,7 @@ def _phrase_hits(doc: Any, phrases: list[str], make_doc: Any,
             # A nationality answer inside a name NER reads as one organisation or place is
             # not that answer ("American" in "American Airlines"); "a French Duchess" is.
             ent = doc[s].ent_type_
-            if doc[s:e].text.lower() in generic and ent not in ("", "NORP", "LANGUAGE") and (
+            if doc[s:e].text.lower() in generic and ent not in _NOT_NAMES and (
                     doc[max(s - 1, 0)].ent_type_ == ent and s > 0
                     or e < len(doc) and doc[e].ent_type_ == ent and doc[e].ent_iob_ == "I"):
                 continue

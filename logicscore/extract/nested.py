@@ -12,12 +12,13 @@ from dataclasses import replace
 from ..normalize.mentions import normalize
 from .mentions import Arg
 
+_GENERATIONS = frozenset({"jr", "sr", "ii", "iii", "iv"})
 # "<Head> of <Name>": the head is a common or title word, the tail a name of its own.
 _OF = re.compile(r"\s+of\s+(?:the\s+)?(?=[A-Z])")  # never a year: "War of 1812"
 
 
 def nested(args: Iterable[Arg], known: set[str]) -> list[tuple[Arg, Arg]]:
-    """(outer, inner) for each argument whose "of" tail, or "X of Y" head, is a name in
+    """(outer, inner) for each argument whose "of" tail, or whose head, is a name in
     `known` (normalized names used elsewhere: other mentions, the question's entities, the
     answer)."""
     out = []
@@ -32,18 +33,23 @@ def nested(args: Iterable[Arg], known: set[str]) -> list[tuple[Arg, Arg]]:
                 out.append((arg, replace(arg, text=tail, start=start, end=start + len(tail))))
                 break
         else:
-            head = _head_name(arg.text, known)
+            head = _head_name(arg.text, known, arg.kind != "person")
             if head:
                 out.append((arg, replace(arg, text=head, end=arg.start + len(head))))
     return out
 
 
-def _head_name(text: str, known: set[str]) -> str | None:
+def _head_name(text: str, known: set[str], thing: bool) -> str | None:
     """A known name of two words or more that starts a longer one: "University of
-    Mississippi Rebels" is the university's team. One word never: "Paris Hilton"."""
+    Mississippi Rebels" is the university's team, the "South Carolina Senate" the state's.
+    One word never ("Paris Hilton"), and a person's name only through "of" or before a
+    generation ("Hector Macpherson Sr." where the text also writes "Hector Macpherson, Sr."):
+    "Martin Luther King" is not Martin Luther's."""
     words = text.split()
     for n in range(len(words) - 1, 1, -1):
         head = " ".join(words[:n])
-        if " of " in f" {head} " and normalize(head) in known and words[n][:1].isupper():
+        suffix = all(w.lower().rstrip(".") in _GENERATIONS for w in words[n:])
+        if (thing or suffix or " of " in f" {head} ") and normalize(head) in known \
+                and words[n][:1].isupper():
             return head
     return None

@@ -314,7 +314,9 @@ class _Run(References):
                 props.append(self._prop(base, topic, first, "about", "cooccur", False))
                 covered.update((id(topic), id(first)))
         if len(args) >= 2:
-            anchor = next((a for a in args if id(a) in covered), args[0])
+            # A date opening the clause ("In 1925 he …") is no hub for the rest.
+            anchor = next((a for a in args if id(a) in covered and a.kind not in LITERAL_KINDS),
+                          next((a for a in args if id(a) in covered), args[0]))
             for o in args:
                 if id(o) in covered or o is anchor or o.text.lower() == anchor.text.lower():
                     continue

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import re
+
 from rapidfuzz import fuzz
 
 from ..models import LITERAL_KINDS
@@ -68,13 +70,17 @@ def match_external(clusters: list[Cluster], text: str, threshold: float,
     live = [ci for ci, c in enumerate(clusters) if not c.recs[0].pronoun]
     year = form.key if len(form.tokens) == 1 and YEAR.match(form.key) and form.key.isdigit() else None
     ruler = len(form.tokens) == 1 and form.caps[0] and not form.markers and len(form.key) >= 5
+    figure = _figure(form)
     for test in (lambda f: loose_key(f) in keys,
                  lambda f: tail(form, f) and not PLACE_MODIFIERS & set(f.tokens[:-len(form.tokens)]),
                  # a bare year answer is stated by a full date in that year ("born November 1972")
                  lambda f: year is not None and len(f.tokens) > 1 and f.tokens[-1] == year
                  and bool(DATE.match(f.key)),
                  lambda f: ruler and f.titled and len(f.tokens) > 1 and not f.markers
-                 and fuzz.ratio(f.tokens[-1], form.key) >= min(100.0, threshold + 7)):
+                 and fuzz.ratio(f.tokens[-1], form.key) >= min(100.0, threshold + 7),
+                 # a figure is stated inside a quantity or a range ("45 miles", "more than
+                 # 450", "661–80", "18th-century"), never inside a name
+                 lambda f: figure and figure <= f.markers and not _named(f)):
         found = [ci for ci in live if any(test(f) for f in clusters[ci].forms.values())]
         if len(found) == 1:
             return found[0]
@@ -89,6 +95,17 @@ def match_external(clusters: list[Cluster], text: str, threshold: float,
     # other cluster shares. Elsewhere "Paris" never means "Paris Hilton".
     heads = [ci for ci in live if any(_head_of(form, f) for f in clusters[ci].forms.values())]
     return heads[0] if len(heads) == 1 else None
+
+
+def _figure(form: Form) -> frozenset[str]:
+    """The number or ordinal markers of a text that is nothing but figures ("450",
+    "16,801", "18th"); empty otherwise."""
+    numeric = form.markers and all(m[:2] in ("n:", "o:") for m in form.markers)
+    return form.markers if numeric and len(form.markers) == len(form.tokens) else frozenset()
+
+
+def _named(form: Form) -> bool:
+    return any(word[:1].isupper() for word in re.findall(r"[^\W\d_]+", form.display))
 
 
 def _head_of(short: Form, long: Form) -> bool:
