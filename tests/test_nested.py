@@ -27,6 +27,9 @@ def _arg(text, start=0, kind="other"):
     ("South Carolina Senate", {"south carolina"}, "South Carolina"),
     ("Warner Bros. Records Parent", {"warner bros records"}, "Warner Bros. Records"),
     ("Toyota Motorsport GmbH", {"toyota"}, None),          # one word never
+    ("Stade de ASC HLM", {"asc hlm"}, "ASC HLM"),
+    ("Medieval Latin", {"latin"}, "Latin"),
+    ("Medieval Latin Poetry", {"latin"}, None),
     ("Martin Luther King", {"martin luther"}, None),       # a person is nobody's
     ("Hector Macpherson Sr.", {"hector macpherson"}, "Hector Macpherson"),  # but a generation
 ])

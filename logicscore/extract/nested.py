@@ -14,18 +14,22 @@ from .mentions import Arg
 
 _GENERATIONS = frozenset({"jr", "sr", "ii", "iii", "iv"})
 # "<Head> of <Name>": the head is a common or title word, the tail a name of its own.
-_OF = re.compile(r"\s+of\s+(?:the\s+)?(?=[A-Z])")  # never a year: "War of 1812"
+_OF = re.compile(r"\s+(?:of|de)\s+(?:the\s+)?(?=[A-Z])")  # never a year: "War of 1812"
+# "Medieval Latin" is a stage of Latin, "Old English" of English.
+_PERIOD = re.compile(r"^(?:Old|Middle|Early|Late|Ancient|Classical|Medieval|Vulgar|Modern)\s+"
+                     r"(?=[A-Z]\w+$)")
 
 
 def nested(args: Iterable[Arg], known: set[str]) -> list[tuple[Arg, Arg]]:
-    """(outer, inner) for each argument whose "of" tail, or whose head, is a name in
+    """(outer, inner) for each argument whose "of" tail or period-free name ("Medieval
+    Latin"), or whose head, is a name in
     `known` (normalized names used elsewhere: other mentions, the question's entities, the
     answer)."""
     out = []
     for arg in args:
         if arg.resolution is not None:
             continue
-        for m in _OF.finditer(arg.text):
+        for m in (*_OF.finditer(arg.text), *_PERIOD.finditer(arg.text)):
             tail = arg.text[m.end():]
             key = normalize(tail)
             if key and key in known and key != normalize(arg.text):
