@@ -93,3 +93,13 @@ def test_family_surname_after_relatives_is_theirs():
 def test_family_surname_needs_kin():
     assert ask("Paris Hilton", ("Hilton", "owns", "hotels"))[1] is None
     assert ask("Mexico City", ("Mexico", "borders", "Texas"))[1] is None
+
+
+@pytest.mark.parametrize("a, b, same", [
+    ("Munjong of Goryeo", "Sunjong of Goryeo", False),  # rhyming names: two kings
+    ("Roderick Cabrido", "Derick Cabrido", True),       # a short form stays one person
+    ("Archaemenid Empire", "Achaemenid Empire", True),  # a misspelling stays one empire
+])
+def test_names_differing_only_by_a_first_letter_are_two(a, b, same):
+    linked = link(Extraction(props((a, "ruled", "Korea"), (b, "ruled", "Goryeo"))), [], "")
+    assert (entity_of(linked, a) == entity_of(linked, b)) is same

@@ -585,3 +585,4 @@ def test_realdata_question_names_for_label_noise():
     names = _question_names("What type of media does Hot Pixel and PlayStation Portable have?")
     assert "Hot Pixel" in names and "PlayStation Portable" in names
     assert _question_names("What game did the team with an 11-1 record play?") == []
+    assert _question_names("In True Grit, who did the star play?") == ["True Grit"]

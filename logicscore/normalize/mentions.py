@@ -303,6 +303,15 @@ def same_regnal(short: Form, long: Form) -> bool:
             and (long.tokens[n] == "of" or long.tokens[n] in PARTICLES))
 
 
+def _other_name(a: Form, b: Form) -> bool:
+    """Names alike but for the first letter of one word are two names, not a misspelling:
+    "Munjong of Goryeo" and "Sunjong of Goryeo" were two kings."""
+    if len(a.tokens) != len(b.tokens) or len(a.tokens) < 2:
+        return False
+    differ = [(x, y) for x, y in zip(a.tokens, b.tokens) if x != y]
+    return len(differ) == 1 and differ[0][0][1:] == differ[0][1][1:]
+
+
 def compare(a: Form, b: Form, threshold: float, persons: bool) -> tuple[int, float, str] | None:
     """How strongly two forms match: (level, score, reason), or None."""
     if not a.key or not b.key:
@@ -329,6 +338,8 @@ def compare(a: Form, b: Form, threshold: float, persons: bool) -> tuple[int, flo
     if same_regnal(a, b) or same_regnal(b, a):
         return (2, 100.0, "regnal name with epithet")
     if a.markers != b.markers or min(len(a.key), len(b.key)) < 4:
+        return None
+    if _other_name(a, b):
         return None
     ratio = fuzz.ratio(a.key, b.key)
     if ratio >= min(100.0, threshold + 7):

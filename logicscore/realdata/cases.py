@@ -23,6 +23,8 @@ _QUESTION_WORDS = frozenset("""
 what which who whom whose when where why how is are was were do does did in on at the a an
 of for by from to as
 """.split())
+# Capitalised only as the question's first word: "In True Grit, who …".
+_LEADING = frozenset("in on at of for by from to as the a an".split())
 KINDS = ("gold", "hop_removed", "replaced", "distractor")
 LABELS = {"gold": "complete", "hop_removed": "incomplete", "replaced": "incomplete",
           "distractor": "complete"}
@@ -158,8 +160,12 @@ def _question_names(question: str) -> list[str]:
     constrain an answer but name nothing."""
     out = []
     for phrase in capitalized_phrases(question):
-        if phrase.split()[0].lower() in _QUESTION_WORDS or not any(c.isalpha() for c in phrase):
-            continue
+        words = phrase.split()
+        while len(words) > 1 and words[0].lower() in _LEADING:
+            words.pop(0)  # "In True Grit, who …" names True Grit
+        phrase = " ".join(words)
+        if words[0].lower() in _QUESTION_WORDS or not any(c.isalpha() for c in phrase):
+            continue  # "Which American actor": the wh-phrase
         out.append(phrase)
         out += [p for p in re.split(r"\s+(?:and|or)\s+", phrase) if p != phrase]
     return out
