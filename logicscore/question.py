@@ -179,6 +179,7 @@ def _candidates(doc: Any) -> list[tuple[int, int, str]]:
             label = "RELABELLED"
         found.extend(_split_or(ent, label))
     found.extend(proper_runs(doc))
+    found.extend(_title_runs(doc))
     found.extend(_work_titles(doc))
     found = [s for s in (_trim(doc, s) for s in found) if s is not None]
     # Lowercase words alone ("year", "god", "third season") name no specific thing.
@@ -201,6 +202,25 @@ _PAREN = re.compile(r"(?<=[\w.])\s*\(([^()]*)\)")
 
 def _disambiguator(text: str, span: tuple[int, int, str]) -> bool:
     return any(m.start(1) <= span[0] and span[1] <= m.end(1) for m in _PAREN.finditer(text))
+
+
+def _title_runs(doc: Any) -> list[tuple[int, int, str]]:
+    """Two or more capitalised words mid-sentence, none of them a proper noun to the
+    tagger, still name something: "the Oh Yeah performer", "sang Let It Be"."""
+    def capital(tok: Any) -> bool:
+        return tok.is_title and tok.i != tok.sent.start and tok.text != "I" \
+            and tok.lower_ not in WH_WORDS
+
+    out: list[tuple[int, int, str]] = []
+    run: list[Any] = []
+    for tok in [*doc, None]:
+        if tok is not None and capital(tok):
+            run.append(tok)
+            continue
+        if len(run) >= 2 and not any(_proper(t) for t in run):
+            out.append((run[0].idx, _end(run[-1]), "PROPN"))
+        run = []
+    return out
 
 
 def _work_titles(doc: Any) -> list[tuple[int, int, str]]:

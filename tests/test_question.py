@@ -55,6 +55,10 @@ DETECT_CASES = [
     ("Where was the performer of song Euphoria (Usher Song) born?", [("Euphoria", True)]),
     # Ordinals are not question entities at all.
     ("Who was the first president of the United States?", [("United States", True)]),
+    # Capitalised words the tagger calls anything but proper nouns still name a title.
+    ("Where is the Oh Yeah performer from?", [("Oh Yeah", True)]),
+    ("Who sang Let It Be on the album?", [("Let It Be", True)]),
+    ("Who played in Batman Under the Red Hood?", [("Batman", True), ("Red Hood", True)]),
 ]
 
 
