@@ -182,6 +182,7 @@ def _candidates(doc: Any) -> list[tuple[int, int, str]]:
     found.extend(_title_runs(doc))
     found.extend(_work_titles(doc))
     found = [s for s in (_trim(doc, s) for s in found) if s is not None]
+    found = [_numbered(text, s) for s in found]
     # Lowercase words alone ("year", "god", "third season") name no specific thing.
     found = [s for s in found if s[2] == "QUOTE" or any(
         ch.isupper() or ch.isdigit() for ch in text[s[0]:s[1]])]
@@ -202,6 +203,19 @@ _PAREN = re.compile(r"(?<=[\w.])\s*\(([^()]*)\)")
 
 def _disambiguator(text: str, span: tuple[int, int, str]) -> bool:
     return any(m.start(1) <= span[0] and span[1] <= m.end(1) for m in _PAREN.finditer(text))
+
+
+# A model or series number continues the name before it ("BAe 146", "Super Bowl 50"); a
+# year does not ("Wimbledon 2010" is the 2010 edition of Wimbledon).
+_MODEL_NUMBER = re.compile(r" (?!1\d{3}\b|20\d{2}\b)\d{1,4}\b(?![.,:]?\d|%| ?-)")
+
+
+def _numbered(text: str, span: tuple[int, int, str]) -> tuple[int, int, str]:
+    start, end, label = span
+    m = _MODEL_NUMBER.match(text, end)
+    if label == "QUOTE" or not m or not text[start:end][-1:].isalpha():
+        return span
+    return (start, m.end(), label)
 
 
 def _title_runs(doc: Any) -> list[tuple[int, int, str]]:

@@ -99,6 +99,8 @@ def test_family_surname_needs_kin():
     ("Munjong of Goryeo", "Sunjong of Goryeo", False),  # rhyming names: two kings
     ("Roderick Cabrido", "Derick Cabrido", True),       # a short form stays one person
     ("Archaemenid Empire", "Achaemenid Empire", True),  # a misspelling stays one empire
+    ("Chiang Hsiao-wen", "Chiang Hsiao-wu", False),      # two brothers
+    ("Jon Smith", "John Smith", True),
 ])
 def test_names_differing_only_by_a_first_letter_are_two(a, b, same):
     linked = link(Extraction(props((a, "ruled", "Korea"), (b, "ruled", "Goryeo"))), [], "")

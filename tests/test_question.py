@@ -210,3 +210,14 @@ def test_question_detect_real(nlp, question, context, expected):
 
     got = detect_question_entities(question, nlp, context=context)
     assert [(q.name, q.anchor) for q in got] == expected
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("question", "expected"), [
+    ("When was the organization that manufactured BAe 146 abolished?", [("BAe 146", True)]),
+    ("Who won Super Bowl 50?", [("Super Bowl 50", True)]),
+])
+def test_question_model_number_continues_the_name(nlp, question, expected):
+    from logicscore.question import detect_question_entities
+
+    assert [(q.name, q.anchor) for q in detect_question_entities(question, nlp)] == expected

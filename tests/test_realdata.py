@@ -586,3 +586,39 @@ def test_realdata_question_names_for_label_noise():
     assert "Hot Pixel" in names and "PlayStation Portable" in names
     assert _question_names("What game did the team with an 11-1 record play?") == []
     assert _question_names("In True Grit, who did the star play?") == ["True Grit"]
+
+
+def _item(question, answer, *hops):
+    from logicscore.realdata.cases import Hop, Item, Line
+    return Item(dataset="hotpotqa", id="x", qtype="bridge", scored=True, question=question,
+                answer=answer, hops=tuple(Hop(title, (Line(text, title, i),))
+                                          for i, (title, text) in enumerate(hops)))
+
+
+def test_realdata_gap_hop_moves_to_a_hop_whose_removal_is_sound():
+    from logicscore.realdata.cases import gap_hop, remove_hop
+    item = _item(
+        "Carroll County, Ohio is named after the only Catholic signatory to the Declaration of "
+        "Independence, who is he?", "Charles Carroll of Carrollton",
+        ("Charles Carroll of Carrollton", "Charles Carroll of Carrollton: He was the only "
+         "Catholic signatory of the Declaration of Independence."),
+        ("Carroll County, Ohio", "Carroll County, Ohio: It is named for Charles Carroll of "
+         "Carrollton, the last surviving signer of the Declaration of Independence."))
+    # Without the first hop the second still names its subject: "incomplete" would be unsound.
+    assert remove_hop(item, 0).noisy
+    assert gap_hop(item) == 1
+    removed = remove_hop(item)
+    assert not removed.noisy and "Carroll County" not in removed.long_answer
+
+
+def test_realdata_gap_hop_stays_on_the_question_side_when_nothing_is_sounder():
+    from logicscore.realdata.cases import gap_hop, remove_hop
+    item = _item("Who directed Inception?", "Christopher Nolan",
+                 ("Inception", "Inception is a film directed by Christopher Nolan."),
+                 ("Christopher Nolan", "Christopher Nolan: He was born in London."))
+    assert gap_hop(item) == 0 and not remove_hop(item).noisy
+    # The answer's own hop is never taken out to make a label sound: nothing would be tested.
+    lone = _item("Who directed Inception in London?", "Christopher Nolan",
+                 ("London", "London is a city where Inception was directed."),
+                 ("Inception", "Inception was directed by Christopher Nolan in London."))
+    assert gap_hop(lone) == 0 and remove_hop(lone).noisy

@@ -11,6 +11,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from rapidfuzz import fuzz
+from rapidfuzz.distance import Levenshtein
 
 ARTICLES = frozenset({"the", "a", "an"})
 # Type and role nouns that wrap a proper name: "the film Inception", "the city of Springfield".
@@ -304,12 +305,16 @@ def same_regnal(short: Form, long: Form) -> bool:
 
 
 def _other_name(a: Form, b: Form) -> bool:
-    """Names alike but for the first letter of one word are two names, not a misspelling:
-    "Munjong of Goryeo" and "Sunjong of Goryeo" were two kings."""
+    """Names alike but for one word that is another name, not a misspelling of it: its first
+    letter changed ("Munjong of Goryeo", "Sunjong of Goryeo": two kings) or a short word
+    two letters apart ("Chiang Hsiao-wen", "Chiang Hsiao-wu": two brothers; "Jon" is "John")."""
     if len(a.tokens) != len(b.tokens) or len(a.tokens) < 2:
         return False
     differ = [(x, y) for x, y in zip(a.tokens, b.tokens) if x != y]
-    return len(differ) == 1 and differ[0][0][1:] == differ[0][1][1:]
+    if len(differ) != 1:
+        return False
+    x, y = differ[0]
+    return x[1:] == y[1:] or max(len(x), len(y)) <= 4 and Levenshtein.distance(x, y) >= 2
 
 
 def compare(a: Form, b: Form, threshold: float, persons: bool) -> tuple[int, float, str] | None:

@@ -171,18 +171,40 @@ def _question_names(question: str) -> list[str]:
     return out
 
 
-def remove_hop(item: Item, hop: int = 0) -> Case | None:
-    """The gold answer without one hop's sentences; None when nothing would remain."""
-    remaining = [line for i, h in enumerate(item.hops) if i != hop for line in h.lines]
+def _without(item: Item, hop: int) -> list[Line]:
+    return [line for i, h in enumerate(item.hops) if i != hop for line in h.lines]
+
+
+def gap_hop(item: Item) -> int:
+    """The hop to take out: the question-side one, unless its removal leaves an unsound
+    "incomplete" label (`_noise`) and a later hop's removal would not, with the answer
+    still written (SPEC §8: build perturbations whose label holds)."""
+    if not _noise(item, 0, _without(item, 0)):
+        return 0
+    for hop in range(1, len(item.hops)):
+        remaining = _without(item, hop)
+        text = " ".join(line.text for line in remaining)
+        if remaining and contains(text, item.answer) and not _noise(item, hop, remaining):
+            return hop
+    return 0
+
+
+def remove_hop(item: Item, hop: int | None = None) -> Case | None:
+    """The gold answer without one hop's sentences (by default `gap_hop`'s); None when
+    nothing would remain."""
+    hop = gap_hop(item) if hop is None else hop
+    remaining = _without(item, hop)
     if len(item.hops) < 2 or not remaining:
         return None
     return _case(item, "hop_removed", remaining, _noise(item, hop, remaining))
 
 
-def replace_hop(item: Item, donors: list[Item], seed: int, hop: int = 0) -> Case | None:
-    """The gold answer with one hop replaced by a sentence from another record."""
+def replace_hop(item: Item, donors: list[Item], seed: int, hop: int | None = None) -> Case | None:
+    """The gold answer with one hop (by default `gap_hop`'s) replaced by a sentence from
+    another record."""
     if len(item.hops) < 2:
         return None
+    hop = gap_hop(item) if hop is None else hop
     avoid = [item.answer] + [display_title(h.title) for h in item.hops]
     candidates = [d for d in donors if d.id != item.id and d.gold_lines()]
     rng = _rng(seed, item, "replace")
