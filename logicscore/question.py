@@ -144,7 +144,9 @@ def _detect(question: str, nlp: Any, context: str | None) -> list[QuestionEntity
     asked = _wh_phrases(doc)
     for start, end, label in spans:
         name = _clean(question[start:end])
-        generic = label in _GENERIC_LABELS or is_generic(name)
+        # NER reads a band as a people ("The Joggers are …"); a real people is a known word.
+        band = label in _GENERIC_LABELS and question[max(0, start - 4):start] == "The "
+        generic = label in _GENERIC_LABELS and not band or is_generic(name)
         # "what National sports league", "which Hells Angel member": what is asked for
         # describes the answer; it is no chain end.
         generic = generic or any(a <= start and end <= b for a, b in asked)
