@@ -30,11 +30,15 @@ def _arg(text, start=0, kind="other"):
     ("Stade de ASC HLM", {"asc hlm"}, "ASC HLM"),
     ("Medieval Latin", {"latin"}, "Latin"),
     ("Medieval Latin Poetry", {"latin"}, None),
+    ("Sony PlayStation Portable", {"playstation portable"}, "PlayStation Portable"),
+    ("Sony Portable", {"portable"}, None),                 # a one-word tail never
+    ("John Paul Jones", {"paul jones"}, None),             # nor a person's
     ("Martin Luther King", {"martin luther"}, None),       # a person is nobody's
     ("Hector Macpherson Sr.", {"hector macpherson"}, "Hector Macpherson"),  # but a generation
 ])
 def test_nested_tail_must_be_a_known_name(text, known, inner):
-    kind = "person" if text in ("Martin Luther King", "Hector Macpherson Sr.") else "other"
+    kind = "person" if text in ("Martin Luther King", "Hector Macpherson Sr.",
+                                "John Paul Jones") else "other"
     got = nested([_arg(text, 10, kind)], known)
     assert [i.text for _, i in got] == ([inner] if inner else [])
     for outer, i in got:

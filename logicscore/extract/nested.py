@@ -18,18 +18,20 @@ _OF = re.compile(r"\s+(?:of|de)\s+(?:the\s+)?(?=[A-Z])")  # never a year: "War o
 # "Medieval Latin" is a stage of Latin, "Old English" of English.
 _PERIOD = re.compile(r"^(?:Old|Middle|Early|Late|Ancient|Classical|Medieval|Vulgar|Modern)\s+"
                      r"(?=[A-Z]\w+$)")
+# "Sony PlayStation Portable": a maker's name before a known name of two words or more.
+_MAKER = re.compile(r"^[A-Z][\w&.-]*\s+(?=[A-Z]\S*\s+\S)")
 
 
 def nested(args: Iterable[Arg], known: set[str]) -> list[tuple[Arg, Arg]]:
-    """(outer, inner) for each argument whose "of" tail or period-free name ("Medieval
-    Latin"), or whose head, is a name in
-    `known` (normalized names used elsewhere: other mentions, the question's entities, the
-    answer)."""
+    """(outer, inner) for each argument whose "of" tail, period-free ("Medieval Latin") or
+    maker-free ("Sony PlayStation Portable") name, or whose head, is a name in `known`
+    (normalized names used elsewhere: other mentions, the question's entities, the answer)."""
     out = []
     for arg in args:
         if arg.resolution is not None:
             continue
-        for m in (*_OF.finditer(arg.text), *_PERIOD.finditer(arg.text)):
+        maker = _MAKER.finditer(arg.text) if arg.kind != "person" else ()
+        for m in (*_OF.finditer(arg.text), *_PERIOD.finditer(arg.text), *maker):
             tail = arg.text[m.end():]
             key = normalize(tail)
             if key and key in known and key != normalize(arg.text):
