@@ -173,6 +173,9 @@ def _split_at_verbs(ent: Any) -> list[tuple[int, int]]:
     return pieces
 
 
+# Not "one": it is a pronoun too ("one of the oldest clubs").
+_NUMBER_WORDS = frozenset("""two three four five six seven eight nine ten eleven twelve fifteen
+twenty thirty forty fifty sixty hundred thousand million billion""".split())
 # Entity types that are no name: an answer inside one ("1970s" in "the 1970s") is still it.
 _NOT_NAMES = frozenset({"", "NORP", "LANGUAGE", "DATE", "TIME", "CARDINAL", "ORDINAL",
                         "QUANTITY", "MONEY", "PERCENT"})
@@ -182,7 +185,6 @@ def _phrase_hits(doc: Any, phrases: list[str], make_doc: Any,
                  carve: bool) -> list[tuple[int, int]]:
     """Token spans where `phrases` occur: case-insensitive, except for short or all-capital
     ones ("US" must not match the pronoun "us")."""
-    from spacy.lang.en.lex_attrs import _num_words as _NUM_WORDS
     from spacy.lang.en.stop_words import STOP_WORDS as _STOP_WORDS
     from spacy.matcher import PhraseMatcher
 
@@ -194,9 +196,9 @@ def _phrase_hits(doc: Any, phrases: list[str], make_doc: Any,
         v.replace(" & ", " and ") for v in variants}
     # A short answer such as "a" or "it" would match every article or pronoun. The stop
     # list is asked directly: whether the vocab has met a word depends on earlier texts.
-    # Number words are stop words to spaCy, yet "five" is a fine answer ("one" is a pronoun too).
+    # Number words are stop words to spaCy, yet "five" is a fine answer.
     variants = {v for v in variants if any(ch.isalnum() for ch in v) and not all(
-        w in _STOP_WORDS and (w not in _NUM_WORDS or w == "one") for w in v.lower().split())}
+        w in _STOP_WORDS and w not in _NUMBER_WORDS for w in v.lower().split())}
     if not variants:
         return []
     exact = sorted(v for v in variants if len(v) <= 3 or v.isupper())

@@ -12,6 +12,7 @@ from dataclasses import replace
 from ..normalize.mentions import normalize
 from .mentions import Arg
 
+# After a person's name, a generation keeps it that person's: "Hector Macpherson Sr.".
 _GENERATIONS = frozenset({"jr", "sr", "ii", "iii", "iv"})
 # "<Head> of <Name>": the head is a common or title word, the tail a name of its own.
 _OF = re.compile(r"\s+(?:of|de)\s+(?:the\s+)?(?=[A-Z])")  # never a year: "War of 1812"
