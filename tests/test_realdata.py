@@ -609,6 +609,15 @@ def test_realdata_gap_hop_moves_to_a_hop_whose_removal_is_sound():
     assert gap_hop(item) == 1
     removed = remove_hop(item)
     assert not removed.noisy and "Carroll County" not in removed.long_answer
+    # The replaced case takes out the same hop.
+    from dataclasses import replace
+
+    from logicscore.realdata.cases import replace_hop
+    donor = replace(_item("Who wrote Dune?", "Frank Herbert",
+                          ("Dune", "Dune is a novel by Frank Herbert."),
+                          ("Frank Herbert", "He was born in Tacoma.")), id="donor")
+    replaced = replace_hop(item, [item, donor], seed=0)
+    assert [line.role for line in replaced.lines] == ["gold", "foreign"] and not replaced.noisy
 
 
 def test_realdata_gap_hop_stays_on_the_question_side_when_nothing_is_sounder():
