@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from logicscore.models import Proposition
+from logicscore.extract import Extraction
+from logicscore.models import Proposition, QuestionEntity
+from logicscore.normalize.entities import link
 
 
 def props(*triples):
@@ -15,3 +17,10 @@ def entity_of(linked, text):
         if any(m.text == text for m in e.mentions):
             return e.id
     raise AssertionError(text)
+
+
+def ask(question, *triples, mentions=()):
+    """Link the propositions with `question` as the one question entity: (linked, its entity)."""
+    linked = link(Extraction(props(*triples), mentions=list(mentions)),
+                  [QuestionEntity(name=question)], "")
+    return linked, linked.question[0].entity

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from linking import entity_of, props
+from linking import ask, entity_of, props
 
 from logicscore.extract import Extraction
-from logicscore.models import QuestionEntity
 from logicscore.normalize.abbreviations import abbreviates, abbreviation
 from logicscore.normalize.entities import link
 from logicscore.normalize.mentions import analyze
@@ -53,12 +52,6 @@ def test_abbreviates(short, name, expected):
 @pytest.mark.parametrize("name", ["Bank " + "of " * 3000 + "Clay", "Bank " + "of " * 30 + "Clay"])
 def test_abbreviates_joiner_runs_stay_cheap(name):
     assert not abbreviates("BOOOO", analyze(name))
-
-
-def ask(question, *triples, mentions=()):
-    linked = link(Extraction(props(*triples), mentions=list(mentions)),
-                  [QuestionEntity(name=question)], "")
-    return linked, linked.question[0].entity
 
 
 @pytest.mark.parametrize("question", ["US", "U.S.", "the US"])

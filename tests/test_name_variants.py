@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from linking import entity_of, props
+from linking import ask, entity_of, props
 
 from logicscore.extract import Extraction
-from logicscore.models import QuestionEntity
 from logicscore.normalize.entities import link, normalize
 
 
@@ -33,12 +32,6 @@ def test_kings_speech_is_no_speech():
     assert entity_of(linked, "The King's Speech") != entity_of(linked, "speech")
     assert next(e.name for e in linked.entities if e.id == entity_of(linked, "The King's Speech")) \
         == "King's Speech"
-
-
-def ask(question, *triples, mentions=()):
-    linked = link(Extraction(props(*triples), mentions=list(mentions)),
-                  [QuestionEntity(name=question)], "")
-    return linked, linked.question[0].entity
 
 
 @pytest.mark.parametrize("question, text, matched", [
