@@ -15,7 +15,6 @@ from .models import LITERAL_KINDS, Entity, FailureType, Gap, Proposition, Questi
 from .normalize.phrases import restates_question
 
 
-
 @dataclass
 class ChainResult:
     """Everything the search found: the chain, its alternatives, and what is missing."""

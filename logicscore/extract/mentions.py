@@ -247,11 +247,13 @@ def _name_part(doc: Any, i: int) -> bool:
     return tok.is_title and tok.pos_ == "PROPN" and tok.lower_ not in ARTICLES
 
 
-# Nouns that relate a name to another and are never part of it, even capitalised.
-_RELATIONAL = frozenset("""
-widow widower wife husband son daughter mother father brother sister niece nephew grandson
-granddaughter ceo chairman chairwoman cofounder co-founder founder
+# Kinship nouns: they relate one person to another.
+KIN = frozenset("""
+son daughter wife husband widow widower father mother brother sister child grandson
+granddaughter nephew niece heir spouse
 """.split())
+# Nouns that relate a name to another and are never part of it, even capitalised.
+_RELATIONAL = KIN | frozenset("ceo chairman chairwoman cofounder co-founder founder".split())
 
 
 def _trim_modifiers(doc: Any, s: int, e: int) -> int:

@@ -8,6 +8,7 @@ from typing import Any
 
 from ..models import LITERAL_KINDS
 from ..normalize import coref
+from ..normalize.mentions import ARTICLES
 from ..question import is_generic
 from .mentions import Arg, descriptors, top_token
 
@@ -63,7 +64,7 @@ class References:
             head = self.doc[sent.start:colon]
             # A title word NER left out ("Gillies" of "Gillies MacKinnon:") still heads.
             if not all(t.i in self.arg_at or t.is_punct or t.is_space or t.is_title
-                       or t.lower_ in ("the", "a", "an", "of") for t in head):
+                       or t.lower_ in ARTICLES or t.lower_ == "of" for t in head):
                 continue
             first = next((self.arg_at[t.i] for t in head if t.i in self.arg_at), None)
             if first is not None:

@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict
 from ..models import LITERAL_KINDS, Proposition, QARecord, Resolution
 from ..normalize.mentions import DATE, normalize
 from . import Extraction
-from .mentions import Arg, find_mentions, strip_citations
+from .mentions import KIN, Arg, find_mentions, strip_citations
 from .nested import nested
 from .references import References
 from .syntax import (ANSWER_IS, CONCLUSION, HEADING, HEDGE, causal, join_headings,
@@ -22,10 +22,6 @@ _PRED_DEPS = frozenset({"relcl", "acl", "advcl", "ccomp", "csubj", "parataxis", 
 _SUBJ = ("nsubj", "nsubjpass")
 _GIVE_VERBS = frozenset({"earn", "win", "give", "award", "bring", "grant", "gain"})
 _MAKE_VERBS = frozenset({"direct", "produce", "co-direct"})
-_KIN = frozenset({
-    "son", "daughter", "wife", "husband", "widow", "widower", "father", "mother", "brother",
-    "sister", "child", "grandson", "granddaughter", "nephew", "niece", "heir", "spouse",
-})
 _PATTERN_ORDER = ("appos", "relcl", "acl", "conj", "poss", "copula", "passive", "prep", "svo")
 
 
@@ -213,7 +209,7 @@ class _Run(References):
             return ([arg] if arg else []), None, None
         if p.dep_ in ("relcl", "acl", "appos"):
             if p.head.dep_ == "pobj" and (
-                    p.dep_ == "appos" and self.lemma(p).lower() in _KIN
+                    p.dep_ == "appos" and self.lemma(p).lower() in KIN
                     or p.dep_ == "acl" and self.lemma(p).lower() in _MAKE_VERBS):
                 # "born in 1345 in Burg Grebenstein, the son of Louis", "a drama from
                 # Columbia Pictures, directed by Nathan Juran": the parser hangs these on

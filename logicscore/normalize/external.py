@@ -59,9 +59,9 @@ def match_external(clusters: list[Cluster], text: str, threshold: float,
     year is the year of a full date ("1972" and "November 1972"), or when a lone name is the
     last name of a titled ruler ("Setthathirath", "King Sai Setthathirat"), or when a figure
     is written inside a quantity or a span ("450" in "more than 450", "1572" in
-    "1505–1572"); each only when exactly one cluster does. Last, a person's name matches its surname standing alone in a
-    family's text, an abbreviation the name it shortens ("US", "United States"), and a name
-    its abbreviation.
+    "1505–1572"); each only when exactly one cluster does. Last, a person's name matches its
+    surname standing alone in a family's text, an abbreviation the name it shortens ("US",
+    "United States"), and a name its abbreviation.
     """
     form = analyze(text)
     hit = best(clusters, form, threshold, persons=True)
