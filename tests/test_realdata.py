@@ -372,9 +372,44 @@ def test_realdata_noisy_label_when_removed_subject_still_named():
         ["Timber Falls", ["Timber Falls is a 2007 horror film directed by Tony Giglio."]],
         ["Josh Randall", ["Josh Randall is an American actor."]],
     ], "supporting_facts": [["Tony Giglio", 0], ["Tony Giglio", 1], ["Timber Falls", 0]]}
+    item = parse_2wiki(record)
+    from logicscore.realdata.cases import remove_hop
+    # Timber Falls' own sentence alone: "Tony Giglio directed Timber Falls" still links it.
+    assert remove_hop(item, 0).noisy
+    # By default the restatement goes with its hop, and the label holds.
     removed = next(c for c in cases_of([record], parse_2wiki)
                    if isinstance(c, Case) and c.kind == "hop_removed")
-    assert removed.noisy
+    assert not removed.noisy and "Timber Falls" not in removed.long_answer
+    assert removed.long_answer == "Tony Giglio: He was born in Medford."
+
+
+def test_realdata_restatement_kept_when_it_carries_the_answer():
+    from logicscore.realdata.cases import gap_removal
+    item = _item("Who directed Inception?", "Christopher Nolan",
+                 ("Inception", "Inception is a 2010 film."),
+                 ("Christopher Nolan", "Christopher Nolan directed Inception."))
+    # Dropping the restatement would drop the answer: nothing sound to build.
+    removal = gap_removal(item)
+    assert removal.hop == 0 and removal.noise and len(removal.dropped) == 1
+
+
+def test_realdata_label_sound_when_a_question_name_is_cut_off():
+    from logicscore.realdata.cases import remove_hop
+    item = _item(
+        "What character does the actor who played Barney on How I Met Your Mother play in "
+        "Batman Under the Red Hood?", "Nightwing",
+        ("Neil Patrick Harris", "Neil Patrick Harris played Barney Stinson on How I Met Your "
+         "Mother."),
+        ("Batman Under the Red Hood", "Batman Under the Red Hood stars Neil Patrick Harris as "
+         "Nightwing."))
+    # The second hop still names Neil Patrick Harris, but no longer How I Met Your Mother.
+    assert not remove_hop(item, 0).noisy
+    # A nationality is no anchor: losing "English" leaves every named anchor linked.
+    film = _item("Who starred in The Human Factor alongside English actor Derek Jacobi?",
+                 "John Gielgud",
+                 ("Derek Jacobi", "Derek Jacobi is an English actor."),
+                 ("The Human Factor", "The Human Factor starred Derek Jacobi and John Gielgud."))
+    assert remove_hop(film, 0).noisy
 
 
 def test_realdata_record_leaves_question_entities_to_the_auditor():
@@ -586,6 +621,8 @@ def test_realdata_question_names_for_label_noise():
     assert "Hot Pixel" in names and "PlayStation Portable" in names
     assert _question_names("What game did the team with an 11-1 record play?") == []
     assert _question_names("In True Grit, who did the star play?") == ["True Grit"]
+    assert _question_names("Where did the presenter of Tim Russert (Talk Show) die?") == [
+        "Tim Russert"]
 
 
 def _item(question, answer, *hops):

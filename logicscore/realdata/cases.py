@@ -18,7 +18,7 @@ from ..models import QARecord
 from .text import (as_answer_line, capitalized_phrases, contains, contains_any, display_title,
                    names_alone)
 
-# Capitalised at the start of a question, never a name.
+# Capitalised at the start of a question, never the start of a name there.
 _QUESTION_WORDS = frozenset("""
 what which who whom whose when where why how is are was were do does did in on at the a an
 of for by from to as
@@ -136,75 +136,131 @@ def _case(item: Item, kind: str, lines: Iterable[Line], noise: str = "") -> Case
 def _noise(item: Item, removed: int, remaining: list[Line]) -> str:
     """Why an "incomplete" label may be wrong ("" when it is sound).
 
-    The chain may survive legitimately when what remains still names the removed hop's
-    subject (its title, or the gold evidence subject for 2Wiki's first hop), or when every
-    name of the question the gold answer writes is still written beside the answer: then
-    no named anchor lost its support ("Which river system in Chilhowie, Virginia …" kept
-    by "… the Holston River Valley near Chilhowie, Virginia").
+    A removal that leaves a name of the question unwritten cuts that anchor off for sure
+    (`_cut`). Otherwise the chain may survive legitimately when what remains still names
+    the removed hop's subject (its title, or the gold evidence subject for 2Wiki's first
+    hop), or when every name of the question the gold answer writes is still written beside
+    the answer: then no named anchor lost its support ("Which river system in Chilhowie,
+    Virginia …" kept by "… the Holston River Valley near Chilhowie, Virginia").
     """
-    names = [display_title(item.hops[removed].title)] if item.hops[removed].title else []
-    if removed == 0 and item.evidences:
-        names.append(item.evidences[0][0])
     text = " ".join(line.text for line in remaining)
-    if any(names_alone(text, name) for name in names):
-        return "removed hop's subject still named"
     gold = " ".join(line.text for line in item.gold_lines())
     asked = [n for n in _question_names(item.question) if contains(gold, n)]
+    if any(_cut(text, n) for n in asked):
+        return ""
+    if any(names_alone(text, name) for name in _subjects(item, removed)):
+        return "removed hop's subject still named"
     if asked and all(contains(text, n) for n in asked) and contains(text, item.answer):
         return "every question name still written beside the answer"
     return ""
+
+
+def _cut(text: str, name: str) -> bool:
+    """Whether `text` no longer writes `name`, a name sure to be an anchor: two words or more
+    once a leading figure goes ("39th Vice President of the United States" is a
+    description; "English", "Catholic" may be nationalities, never required chain ends)."""
+    words = name.split()
+    while words and any(c.isdigit() for c in words[0]):
+        words.pop(0)
+    return len(words) >= 2 and not contains(text, " ".join(words))
+
+
+def _subjects(item: Item, hop: int) -> list[str]:
+    names = [display_title(item.hops[hop].title)] if item.hops[hop].title else []
+    if hop == 0 and item.evidences:
+        names.append(item.evidences[0][0])
+    return names
 
 
 def _question_names(question: str) -> list[str]:
     """The question's capitalised names, "X and Y" runs also as X and Y; numbers ("11-1")
     constrain an answer but name nothing."""
     out = []
+    # "Tim Russert (Talk Show)": a disambiguator, not a name of its own.
+    question = re.sub(r"\([^()]*\)", " ", question)
     for phrase in capitalized_phrases(question):
+        opening = question.lstrip().startswith(phrase)
         words = phrase.split()
         while len(words) > 1 and words[0].lower() in _LEADING:
             words.pop(0)  # "In True Grit, who …" names True Grit
         phrase = " ".join(words)
-        if words[0].lower() in _QUESTION_WORDS or not any(c.isalpha() for c in phrase):
-            continue  # "Which American actor": the wh-phrase
+        if opening and words[0].lower() in _QUESTION_WORDS or not any(c.isalpha() for c in phrase):
+            continue  # "Which American actor": the wh-phrase; inside: "on How I Met Your Mother"
         out.append(phrase)
-        out += [p for p in re.split(r"\s+(?:and|or)\s+", phrase) if p != phrase]
+        # "Barney on How I Met Your Mother": two names joined like "Miracle on 34th Street".
+        out += [p for p in re.split(r"\s+(?:and|or|on)\s+", phrase) if p != phrase]
     return out
 
 
-def _without(item: Item, hop: int) -> list[Line]:
-    return [line for i, h in enumerate(item.hops) if i != hop for line in h.lines]
+@dataclass(frozen=True)
+class Removal:
+    """Which gold lines a hop-removed or replaced case takes out: one hop's sentences, and
+    any other sentence that restates that hop's subject ("her 1963 book The Feminine
+    Mystique" once the Feminine Mystique hop is gone), or the removal would cut nothing."""
+
+    hop: int
+    dropped: frozenset[int]  # indices into `item.gold_lines()`
+    noise: str
+
+    def remaining(self, item: Item) -> list[Line]:
+        return [line for i, line in enumerate(item.gold_lines()) if i not in self.dropped]
+
+
+def _removals(item: Item, hop: int) -> Iterator[Removal]:
+    lines = item.gold_lines()
+    start = sum(len(h.lines) for h in item.hops[:hop])
+    own = frozenset(range(start, start + len(item.hops[hop].lines)))
+    yield Removal(hop, own, _noise(item, hop, [x for i, x in enumerate(lines) if i not in own]))
+    names = _subjects(item, hop)
+    restating = frozenset(i for i, line in enumerate(lines)
+                          if i not in own and any(names_alone(line.text, n) for n in names))
+    if restating:
+        dropped = own | restating
+        remaining = [x for i, x in enumerate(lines) if i not in dropped]
+        if remaining and contains(" ".join(x.text for x in remaining), item.answer):
+            yield Removal(hop, dropped, _noise(item, hop, remaining))
+
+
+def gap_removal(item: Item) -> Removal:
+    """What a hop-removed case takes out: the question-side hop, unless that leaves an
+    unsound "incomplete" label (`_noise`); then the same hop with its restatements, then a
+    later hop (alone, then with restatements) whose removal is sound with the answer still
+    written (SPEC §8: build perturbations whose label holds). When none is, the
+    question-side hop, flagged with its noise."""
+    first = None
+    for hop in range(len(item.hops)):
+        for removal in _removals(item, hop):
+            first = first or removal
+            written = hop == 0 or contains(
+                " ".join(x.text for x in removal.remaining(item)), item.answer)
+            if not removal.noise and written and removal.remaining(item):
+                return removal
+    return first
 
 
 def gap_hop(item: Item) -> int:
-    """The hop to take out: the question-side one, unless its removal leaves an unsound
-    "incomplete" label (`_noise`) and a later hop's removal would not, with the answer
-    still written (SPEC §8: build perturbations whose label holds)."""
-    if not _noise(item, 0, _without(item, 0)):
-        return 0
-    for hop in range(1, len(item.hops)):
-        remaining = _without(item, hop)
-        text = " ".join(line.text for line in remaining)
-        if remaining and contains(text, item.answer) and not _noise(item, hop, remaining):
-            return hop
-    return 0
+    """The hop `gap_removal` takes out."""
+    return gap_removal(item).hop
 
 
 def remove_hop(item: Item, hop: int | None = None) -> Case | None:
-    """The gold answer without one hop's sentences (by default `gap_hop`'s); None when
+    """The gold answer without one hop's sentences (by default `gap_removal`'s); None when
     nothing would remain."""
-    hop = gap_hop(item) if hop is None else hop
-    remaining = _without(item, hop)
-    if len(item.hops) < 2 or not remaining:
+    if len(item.hops) < 2:
         return None
-    return _case(item, "hop_removed", remaining, _noise(item, hop, remaining))
+    removal = gap_removal(item) if hop is None else next(_removals(item, hop))
+    remaining = removal.remaining(item)
+    if not remaining:
+        return None
+    return _case(item, "hop_removed", remaining, removal.noise)
 
 
 def replace_hop(item: Item, donors: list[Item], seed: int, hop: int | None = None) -> Case | None:
-    """The gold answer with one hop (by default `gap_hop`'s) replaced by a sentence from
-    another record."""
+    """The gold answer with what `gap_removal` takes out (or hop `hop`) replaced by a
+    sentence from another record."""
     if len(item.hops) < 2:
         return None
-    hop = gap_hop(item) if hop is None else hop
+    removal = gap_removal(item) if hop is None else next(_removals(item, hop))
     avoid = [item.answer] + [display_title(h.title) for h in item.hops]
     candidates = [d for d in donors if d.id != item.id and d.gold_lines()]
     rng = _rng(seed, item, "replace")
@@ -215,13 +271,11 @@ def replace_hop(item: Item, donors: list[Item], seed: int, hop: int | None = Non
         body = line.text.split(": ", 1)[-1] if line.prefixed else line.text
         if not body[:1].isupper() or contains_any(line.text, avoid):
             continue
-        foreign = Line(text=line.text, title=line.title, hop=hop, role="foreign",
+        foreign = Line(text=line.text, title=line.title, hop=removal.hop, role="foreign",
                        prefixed=line.prefixed)
-        lines: list[Line] = []
-        for i, h in enumerate(item.hops):
-            lines.extend([foreign] if i == hop else h.lines)
-        remaining = [x for x in lines if x.role == "gold"]
-        return _case(item, "replaced", lines, _noise(item, hop, remaining))
+        lines = removal.remaining(item)
+        lines.insert(min(removal.dropped, default=0), foreign)  # where the first one stood
+        return _case(item, "replaced", lines, removal.noise)
     return None
 
 
