@@ -1,4 +1,5 @@
-"""Measuring the auditor on real multi-hop QA data (SPEC §8; run by `scripts/eval_real.py`).
+"""Measuring the auditor on real multi-hop QA data (SPEC §8; run by `scripts/eval_real.py`
+and `logicscore bench --real`).
 
     from logicscore.realdata import evaluate, locate_data
     report = evaluate(locate_data(), ["2wiki"], limit=50)

@@ -34,7 +34,7 @@ def locate_data(start: Path | None = None) -> Path:
         candidate = parent / "shared" / "data"
         if candidate.is_dir():
             return candidate
-    raise DataNotFound("no shared/data folder found above the repository; "
+    raise DataNotFound(f"no shared/data folder found in {here} or above; "
                        "set LOGICSCORE_DATA=/path/to/shared/data")
 
 

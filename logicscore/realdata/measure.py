@@ -44,10 +44,10 @@ if TYPE_CHECKING:
 _AUDITOR = None
 
 
-def _init_worker() -> None:
+def _init_worker(options: dict | None = None) -> None:
     global _AUDITOR
     from ..auditor import Auditor
-    _AUDITOR = Auditor(timing=False)
+    _AUDITOR = Auditor(timing=False, **(options or {}))
 
 
 def _audit_chunk(records: list[QARecord], auditor: Auditor | None = None) -> list[AuditResult]:
@@ -57,20 +57,25 @@ def _audit_chunk(records: list[QARecord], auditor: Auditor | None = None) -> lis
 
 
 def audit_cases(cases: list[Case], workers: int = 1, progress: Callable[[int], None] | None = None,
-                auditor: Auditor | None = None) -> Iterator[AuditResult]:
+                auditor: Auditor | None = None, options: dict | None = None) -> Iterator[AuditResult]:
     """One result per case, in case order; `workers` > 1 audits in processes.
 
     `auditor` (in-process runs only) must be built with `timing=False`, like the workers'.
+    `options` are `Auditor` keyword arguments for the auditor built when none is given.
     """
     chunks = [[c.record() for c in cases[i:i + CHUNK]] for i in range(0, len(cases), CHUNK)]
     if workers <= 1:
+        if auditor is None:
+            from ..auditor import Auditor
+            auditor = Auditor(timing=False, **(options or {}))
         for chunk in chunks:
             results = _audit_chunk(chunk, auditor)
             if progress:
                 progress(len(results))
             yield from results
         return
-    with ProcessPoolExecutor(max_workers=workers, initializer=_init_worker) as pool:
+    with ProcessPoolExecutor(max_workers=workers, initializer=_init_worker,
+                             initargs=(options,)) as pool:
         for results in pool.map(_audit_chunk, chunks):
             if progress:
                 progress(len(results))
@@ -270,7 +275,7 @@ def _targets(name: str, metrics: dict) -> list[dict]:
 def evaluate(data_dir: Path, datasets: list[str] | None = None, *, limit: int | None = None,
              seed: int = 0, workers: int = 1, examples: int = 3,
              progress: Callable[[int, int], None] | None = None,
-             auditor: Auditor | None = None) -> dict:
+             auditor: Auditor | None = None, options: dict | None = None) -> dict:
     """Build, audit and measure every case of the chosen datasets.
 
     Args:
@@ -282,6 +287,7 @@ def evaluate(data_dir: Path, datasets: list[str] | None = None, *, limit: int | 
         examples: worked examples kept per failure cause.
         progress: called with (cases done so far, total cases).
         auditor: an `Auditor(timing=False)` to reuse when `workers` is 1.
+        options: `Auditor` keyword arguments (fuzzy_threshold, spacy_model, …) otherwise.
     Returns:
         the report: settings plus one section per dataset.
     """
@@ -303,7 +309,7 @@ def evaluate(data_dir: Path, datasets: list[str] | None = None, *, limit: int | 
         if progress:
             progress(done, len(cases))
 
-    results = list(audit_cases(cases, workers, tick, auditor))
+    results = list(audit_cases(cases, workers, tick, auditor, options))
     signature = next((r.meta.signature for r in results), None)
     per: dict[str, list] = defaultdict(list)
     for case, result in zip(cases, results):

@@ -1,4 +1,4 @@
-"""The real-data report for a person: rich renderables (printing is the script's job)."""
+"""The real-data report for a person: rich renderables or markdown (printing is the caller's job)."""
 
 from __future__ import annotations
 
@@ -78,6 +78,24 @@ def metrics_table(report: dict) -> Table:
                   *[f"{s['records']} ({s['duplicates_skipped']})" for s in sections.values()], "")
     table.add_row("errored cases", *[str(sum(s["errors"].values())) for s in sections.values()], "")
     return table
+
+
+def markdown(report: dict) -> str:
+    """The metrics table as markdown (for a README or a CI comment), ✓/✗ against targets."""
+    sections = report["datasets"]
+    head = ["metric", *(SHORT.get(n, n) + ("" if s["targets_apply"] else " *")
+                        for n, s in sections.items()), "target"]
+    lines = ["| " + " | ".join(head) + " |", "|---|" + "---:|" * (len(head) - 2) + "---|"]
+    for metric, label in ROWS:
+        if not any(s["metrics"].get(metric) is not None for s in sections.values()):
+            continue
+        cells = [_cell(s["metrics"].get(metric), _target(n, metric) if s["targets_apply"] else None)
+                 for n, s in sections.items()]
+        goals = " / ".join(sorted({f"{op} {t}" for n, m, op, t in TARGETS if m == metric}))
+        lines.append("| " + " | ".join([label.strip(), *(c.plain for c in cells), goals]) + " |")
+    lines.append("")
+    lines.append(f"signature: `{report['settings']['signature']}`")
+    return "\n".join(lines) + "\n"
 
 
 def types_table(report: dict) -> Table:
