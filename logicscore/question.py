@@ -193,8 +193,16 @@ def _candidates(doc: Any) -> list[tuple[int, int, str]]:
     epithets = [m.span() for m in _EPITHET.finditer(text)]
     found = [s for s in found if not any(s[0] < e and b < s[1] for b, e in epithets)]
     # "…, X or Y?" names two whole things, even when they contain lowercase or commas.
-    kept = [s for s in (_trim(doc, s) for s in _comparison(text)) if s is not None]
-    for s in sorted(found, key=lambda s: (-(s[1] - s[0]), s[0])):
+    compared = [s for s in (_trim(doc, s) for s in _comparison(text)) if s is not None]
+    return longest_first(found, compared)
+
+
+def longest_first(spans: list[tuple[int, int, str]],
+                  kept: list[tuple[int, int, str]] | None = None) -> list[tuple[int, int, str]]:
+    """`kept` and, longest (then leftmost) first, each span overlapping none taken before,
+    in text order."""
+    kept = list(kept or [])
+    for s in sorted(spans, key=lambda s: (-(s[1] - s[0]), s[0])):
         if not any(s[0] < k[1] and k[0] < s[1] for k in kept):
             kept.append(s)
     return sorted(kept)

@@ -15,7 +15,7 @@ from .nlp import unknown_word
 from .normalize.mentions import ARTICLES
 from .question import (
     _EPITHET, _MONTHS, _PAREN, CONNECTORS, TITLE_CONNECTORS, TITLE_WORDS, WH_WORDS, _end, is_generic,
-    role_name,
+    longest_first, role_name,
 )
 
 _ALNUM = re.compile(r"[0-9a-z]")
@@ -163,15 +163,7 @@ def widen(doc: Any, spans: list[tuple[int, int, str]], written: Written) -> list
                     best = (i, j)
         if best is not None:
             wide.append((toks[best[0]].idx, _end(toks[best[1]]), "CONTEXT"))
-    return _longest_first(wide + spans)
-
-
-def _longest_first(spans: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
-    kept: list[tuple[int, int, str]] = []
-    for s in sorted(spans, key=lambda s: (-(s[1] - s[0]), s[0])):
-        if not any(s[0] < k[1] and k[0] < s[1] for k in kept):
-            kept.append(s)
-    return sorted(kept)
+    return longest_first(wide + spans)
 
 
 def named_windows(doc: Any, spans: list[tuple[int, int, str]],

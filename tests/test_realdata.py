@@ -508,7 +508,8 @@ def test_realdata_cause_label_noise_and_evidence_pairs():
     result = result_for(case, ents, props, [QuestionEntity(name="Timber Falls", entity="E1", reached=True)],
                         "Medford", complete=1)
     assert [row["found"] for row in evidence_pairs(case, result)] == [True, True]
-    noisy = Case(**{**case.__dict__, "kind": "hop_removed", "noisy": True})
+    noisy = Case(**{**case.__dict__, "kind": "hop_removed",
+                    "noise": "removed hop's subject still named"})
     assert why_complete(noisy, result)[0].startswith("label noise")
 
 

@@ -46,7 +46,8 @@ class Cluster:
 
 def best(clusters: list[Cluster], form: Form, threshold: float,
           persons: bool) -> tuple[int, tuple[int, float, str]] | None:
-    best: tuple[int, tuple[int, float, str]] | None = None
+    """The cluster `form` matches most strongly by the mention rules, and how."""
+    top: tuple[int, tuple[int, float, str]] | None = None
     budget = MAX_FUZZY_FORMS
     for ci, cluster in enumerate(clusters):
         if cluster.recs[0].pronoun:
@@ -54,11 +55,11 @@ def best(clusters: list[Cluster], form: Form, threshold: float,
         for other in cluster.forms.values():
             budget -= 1
             hit = compare(form, other, threshold, persons and cluster.person)
-            if hit and (best is None or hit[:2] > best[1][:2]):
-                best = (ci, hit)
+            if hit and (top is None or hit[:2] > top[1][:2]):
+                top = (ci, hit)
         if budget <= 0:
             break
-    return best
+    return top
 
 
 def absorb(target: Cluster, other: Cluster, reason: str) -> None:
@@ -74,9 +75,9 @@ def kind_of(cluster: Cluster, name: str) -> EntityKind:
     """Majority NER kind of the mentions; regex for dates and numbers; person hints."""
     order = ["person", "place", "org", "work", "date", "number"]
     counts = {k: sum(r.kind == k for r in cluster.recs) for k in order}
-    best = max(order, key=lambda k: (counts[k], -order.index(k)))
-    if counts[best]:
-        return best  # type: ignore[return-value]
+    top = max(order, key=lambda k: (counts[k], -order.index(k)))
+    if counts[top]:
+        return top  # type: ignore[return-value]
     key = normalize(name)
     if DATE.match(key):
         return "date"

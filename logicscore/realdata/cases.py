@@ -85,7 +85,6 @@ class Case:
     lines: tuple[Line, ...]
     hops: int
     # Why "incomplete" may be wrong for this perturbation (`_noise`); "" when it is sound.
-    noisy: bool = False
     noise: str = ""
     evidences: tuple[tuple[str, str, str], ...] = field(default=(), repr=False)
     source: str = field(default="", repr=False)
@@ -93,6 +92,10 @@ class Case:
     @property
     def id(self) -> str:
         return f"{self.dataset}:{self.record_id}#{self.kind}"
+
+    @property
+    def noisy(self) -> bool:
+        return bool(self.noise)
 
     @property
     def label(self) -> str:
@@ -128,8 +131,7 @@ def _case(item: Item, kind: str, lines: Iterable[Line], noise: str = "") -> Case
     return Case(
         dataset=item.dataset, record_id=item.id, kind=kind, qtype=item.qtype,
         scored=item.scored, question=item.question, answer=item.answer, lines=tuple(lines),
-        hops=len(item.hops), noisy=bool(noise), noise=noise, evidences=item.evidences,
-        source=item.source,
+        hops=len(item.hops), noise=noise, evidences=item.evidences, source=item.source,
     )
 
 
@@ -206,19 +208,26 @@ class Removal:
         return [line for i, line in enumerate(item.gold_lines()) if i not in self.dropped]
 
 
+def _removal(item: Item, hop: int, dropped: frozenset[int]) -> Removal:
+    remaining = [x for i, x in enumerate(item.gold_lines()) if i not in dropped]
+    return Removal(hop, dropped, _noise(item, hop, remaining))
+
+
+def _writes_answer(item: Item, removal: Removal) -> bool:
+    return contains(" ".join(x.text for x in removal.remaining(item)), item.answer)
+
+
 def _removals(item: Item, hop: int) -> Iterator[Removal]:
-    lines = item.gold_lines()
     start = sum(len(h.lines) for h in item.hops[:hop])
     own = frozenset(range(start, start + len(item.hops[hop].lines)))
-    yield Removal(hop, own, _noise(item, hop, [x for i, x in enumerate(lines) if i not in own]))
+    yield _removal(item, hop, own)
     names = _subjects(item, hop)
-    restating = frozenset(i for i, line in enumerate(lines)
+    restating = frozenset(i for i, line in enumerate(item.gold_lines())
                           if i not in own and any(names_alone(line.text, n) for n in names))
     if restating:
-        dropped = own | restating
-        remaining = [x for i, x in enumerate(lines) if i not in dropped]
-        if remaining and contains(" ".join(x.text for x in remaining), item.answer):
-            yield Removal(hop, dropped, _noise(item, hop, remaining))
+        removal = _removal(item, hop, own | restating)
+        if _writes_answer(item, removal):
+            yield removal
 
 
 def gap_removal(item: Item) -> Removal:
@@ -231,9 +240,8 @@ def gap_removal(item: Item) -> Removal:
     for hop in range(len(item.hops)):
         for removal in _removals(item, hop):
             first = first or removal
-            written = hop == 0 or contains(
-                " ".join(x.text for x in removal.remaining(item)), item.answer)
-            if not removal.noise and written and removal.remaining(item):
+            if not removal.noise and removal.remaining(item) and (
+                    hop == 0 or _writes_answer(item, removal)):
                 return removal
     return first
 
