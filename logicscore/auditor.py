@@ -164,11 +164,7 @@ class Auditor:
             answer_entity=names.get(linked.answer_entity or "", None),
             chain=result.chain,
             alternatives=result.alternatives,
-            diagnosis=Diagnosis(
-                failure=result.failure, gap=result.gap, gaps=result.gaps,
-                answer_absent=result.answer_absent, redundant=result.redundant,
-                signals=signals,
-            ),
+            diagnosis=result.diagnosis.model_copy(update={"signals": signals}),
             propositions=linked.propositions,
             entities=linked.entities,
             correct=correct,

@@ -22,17 +22,29 @@ BUILTIN: dict[str, str] = {
 }
 
 
+@dataclass(frozen=True, slots=True)
+class Mention:
+    """An entity surface form in the long answer, with its character span in the long answer.
+
+    `kind` is the coarse entity kind when the extractor knows it (NER), else "other".
+    """
+
+    text: str
+    start: int
+    end: int
+    kind: str = "other"
+
+
 @dataclass
 class Extraction:
     """What an extractor hands to normalization.
 
     `mentions` are every entity surface form found in the long answer (proposition
-    arguments included), each `(text, start, end, kind)`; `kind` is the coarse entity
-    kind when the extractor knows it (NER), else "other".
+    arguments included).
     """
 
     propositions: list[Proposition]
-    mentions: list[tuple[str, int, int, str]] = field(default_factory=list)
+    mentions: list[Mention] = field(default_factory=list)
 
 
 @runtime_checkable

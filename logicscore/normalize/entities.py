@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..extract import Extraction
+from ..extract import Mention as ExtractedMention
 from ..models import LITERAL_KINDS, Entity, Mention, Proposition, QuestionEntity
 from .abbreviations import abbreviation
 from .aliases import alias_pairs
@@ -58,11 +59,11 @@ def _collect(extraction: Extraction) -> tuple[list[Rec], list[tuple[Rec | None, 
         rec.person = rec.person or person
         return rec
 
-    for text, start, end, kind in extraction.mentions:
-        add((text, (start, end)), text, (start, end), kind or "other", (start, 0))
-    by_text = {}
-    for text, start, end, kind in extraction.mentions:
-        by_text.setdefault(normalize(text), []).append((start, end, text))
+    for m in extraction.mentions:
+        add((m.text, (m.start, m.end)), m.text, (m.start, m.end), m.kind or "other", (m.start, 0))
+    by_text: dict[str, list[ExtractedMention]] = {}
+    for m in extraction.mentions:
+        by_text.setdefault(normalize(m.text), []).append(m)
     pairs: list[tuple[Rec | None, Rec | None]] = []
     for p in extraction.propositions:
         pair: list[Rec | None] = []
@@ -85,14 +86,14 @@ def _collect(extraction: Extraction) -> tuple[list[Rec], list[tuple[Rec | None, 
     return sorted(recs.values(), key=lambda r: r.order), pairs
 
 
-def _locate(p: Proposition, arg: str, known: list[tuple[int, int, str]]) -> tuple[int, int] | None:
+def _locate(p: Proposition, arg: str, known: list[ExtractedMention]) -> tuple[int, int] | None:
     """Char span of a proposition argument in the long answer, when it can be recovered."""
     lo, hi = p.span
-    for start, end, text in known:
+    for m in known:
         # An unknown proposition span (0, 0) still pairs an argument with its first
         # identical mention, so one occurrence is not listed twice.
-        if lo <= start and end <= hi or hi <= lo and text == arg:
-            return (start, end)
+        if lo <= m.start and m.end <= hi or hi <= lo and m.text == arg:
+            return (m.start, m.end)
     if hi - lo == len(p.text) and hi > lo:
         at = p.text.casefold().find(arg.casefold())
         if at >= 0:
@@ -222,7 +223,7 @@ def link(extraction: Extraction, question: list[QuestionEntity], answer: str,
     """Cluster mentions into entities and attach them to propositions, question and answer.
 
     Args:
-        extraction: propositions plus the extractor's mentions `(text, start, end, kind)`.
+        extraction: propositions plus the extractor's mentions.
         question: question entities; copies come back with `.entity` set.
         answer: the short answer SA.
         threshold: rapidfuzz similarity (0–100) for fuzzy merging.
