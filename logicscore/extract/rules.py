@@ -8,8 +8,10 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict
 
+from ..errors import ConfigError
 from ..models import LITERAL_KINDS, Proposition, QARecord, Resolution
 from ..normalize.mentions import DATE, normalize
+from ..stages import SpacyPipeline
 from . import Extraction, Mention
 from .draft import Draft, SentenceBase
 from .mentions import KIN, Arg, find_mentions, strip_citations
@@ -38,24 +40,24 @@ class RulesExtractor:
 
     name: ClassVar[str] = "rules"
     Config: ClassVar[type[BaseModel]] = RulesConfig
+    requires: ClassVar[tuple[str, ...]] = ("spacy",)
 
-    def __init__(self, config: RulesConfig | None = None):
+    def __init__(self, config: RulesConfig | None = None, spacy: SpacyPipeline | None = None):
         self.config = config or RulesConfig()
-        self._nlp: Any = None
+        model = self.config.spacy_model
+        if spacy is not None and model is not None and model != spacy.model:
+            raise ConfigError(f"the rules extractor was given spacy_model={model!r} but the "
+                              f"shared pipeline is {spacy.model!r}; set spacy_model once, on "
+                              "the Auditor (--spacy-model)")
+        self.spacy = spacy if spacy is not None else SpacyPipeline(model)
         self._lemma: Any = None
 
     @property
     def nlp(self) -> Any:
-        if self._nlp is None:
-            from ..nlp import load
-
-            self._nlp = load(self.config.spacy_model)
-        return self._nlp
+        return self.spacy.nlp
 
     def signature(self) -> list[tuple[str, object]]:
-        from ..nlp import model_id
-
-        return [("extractor", "rules"), ("spacy", model_id(self.nlp)), ("coref", "rules")]
+        return [("extractor", "rules"), ("spacy", self.spacy.model_id()), ("coref", "rules")]
 
     def extract(self, record: QARecord, hints: list[str]) -> Extraction:
         """Decompose `record.long_answer` into propositions and entity mentions."""

@@ -15,10 +15,13 @@ generational numbers ("II", "3rd", "Jr.") always guard.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
+
+from pydantic import BaseModel, ConfigDict, Field
 
 from ..extract import Extraction
 from ..extract import Mention as ExtractedMention
-from ..models import LITERAL_KINDS, Entity, Mention, Proposition, QuestionEntity
+from ..models import LITERAL_KINDS, Entity, Mention, Proposition, QARecord, QuestionEntity
 from .abbreviations import abbreviation
 from .aliases import alias_pairs
 from .clusters import MAX_ABBREVIATIONS, Cluster, Rec, absorb, best, kind_of
@@ -269,3 +272,31 @@ def link(extraction: Extraction, question: list[QuestionEntity], answer: str,
         q_out.append(q.model_copy(update={"entity": ids[id(clusters[ci])] if ci is not None else None}))
     ai = match_external(clusters, answer, threshold) if answer.strip() else None
     return Linked(props, entities, q_out, ids[id(clusters[ai])] if ai is not None else None)
+
+
+class RulesLinker:
+    """The `linker` stage: `link` with the configured fuzzy threshold."""
+
+    name: ClassVar[str] = "rules"
+
+    class Config(BaseModel):
+        model_config = ConfigDict(extra="forbid")
+        # No default here: the Auditor's `fuzzy_threshold` is the one place it is set.
+        fuzzy_threshold: float = Field(ge=0, le=100)
+
+    def __init__(self, config: RulesLinker.Config):
+        self.config = config
+
+    def link(self, extraction: Extraction, question: list[QuestionEntity],
+             record: QARecord) -> Linked:
+        """Entities of `extraction`, with the question entities and the answer matched to them."""
+        return link(extraction, question, record.answer, threshold=self.config.fuzzy_threshold,
+                    question_text=record.question)
+
+    def same_answer(self, a: str, b: str) -> bool:
+        """Whether two short answers name the same thing (the gold answer and SA)."""
+        return same_answer(a, b, self.config.fuzzy_threshold)
+
+    def signature(self) -> list[tuple[str, object]]:
+        threshold = self.config.fuzzy_threshold
+        return [("fuzzy", str(int(threshold)) if float(threshold).is_integer() else str(threshold))]
