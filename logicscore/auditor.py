@@ -17,7 +17,7 @@ from typing import Any
 from . import __version__, stages
 from .chain import analyze
 from .config import AuditorConfig
-from .errors import InputError, LogicscoreError, Timeout
+from .errors import ConfigError, InputError, LogicscoreError, Timeout
 from .extract import Extractor
 from .io import InputLine
 from .models import AuditResult, ErrorInfo, QARecord, ResultMeta
@@ -171,7 +171,8 @@ class Auditor:
         """Audit a stream in order; every item yields exactly one result, scored or errored.
 
         Items are `QARecord`s or `io.InputLine`s (an unreadable line comes back as an
-        error record carrying its line number, so nothing is dropped).
+        error record carrying its line number, so nothing is dropped). A `ConfigError`
+        (such as a spaCy model that is not installed) stops the stream instead.
         """
         for item in records:
             start = time.perf_counter()
@@ -185,6 +186,8 @@ class Auditor:
                 item = item.record
             try:
                 result = self.audit_record(item, line=line)
+            except ConfigError:
+                raise  # options that cannot work (a missing spaCy model): no record can be scored
             except LogicscoreError as exc:
                 result = self.error_result(item.id, exc, start, line=line, meta=item.meta)
             except Exception as exc:  # noqa: BLE001 - a bug must not lose the record

@@ -91,6 +91,15 @@ def test_stages_conflicting_spacy_models_are_a_config_error():
                                      extractor_options={"spacy_model": "en_core_web_md"}))
 
 
+def test_stages_missing_spacy_model_is_honoured_not_ignored():
+    # The given extractor parses nothing, but the question reader needs the model.
+    auditor = Auditor("given", spacy_model="no_such_spacy_model_xyz", timing=False)
+    assert next(auditor.audit_many([_record()])).status == "ok"  # entities given: no parse
+    # A missing model is no fault of the record: it stops the run (ConfigError, not a record).
+    with pytest.raises(ConfigError, match="'no_such_spacy_model_xyz' is not installed"):
+        next(auditor.audit_many([_record(question_entities=None)]))
+
+
 def _record(**extra):
     from logicscore import QARecord
 
