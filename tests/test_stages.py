@@ -147,3 +147,53 @@ def test_stages_given_without_question_entities_names_the_spacy_model():
     sig = ("logicscore:0.1.0|extractor:given|question:rules|spacy:en_core_web_sm-3.8.0|"
            "fuzzy:85|alts:16|det:rules")
     assert got == {"spacy": True, "status": "ok", "complete": 1, "signature": sig, "record": sig}
+
+
+# --- the CLI reads its defaults from AuditorConfig ------------------------------------------
+
+def _cli_defaults(command: str) -> dict:
+    import typer
+
+    from logicscore.cli import app
+
+    params = typer.main.get_command(app).commands[command].params
+    return {p.name: p.default for p in params}
+
+
+@pytest.mark.parametrize("command", ["score", "explain", "bench"])
+def test_stages_cli_defaults_are_the_config_defaults(command):
+    got = _cli_defaults(command)
+    assert got["fuzzy_threshold"] == default("fuzzy_threshold")
+    assert got["max_alternatives"] == default("max_alternatives")
+    assert got["extractor"] == default("extractor") and got["spacy_model"] == default("spacy_model")
+
+
+def test_stages_cli_score_limits_are_the_config_and_cli_defaults():
+    got = _cli_defaults("score")
+    assert got["max_chars"] == default("max_chars")
+    assert got["timeout"] == CLI_TIMEOUT  # the library's default is no limit (None)
+
+
+def test_stages_cli_help_shows_the_config_default():
+    from typer.testing import CliRunner
+
+    from logicscore.cli import app
+
+    res = CliRunner().invoke(app, ["score", "--help"], env={"COLUMNS": "250"})
+    assert res.exit_code == 0
+    line = next(ln for ln in res.output.splitlines() if "--fuzzy-threshold" in ln)
+    assert f"[default: {default('fuzzy_threshold')}]" in line
+
+
+def test_stages_cli_bad_spacy_model_is_one_line_before_any_record(tmp_path):
+    from typer.testing import CliRunner
+
+    from logicscore.cli import app
+
+    src = tmp_path / "in.jsonl"
+    src.write_text('{"id": "1", "question": "Who?", "answer": "A", "long_answer": "A is B."}\n')
+    res = CliRunner().invoke(app, ["score", str(src), "-o", str(tmp_path / "out.jsonl"),
+                                   "--spacy-model", "no_such_spacy_model_xyz", "-q"])
+    assert res.exit_code == 1 and "Traceback" not in res.output
+    assert "Error: spaCy model 'no_such_spacy_model_xyz' is not installed" in " ".join(res.output.split())
+    assert not (tmp_path / "out.jsonl").exists()
