@@ -68,13 +68,14 @@ class Auditor:
         # Owned here and lent to the stages that require it: one pipeline, loaded on first use.
         self.spacy = SpacyPipeline(c.spacy_model)
         shared = {"spacy": self.spacy}
-        self.question_reader = stages.build("question_reader", c.question_reader,
-                                            c.question_reader_options, shared)
-        self.extractor: Extractor = stages.build("extractor", c.extractor, c.extractor_options,
-                                                 shared)
-        self.linker = stages.build("linker", c.linker,
-                                   {"fuzzy_threshold": c.fuzzy_threshold, **c.linker_options}, shared)
-        self.judge = stages.build("judge", c.judge, c.judge_options, shared)
+        self.question_reader: stages.QuestionReader = stages.build(
+            "question_reader", c.question_reader, c.question_reader_options, shared)
+        self.extractor: Extractor = stages.build(
+            "extractor", c.extractor, c.extractor_options, shared)
+        # A linker's Config takes the Auditor's fuzzy_threshold (its options may override it).
+        self.linker: stages.Linker = stages.build(
+            "linker", c.linker, {"fuzzy_threshold": c.fuzzy_threshold, **c.linker_options}, shared)
+        self.judge: stages.Judge = stages.build("judge", c.judge, c.judge_options, shared)
         self._signatures: dict[bool, str] = {}
 
     @property

@@ -14,11 +14,17 @@ from __future__ import annotations
 import importlib
 from collections.abc import Mapping
 from importlib.metadata import entry_points
-from typing import Any, ClassVar, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ValidationError
 
 from .errors import ConfigError
+
+if TYPE_CHECKING:
+    from .chain import ChainResult
+    from .extract import Extraction
+    from .models import QARecord, QuestionEntity, Verdict
+    from .normalize.entities import Linked
 
 # name → import path, per kind; plugins add theirs through entry points.
 BUILTIN: dict[str, dict[str, str]] = {
@@ -42,6 +48,21 @@ class Stage(Protocol):
     Config: ClassVar[type[BaseModel]]
 
     def signature(self) -> list[tuple[str, object]]: ...
+
+
+class QuestionReader(Stage, Protocol):
+    def read(self, record: QARecord) -> list[QuestionEntity]: ...
+
+
+class Linker(Stage, Protocol):
+    def link(self, extraction: Extraction, question: list[QuestionEntity],
+             record: QARecord) -> Linked: ...
+
+    def same_answer(self, a: str, b: str) -> bool: ...
+
+
+class Judge(Stage, Protocol):
+    def judge(self, record: QARecord, linked: Linked, result: ChainResult) -> Verdict: ...
 
 
 class SpacyPipeline:
@@ -82,7 +103,7 @@ def available(kind: str) -> dict[str, str]:
     return table
 
 
-def stage_class(kind: str, name: str) -> type:
+def stage_class(kind: str, name: str) -> Any:
     """The class registered as `name` for `kind`; `ConfigError` lists the known names."""
     table = available(kind)
     if name not in table:

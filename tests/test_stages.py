@@ -8,8 +8,7 @@ import textwrap
 
 import pytest
 
-from logicscore import Auditor, AuditorConfig, ConfigError
-from logicscore import stages
+from logicscore import Auditor, AuditorConfig, ConfigError, stages
 from logicscore.config import CLI_TIMEOUT, default
 
 
@@ -40,12 +39,12 @@ def test_stages_every_builtin_loads_with_name_config_and_signature(kind):
     ({"linker": "x"}, "unknown linker 'x'; available: rules"),
     ({"judge": "llm"}, "unknown judge 'llm'; available: rules"),
     ({"foo": 1}, "bad options for extractor 'rules': foo: unknown option (allowed: spacy_model)"),
-    ({"extractor": "given", "foo": 1}, "bad options for extractor 'given': foo: unknown option "
-                                       "(allowed: none)"),
-    ({"judge_options": {"temperature": 0}}, "bad options for judge 'rules': temperature: "
-                                            "unknown option (allowed: none)"),
-    ({"fuzzy_threshold": 200}, "bad options for the Auditor: fuzzy_threshold=200: input should "
-                               "be less than or equal to 100"),
+    ({"extractor": "given", "foo": 1},
+     "bad options for extractor 'given': foo: unknown option (allowed: none)"),
+    ({"judge_options": {"temperature": 0}},
+     "bad options for judge 'rules': temperature: unknown option (allowed: none)"),
+    ({"fuzzy_threshold": 200},
+     "bad options for the Auditor: fuzzy_threshold=200: input should be less than or equal to 100"),
     ({"max_alternatives": -1}, "max_alternatives=-1: input should be greater than or equal to 0"),
     ({"max_chars": 0}, "max_chars=0: input should be greater than or equal to 1"),
     ({"timeout": 0}, "timeout=0: input should be greater than 0"),
@@ -103,11 +102,11 @@ def test_stages_missing_spacy_model_is_honoured_not_ignored():
 def _record(**extra):
     from logicscore import QARecord
 
-    fields = dict(id="q", question="Who directed Inception?", answer="Christopher Nolan",
-                  long_answer="Inception was directed by Christopher Nolan.",
-                  question_entities=["Inception"],
-                  propositions=[{"subject": "Inception", "relation": "directed by",
-                                 "object": "Christopher Nolan"}])
+    fields = {"id": "q", "question": "Who directed Inception?", "answer": "Christopher Nolan",
+              "long_answer": "Inception was directed by Christopher Nolan.",
+              "question_entities": ["Inception"],
+              "propositions": [{"subject": "Inception", "relation": "directed by",
+                                "object": "Christopher Nolan"}]}
     fields.update(extra)
     return QARecord(**fields)
 

@@ -44,7 +44,7 @@ class Extraction:
 
 
 @runtime_checkable
-class Extractor(Protocol):
+class Extractor(stages.Stage, Protocol):
     name: ClassVar[str]
     Config: ClassVar[type[BaseModel]]
 

@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 from pydantic import BaseModel, ConfigDict
 
 from ..errors import ConfigError
-from ..models import LITERAL_KINDS, Proposition, QARecord, Resolution
+from ..models import LITERAL_KINDS, Pattern, Proposition, QARecord, Resolution
 from ..normalize.mentions import DATE, normalize
 from ..stages import SpacyPipeline
 from . import Extraction, Mention
@@ -25,7 +25,8 @@ _PRED_DEPS = frozenset({"relcl", "acl", "advcl", "ccomp", "csubj", "parataxis", 
 _SUBJ = ("nsubj", "nsubjpass")
 _GIVE_VERBS = frozenset({"earn", "win", "give", "award", "bring", "grant", "gain"})
 _MAKE_VERBS = frozenset({"direct", "produce", "co-direct"})
-_PATTERN_ORDER = ("appos", "relcl", "acl", "conj", "poss", "copula", "passive", "prep", "svo")
+_PATTERN_ORDER: tuple[Pattern, ...] = (
+    "appos", "relcl", "acl", "conj", "poss", "copula", "passive", "prep", "svo")
 
 
 class RulesConfig(BaseModel):
@@ -425,7 +426,7 @@ class _Run(References):
         return [Draft(base, subject=subject, relation="be", object=obj, pattern="conclusion",
                        negated=False, order=(base.sentence, sent.start_char, 0), conclusion=True)]
 
-    def _prop(self, base: SentenceBase, s: Arg, o: Arg, relation: str, pattern: str,
+    def _prop(self, base: SentenceBase, s: Arg, o: Arg, relation: str, pattern: Pattern,
               negated: bool) -> Draft:
         resolutions = [Resolution(text=a.resolution.ref.text,
                                   span=(self._orig(a.start), self._orig(a.end - 1) + 1),
