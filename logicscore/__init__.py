@@ -9,6 +9,7 @@ from __future__ import annotations
 __version__ = "0.1.0"
 
 from .auditor import Auditor  # noqa: E402
+from .config import AuditorConfig  # noqa: E402
 from .errors import (  # noqa: E402
     ConfigError, InputError, LLMError, LogicscoreError, ParseError, Timeout,
 )
@@ -19,7 +20,7 @@ from .models import (  # noqa: E402
 from .signature import Signature  # noqa: E402
 
 __all__ = [
-    "Auditor", "AuditResult", "Chain", "ConfigError", "Diagnosis", "Entity", "Gap",
+    "Auditor", "AuditorConfig", "AuditResult", "Chain", "ConfigError", "Diagnosis", "Entity", "Gap",
     "InputError", "LLMError", "LogicscoreError", "ParseError", "Proposition", "QARecord",
     "QuestionEntity", "Scores", "Signal", "Signature", "Timeout", "__version__",
 ]

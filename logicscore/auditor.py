@@ -1,7 +1,7 @@
-"""The Auditor: builds the stages from its options and runs one record through them.
+"""The Auditor: builds the stages from its `AuditorConfig` and runs one record through them.
 
-Data flows one way: record → question entities → extract → link entities → chain →
-determinateness → signals → scores. `audit_many` is the only broad error boundary.
+Data flows one way: record → question reader → extractor → linker → chain → judge →
+signals → scores. `audit_many` is the only broad error boundary.
 """
 
 from __future__ import annotations
@@ -14,25 +14,18 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from . import __version__
+from . import __version__, stages
 from .chain import analyze
-from .determinate import judge
-from .errors import InputError, LogicscoreError, Timeout
-from .extract import Extractor, get_extractor
+from .config import AuditorConfig
+from .errors import ConfigError, InputError, LogicscoreError, Timeout
+from .extract import Extractor
 from .io import InputLine
-from .models import AuditResult, Diagnosis, ErrorInfo, QARecord, QuestionEntity, ResultMeta
-from .normalize.entities import link, same_answer
-from .question import detect_question_entities, is_generic
+from .models import AuditResult, ErrorInfo, QARecord, ResultMeta
 from .score import compute_scores
 from .signals import collect_signals
 from .signature import Signature
+from .stages import SpacyPipeline
 
-DEFAULT_FUZZY = 85.0
-DEFAULT_ALTERNATIVES = 16
-# Bounds for huge or adversarial input (SPEC §7). Real long answers are a few thousand
-# characters; a 1,000,000-character one peaks near 2.5 GB and minutes of work, so the
-# default stops at 200,000 and a user who needs more raises it knowingly.
-DEFAULT_MAX_CHARS = 200_000
 # The question and short answer may be a tenth of that (a 1.2M-character short answer took
 # over two minutes to match against the entities).
 SHORT_FIELD_SHARE = 10
@@ -49,62 +42,67 @@ _INVISIBLE = re.compile(
 class Auditor:
     """Audits long-form answers with a fixed, signed configuration.
 
+    Options are the fields of `AuditorConfig`, given as keywords or as `config=`; a keyword
+    that is no field of it is an option of the extractor.
+
     Args:
         extractor: extractor name ("rules", "given", or a plugin's name).
+        config: the whole configuration at once; keywords given beside it override it.
         fuzzy_threshold: rapidfuzz similarity (0–100) at which two mentions merge.
         max_alternatives: cap on same-length alternative chains reported.
-        spacy_model: spaCy pipeline for the rules path (default: en_core_web_sm if
-            installed, else the bundled re-upload).
+        spacy_model: spaCy pipeline shared by every stage that parses text (default:
+            en_core_web_sm if installed, else the bundled re-upload).
         timing: record `meta.latency_ms` (off makes output byte-identical across runs).
         max_chars: longest long answer scored (question and short answer: a tenth of it);
             a longer one is an `InputError` record.
         timeout: seconds one record may take before it becomes a `Timeout` record (None:
             no limit). Enforced with SIGALRM, so only on the main thread of a Unix process.
+    Raises:
+        ConfigError: an unknown stage name or option, or a value out of range.
     """
 
-    def __init__(
-        self,
-        extractor: str = "rules",
-        *,
-        fuzzy_threshold: float = DEFAULT_FUZZY,
-        max_alternatives: int = DEFAULT_ALTERNATIVES,
-        spacy_model: str | None = None,
-        timing: bool = True,
-        max_chars: int = DEFAULT_MAX_CHARS,
-        timeout: float | None = None,
-        **extractor_options: Any,
-    ):
-        if not 0 <= fuzzy_threshold <= 100:
-            raise ValueError("fuzzy_threshold must be between 0 and 100")
-        if max_alternatives < 0:
-            raise ValueError("max_alternatives must be >= 0")
-        if max_chars < 1:
-            raise ValueError("max_chars must be >= 1")
-        if timeout is not None and timeout <= 0:
-            raise ValueError("timeout must be > 0 seconds (or None for no limit)")
-        if extractor == "rules" and spacy_model is not None:
-            extractor_options.setdefault("spacy_model", spacy_model)
-        self.extractor: Extractor = get_extractor(extractor, **extractor_options)
-        self.fuzzy_threshold = fuzzy_threshold
-        self.max_alternatives = max_alternatives
-        self.spacy_model = spacy_model
-        self.timing = timing
-        self.max_chars = max_chars
-        self.timeout = timeout
-        self._signature: str | None = None
+    def __init__(self, extractor: str | None = None, *, config: AuditorConfig | None = None,
+                 **options: Any):
+        self.config = _configure(extractor, config, options)
+        c = self.config
+        # Owned here and lent to the stages that require it: one pipeline, loaded on first use.
+        self.spacy = SpacyPipeline(c.spacy_model)
+        shared = {"spacy": self.spacy}
+        self.question_reader: stages.QuestionReader = stages.build(
+            "question_reader", c.question_reader, c.question_reader_options, shared)
+        self.extractor: Extractor = stages.build(
+            "extractor", c.extractor, c.extractor_options, shared)
+        # A linker's Config takes the Auditor's fuzzy_threshold (its options may override it).
+        self.linker: stages.Linker = stages.build(
+            "linker", c.linker, {"fuzzy_threshold": c.fuzzy_threshold, **c.linker_options}, shared)
+        self.judge: stages.Judge = stages.build("judge", c.judge, c.judge_options, shared)
+        self._signatures: dict[bool, str] = {}
 
     @property
     def signature(self) -> str:
-        """The reproducibility signature every result carries."""
-        if self._signature is None:
-            sig = Signature([("logicscore", __version__)])
-            for key, value in self.extractor.signature():
+        """The reproducibility signature every result carries.
+
+        Each stage adds its own keys, in pipeline order after the extractor's; a key that
+        an earlier stage gave with the same value (the shared spaCy model) is not repeated.
+        """
+        # A stage may name the spaCy model only once it has loaded (a question reader
+        # whose records all carried their entities never does).
+        cached = self._signatures.get(self.spacy.loaded)
+        if cached is not None:
+            return cached
+        parts: list[tuple[str, object]] = [("logicscore", __version__)]
+        parts += self.extractor.signature()
+        parts += self.question_reader.signature()
+        parts += self.linker.signature()
+        parts.append(("alts", self.config.max_alternatives))
+        parts += self.judge.signature()
+        sig, seen = Signature(), set()
+        for key, value in parts:
+            if value is not None and (key, str(value)) not in seen:
+                seen.add((key, str(value)))
                 sig.add(key, value)
-            sig.add("fuzzy", _num(self.fuzzy_threshold))
-            sig.add("alts", self.max_alternatives)
-            sig.add("det", "rules")
-            self._signature = sig.format()
-        return self._signature
+        self._signatures[self.spacy.loaded] = text = sig.format()
+        return text
 
     def audit(self, question: str, answer: str, long_answer: str, **optional: Any) -> AuditResult:
         """Audit one answer; raises `LogicscoreError` subclasses on bad input."""
@@ -120,8 +118,9 @@ class Auditor:
 
     def audit_record(self, record: QARecord, line: int | None = None) -> AuditResult:
         """Audit one record within the size and time limits; raises `LogicscoreError`s."""
-        short_limit = max(1, self.max_chars // SHORT_FIELD_SHARE)
-        for field, limit in (("long_answer", self.max_chars), ("question", short_limit),
+        max_chars = self.config.max_chars
+        short_limit = max(1, max_chars // SHORT_FIELD_SHARE)
+        for field, limit in (("long_answer", max_chars), ("question", short_limit),
                              ("answer", short_limit)):
             size = len(getattr(record, field))
             if size > limit:
@@ -129,23 +128,21 @@ class Auditor:
                     f"record {record.id}: {field} has {size:,} characters, over the limit of "
                     f"{limit:,}; raise it with --max-chars (memory and time grow with length)",
                     line=line)
-        with _deadline(self.timeout, record.id):
+        with _deadline(self.config.timeout, record.id):
             return self._audit(record, line)
 
     def _audit(self, record: QARecord, line: int | None) -> AuditResult:
         start = time.perf_counter()
         record = _blank_invisible(record)
-        questions = self._question_entities(record)
-        hints = [q.name for q in questions]
-        extraction = self.extractor.extract(record, hints)
-        linked = link(extraction, questions, record.answer, threshold=self.fuzzy_threshold,
-                      question_text=record.question)
+        questions = self.question_reader.read(record)
+        extraction = self.extractor.extract(record, [q.name for q in questions])
+        linked = self.linker.link(extraction, questions, record)
         result = analyze(
             linked.propositions, linked.answer_entity, linked.question,
-            entities=linked.entities, max_alternatives=self.max_alternatives,
+            entities=linked.entities, max_alternatives=self.config.max_alternatives,
             answer_text=record.answer, question_text=record.question,
         )
-        verdict = judge(record.question, linked, result)
+        verdict = self.judge.judge(record, linked, result)
         signals = collect_signals(linked, result, verdict, hops=record.hops)
         scores = compute_scores(result, len(linked.propositions), verdict)
         reached = set(result.reached)
@@ -154,7 +151,7 @@ class Auditor:
             for q in linked.question
         ]
         gold = record.gold_answer
-        correct = None if gold is None else same_answer(gold, record.answer, self.fuzzy_threshold)
+        correct = None if gold is None else self.linker.same_answer(gold, record.answer)
         names = {e.id: e.name for e in linked.entities}
         return AuditResult(
             id=record.id,
@@ -164,11 +161,7 @@ class Auditor:
             answer_entity=names.get(linked.answer_entity or "", None),
             chain=result.chain,
             alternatives=result.alternatives,
-            diagnosis=Diagnosis(
-                failure=result.failure, gap=result.gap, gaps=result.gaps,
-                answer_absent=result.answer_absent, redundant=result.redundant,
-                signals=signals,
-            ),
+            diagnosis=result.diagnosis.model_copy(update={"signals": signals}),
             propositions=linked.propositions,
             entities=linked.entities,
             correct=correct,
@@ -179,7 +172,8 @@ class Auditor:
         """Audit a stream in order; every item yields exactly one result, scored or errored.
 
         Items are `QARecord`s or `io.InputLine`s (an unreadable line comes back as an
-        error record carrying its line number, so nothing is dropped).
+        error record carrying its line number, so nothing is dropped). A `ConfigError`
+        (such as a spaCy model that is not installed) stops the stream instead.
         """
         for item in records:
             start = time.perf_counter()
@@ -193,6 +187,8 @@ class Auditor:
                 item = item.record
             try:
                 result = self.audit_record(item, line=line)
+            except ConfigError:
+                raise  # options that cannot work (a missing spaCy model): no record can be scored
             except LogicscoreError as exc:
                 result = self.error_result(item.id, exc, start, line=line, meta=item.meta)
             except Exception as exc:  # noqa: BLE001 - a bug must not lose the record
@@ -211,14 +207,8 @@ class Auditor:
             meta=self._meta(start, line or exc.line, None, meta or {}),
         )
 
-    def _question_entities(self, record: QARecord) -> list[QuestionEntity]:
-        if record.question_entities:
-            return [QuestionEntity(name=n, anchor=not is_generic(n)) for n in record.question_entities]
-        return detect_question_entities(record.question, nlp=getattr(self.extractor, "nlp", None),
-                                        context=record.long_answer)
-
     def _meta(self, start: float, line: int | None, hops: int | None, record_meta: dict) -> ResultMeta:
-        latency = round((time.perf_counter() - start) * 1000, 1) if self.timing else None
+        latency = round((time.perf_counter() - start) * 1000, 1) if self.config.timing else None
         return ResultMeta(signature=self.signature, latency_ms=latency, line=line, hops=hops,
                           record=record_meta)
 
@@ -263,5 +253,14 @@ def _clip(message: str) -> str:
     return message[:MAX_ERROR_MESSAGE] + f"… ({len(message) - MAX_ERROR_MESSAGE:,} more characters)"
 
 
-def _num(value: float) -> str:
-    return str(int(value)) if float(value).is_integer() else str(value)
+def _configure(extractor: str | None, config: AuditorConfig | None,
+               options: dict[str, Any]) -> AuditorConfig:
+    """One `AuditorConfig` from the keyword API: its fields, the rest as extractor options."""
+    fields = dict(config.model_dump()) if config is not None else {}
+    if extractor is not None:
+        fields["extractor"] = extractor
+    extra = {k: v for k, v in options.items() if k not in AuditorConfig.model_fields}
+    fields.update({k: v for k, v in options.items() if k in AuditorConfig.model_fields})
+    if extra:
+        fields["extractor_options"] = {**fields.get("extractor_options", {}), **extra}
+    return stages.validate(AuditorConfig, fields, "the Auditor")

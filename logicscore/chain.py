@@ -11,24 +11,24 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .graph import Graph, bfs, component, path_to, shortest_paths, steiner
-from .models import LITERAL_KINDS, Entity, FailureType, Gap, Proposition, QuestionEntity
+from .models import LITERAL_KINDS, Diagnosis, Entity, Gap, Proposition, QuestionEntity
 from .normalize.phrases import restates_question
 
 
 @dataclass
 class ChainResult:
-    """Everything the search found: the chain, its alternatives, and what is missing."""
+    """Everything the search found: the chain, its alternatives, and what is missing.
+
+    `diagnosis` is the record's own `Diagnosis` (failure, gaps, absent answer, redundant
+    propositions); the signals are added to it later.
+    """
 
     chain: list[str] = field(default_factory=list)
     entity_path: list[str] = field(default_factory=list)
     alternatives: list[list[str]] = field(default_factory=list)
     reached: list[str] = field(default_factory=list)
     complete: bool = False
-    failure: FailureType | None = None
-    gap: Gap | None = None
-    gaps: list[Gap] = field(default_factory=list)
-    answer_absent: bool = False
-    redundant: list[str] = field(default_factory=list)
+    diagnosis: Diagnosis = field(default_factory=Diagnosis)
     partial_completeness: float = 0.0
     conciseness_partial: float = 0.0
     best_partial: list[str] = field(default_factory=list)
@@ -103,7 +103,7 @@ def analyze(
     comp = component(ctx.g, answer_entity) if answer_entity and not answer_absent else {}
     reached = list(dict.fromkeys(q.entity for q in question if q.entity and q.entity in comp))
     result = ChainResult(
-        reached=reached, answer_absent=answer_absent, fallback=fallback,
+        reached=reached, diagnosis=Diagnosis(answer_absent=answer_absent), fallback=fallback,
         unmatched_anchors=unmatched,
         conclusions=[p.id for p in propositions if p.conclusion],
     )
@@ -144,7 +144,7 @@ def _fill_complete(ctx: _Ctx, result: ChainResult, answer: str, targets: list[st
     result.entity_path = _entity_path(ctx, ordered[0], answer)
     result.alternatives = [ctx.ids(t) for t in ordered[1:cap + 1]]
     result.best_partial = list(result.chain)
-    result.redundant = [ctx.props[i].id for i in ctx.counted if i not in on_chain]
+    result.diagnosis.redundant = [ctx.props[i].id for i in ctx.counted if i not in on_chain]
 
 
 def _alternative_trees(ctx: _Ctx, answer: str, ends: list[str], tree: list[int], cap: int) -> list[list[int]]:
@@ -201,18 +201,19 @@ def _fill_incomplete(ctx: _Ctx, result: ChainResult, answer: str | None,
                      question_text: str | None = None) -> None:
     """Failure type, gaps and the best partial chain of an incomplete answer."""
     q_ids = {q.entity for q in question if q.entity}
-    if result.answer_absent:
-        result.failure = "broken"
+    diagnosis = result.diagnosis
+    if diagnosis.answer_absent:
+        diagnosis.failure = "broken"
     elif not q_ids & set(comp) and _circular(ctx, answer, comp, question_text):
-        result.failure = "circular"
+        diagnosis.failure = "circular"
     elif not q_ids & mentioned and max(comp.values(), default=0) >= 2:
-        result.failure = "deviated"
+        diagnosis.failure = "deviated"
     else:
-        result.failure = "broken"
+        diagnosis.failure = "broken"
     # Answer side: the path from the answer to its frontier plus paths to reached anchors.
     a_side: list[int] = []
     to_name = answer_text or "the answer"
-    if answer and not result.answer_absent:
+    if answer and not diagnosis.answer_absent:
         a_front, a_path = _frontier(ctx, answer)
         to_name = ctx.names.get(a_front, to_name)
         keep = [a_front] + [t for t in result.reached if t != answer]
@@ -229,15 +230,15 @@ def _fill_incomplete(ctx: _Ctx, result: ChainResult, answer: str | None,
             continue
         if q.entity is None:
             missing += 1
-            result.gaps.append(Gap(from_=q.name, to=to_name, anchor=q.name))
+            diagnosis.gaps.append(Gap(from_=q.name, to=to_name, anchor=q.name))
             continue
         front, path = _frontier(ctx, q.entity)
         own = set(component(ctx.g, q.entity))
         if not any(own == c for c in components):
             components.append(own)
             q_side.extend(e for e in path if e not in q_side)
-        result.gaps.append(Gap(from_=ctx.names.get(front, q.name), to=to_name, anchor=q.name))
-    result.gap = result.gaps[0] if result.gaps else None
+        diagnosis.gaps.append(Gap(from_=ctx.names.get(front, q.name), to=to_name, anchor=q.name))
+    diagnosis.gap = diagnosis.gaps[0] if diagnosis.gaps else None
     partial = q_side + [e for e in _order(ctx, answer, a_side) if e not in q_side] if answer else q_side
     result.best_partial = ctx.ids(partial)
     # Each missing link joins two components: the answer's plus every unreached one.

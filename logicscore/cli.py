@@ -13,6 +13,7 @@ from typing import Annotated, Optional
 
 import typer
 
+from .config import CLI_TIMEOUT, AuditorConfig, default
 from .errors import LogicscoreError
 
 app = typer.Typer(
@@ -53,10 +54,15 @@ def _auditor(extractor: str, fuzzy: float, spacy_model: str | None, alts: int, t
     from .auditor import Auditor
 
     try:
-        return Auditor(extractor, fuzzy_threshold=fuzzy, spacy_model=spacy_model,
-                       max_alternatives=alts, timing=timing, **limits)
+        config = AuditorConfig(extractor=extractor, fuzzy_threshold=fuzzy, spacy_model=spacy_model,
+                               max_alternatives=alts, timing=timing, **limits)
+        auditor = Auditor(config=config)
+        # The signature loads the spaCy model of a stage that always parses, so a missing
+        # --spacy-model is reported here, before any record is read.
+        auditor.signature
     except LogicscoreError as exc:
         _fail(exc.message)
+    return auditor
 
 
 @app.command()
@@ -71,17 +77,17 @@ def score(
     resume: Annotated[bool, typer.Option("--resume", help="Keep OUTPUT and score only the input lines "
                                          "it does not have yet.")] = False,
     strict: Annotated[bool, typer.Option("--strict", help="Exit 1 if any record errored.")] = False,
-    fuzzy_threshold: FuzzyOpt = 85.0,
+    fuzzy_threshold: FuzzyOpt = default("fuzzy_threshold"),
     spacy_model: ModelOpt = None,
-    max_alternatives: AltsOpt = 16,
+    max_alternatives: AltsOpt = default("max_alternatives"),
     timing: Annotated[bool, typer.Option("--timing/--no-timing",
                       help="Record meta.latency_ms (--no-timing makes reruns byte-identical).")] = True,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar or summary.")] = False,
     max_chars: Annotated[int, typer.Option("--max-chars", min=1, help="Longest long answer scored "
                          "(characters; question and answer: a tenth of it); longer ones become "
-                         "InputError records.")] = 200_000,
+                         "InputError records.")] = default("max_chars"),
     timeout: Annotated[float, typer.Option("--timeout", min=0, help="Seconds one record may take "
-                       "before it becomes a Timeout record (0: no limit).")] = 300.0,
+                       "before it becomes a Timeout record (0: no limit).")] = CLI_TIMEOUT,
 ) -> None:
     """Score every record of a JSONL file; one output line per input line, in order.
 
@@ -146,9 +152,9 @@ def explain(
     answer: Annotated[Optional[str], typer.Option("--answer", "-a", help="The short answer.")] = None,
     long_answer: Annotated[Optional[str], typer.Option("--long-answer", "-l")] = None,
     extractor: ExtractorOpt = "rules",
-    fuzzy_threshold: FuzzyOpt = 85.0,
+    fuzzy_threshold: FuzzyOpt = default("fuzzy_threshold"),
     spacy_model: ModelOpt = None,
-    max_alternatives: AltsOpt = 16,
+    max_alternatives: AltsOpt = default("max_alternatives"),
     as_json: Annotated[bool, typer.Option("--json", help="Print the result record as JSON instead.")] = False,
 ) -> None:
     """Explain one record for a person: propositions, chain, gap, redundancy, signals, merges.
@@ -247,9 +253,9 @@ def bench(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables.")] = False,
     as_md: Annotated[bool, typer.Option("--md", help="Print markdown tables (for a README or CI comment).")] = False,
     extractor: ExtractorOpt = "rules",
-    fuzzy_threshold: FuzzyOpt = 85.0,
+    fuzzy_threshold: FuzzyOpt = default("fuzzy_threshold"),
     spacy_model: ModelOpt = None,
-    max_alternatives: AltsOpt = 16,
+    max_alternatives: AltsOpt = default("max_alternatives"),
 ) -> None:
     if real:
         if extractor != "rules":

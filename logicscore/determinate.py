@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
+from pydantic import BaseModel, ConfigDict
+
 from .chain import ChainResult
-from .models import LITERAL_KINDS, Proposition, Verdict
+from .models import LITERAL_KINDS, Proposition, QARecord, Verdict
 from .normalize.entities import Linked
 from .normalize.phrases import STOP as _STOP
 from .normalize.phrases import content as _content
@@ -11,7 +15,7 @@ from .normalize.phrases import crude_stem as _stem
 from .normalize.phrases import restates_question, words as _words
 from .normalize.relations import functional_slots, role, symmetric
 
-__all__ = ["judge", "functional", "same_relation", "role_key", "relation_key", "restates_question", "competitors"]
+__all__ = ["RulesJudge", "judge", "functional", "same_relation", "role_key", "relation_key", "restates_question", "competitors"]
 
 _NEGATION = frozenset({"not", "never", "no", "n't", "neither", "nor"})
 _PASSIVE = "by"
@@ -152,3 +156,22 @@ def judge(question: str, linked: Linked, result: ChainResult) -> Verdict:
     if states or (result.complete and not every):
         return "entailed"
     return "underdetermined"
+
+
+class RulesJudge:
+    """The `judge` stage on the rules path: `judge` over the linked propositions and the chain."""
+
+    name: ClassVar[str] = "rules"
+
+    class Config(BaseModel):
+        model_config = ConfigDict(extra="forbid")
+
+    def __init__(self, config: RulesJudge.Config | None = None):
+        self.config = config or self.Config()
+
+    def judge(self, record: QARecord, linked: Linked, result: ChainResult) -> Verdict:
+        """Whether LA alone yields SA: "entailed", "contradicted" or "underdetermined"."""
+        return judge(record.question, linked, result)
+
+    def signature(self) -> list[tuple[str, object]]:
+        return [("det", "rules")]

@@ -115,8 +115,8 @@ def collect_signals(linked: Linked, result: ChainResult, verdict: Verdict,
         out.append(Signal(
             kind="no_anchor", severity="info",
             message="the question names no specific entity; completeness means reaching any question entity"))
-    if result.redundant:
+    if result.diagnosis.redundant:
         out.append(Signal(
-            kind="redundant", severity="info", propositions=list(result.redundant),
-            message=f"not on any minimal chain: {', '.join(result.redundant)}"))
+            kind="redundant", severity="info", propositions=list(result.diagnosis.redundant),
+            message=f"not on any minimal chain: {', '.join(result.diagnosis.redundant)}"))
     return out

@@ -6,7 +6,7 @@ import pytest
 
 from linking import ask, entity_of, props
 
-from logicscore.extract import Extraction
+from logicscore.extract import Extraction, Mention
 from logicscore.normalize.abbreviations import abbreviates, abbreviation
 from logicscore.normalize.entities import link
 from logicscore.normalize.mentions import analyze
@@ -68,7 +68,7 @@ def test_question_name_reaches_abbreviation():
 def test_question_abbreviation_prefers_most_mentioned_name():
     linked, got = ask("US", ("Universal Studios", "is in", "United States"),
                       ("United States", "borders", "Canada"),
-                      mentions=[("United States", 10, 23, "place"), ("United States", 40, 53, "place")])
+                      mentions=[Mention("United States", 10, 23, "place"), Mention("United States", 40, 53, "place")])
     assert got == entity_of(linked, "United States")
 
 
@@ -78,7 +78,7 @@ def test_question_abbreviation_tie_matches_nothing():
 
 def test_question_abbreviation_is_no_persons_initials():
     _, got = ask("NY", ("Nancy Young", "born in", "Leeds"),
-                 mentions=[("Nancy Young", 0, 11, "person")])
+                 mentions=[Mention("Nancy Young", 0, 11, "person")])
     assert got is None
 
 
@@ -108,7 +108,7 @@ def test_abbreviation_joins_name_written_later():
 
 def test_abbreviation_keeps_apart_from_other_kind():
     ex = Extraction(props(("US", "r", "x"), ("Universal Studios", "r", "y")),
-                    mentions=[("US", 0, 2, "place"), ("Universal Studios", 10, 27, "org")])
+                    mentions=[Mention("US", 0, 2, "place"), Mention("Universal Studios", 10, 27, "org")])
     linked = link(ex, [], "")
     assert entity_of(linked, "US") != entity_of(linked, "Universal Studios")
 

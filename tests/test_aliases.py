@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from logicscore.extract import Extraction
+from logicscore.extract import Extraction, Mention
 from logicscore.models import Proposition
 from logicscore.normalize.aliases import is_alias
 from logicscore.normalize.entities import link
@@ -48,7 +48,7 @@ def test_alias_only_asserted_names(kw, relation, obj, alias):
 def test_alias_never_merges_dates():
     ex = Extraction([_prop(1, "Aemilia Tertia", "know as", "Aemilia Paulla"),
                      _prop(2, "Aemilia Tertia", "know as", "Spring 230 BC")],
-                    [("Spring 230 BC", 0, 13, "date")])
+                    [Mention("Spring 230 BC", 0, 13, "date")])
     linked = link(ex, [], "")
     assert _entity(linked, "Aemilia Tertia") == _entity(linked, "Aemilia Paulla")
     assert _entity(linked, "Aemilia Tertia") != _entity(linked, "Spring 230 BC")

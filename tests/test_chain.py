@@ -45,10 +45,10 @@ SEED = [
 
 def test_chain_seed_complete():
     r = run(SEED, "Christopher Nolan", ["Springfield"])
-    assert r.complete and r.failure is None and r.gap is None
+    assert r.complete and r.diagnosis.failure is None and r.diagnosis.gap is None
     assert r.chain == ["P1", "P2", "P3"]
     assert r.entity_path == ["Springfield", "John Smith", "Inception", "Christopher Nolan"]
-    assert r.redundant == ["P4"] and r.alternatives == []
+    assert r.diagnosis.redundant == ["P4"] and r.alternatives == []
     assert r.partial_completeness == 1.0 and r.conciseness_partial == 0.75
     assert r.reached == ["Springfield"]
 
@@ -56,11 +56,11 @@ def test_chain_seed_complete():
 def test_chain_seed_broken_gap():
     r = run([("J.K. Rowling", "wrote", "Harry Potter"),
              ("United Kingdom", "has population", "67 million")], "United Kingdom", ["Harry Potter"])
-    assert not r.complete and r.failure == "broken" and not r.answer_absent
-    assert (r.gap.from_, r.gap.to, r.gap.anchor) == ("J.K. Rowling", "United Kingdom", "Harry Potter")
-    assert r.gap.describe() == "missing proposition linking J.K. Rowling to United Kingdom"
+    assert not r.complete and r.diagnosis.failure == "broken" and not r.diagnosis.answer_absent
+    assert (r.diagnosis.gap.from_, r.diagnosis.gap.to, r.diagnosis.gap.anchor) == ("J.K. Rowling", "United Kingdom", "Harry Potter")
+    assert r.diagnosis.gap.describe() == "missing proposition linking J.K. Rowling to United Kingdom"
     assert r.best_partial == ["P1"] and r.partial_completeness == 0.5
-    assert r.redundant == []
+    assert r.diagnosis.redundant == []
 
 
 # A distractor fork at every hop, listed first, so a first-match greedy DFS from Q walks
@@ -77,7 +77,7 @@ def test_chain_shortest_beats_greedy_first_match():
     r = run(FORK, "A", ["Q"])
     assert r.chain == ["P5", "P6"]
     assert r.alternatives == [["P7", "P8"]]
-    assert r.redundant == ["P1", "P2", "P3", "P4", "P9"]
+    assert r.diagnosis.redundant == ["P1", "P2", "P3", "P4", "P9"]
     assert r.entity_path == ["Q", "b1", "A"]
 
 
@@ -86,7 +86,7 @@ def test_chain_alternatives_capped(cap, expected):
     triples = [t for i in range(20) for t in (("Q", "r", f"m{i}"), (f"m{i}", "r", "A"))]
     r = run(triples, "A", ["Q"], max_alternatives=cap)
     assert r.chain == ["P1", "P2"] and len(r.alternatives) == expected
-    assert r.redundant == []  # every proposition is on some minimal chain
+    assert r.diagnosis.redundant == []  # every proposition is on some minimal chain
 
 
 def test_chain_parallel_propositions_are_alternatives():
@@ -111,13 +111,13 @@ def test_chain_literals_not_preferred_as_bridges(triples, chain):
 @pytest.mark.parametrize("flag", ["neg", "concl"])
 def test_chain_negated_and_conclusion_bridge_nothing(flag):
     r = run([("Q", "r", "x"), ("x", "r", "A", flag)], "A", ["Q"])
-    assert not r.complete and r.failure == "broken"
-    assert not r.answer_absent  # the answer is still mentioned
+    assert not r.complete and r.diagnosis.failure == "broken"
+    assert not r.diagnosis.answer_absent  # the answer is still mentioned
 
 
 def test_chain_conclusions_not_counted_in_p():
     r = run(SEED + [("answer", "is", "Christopher Nolan", "concl")], "Christopher Nolan", ["Springfield"])
-    assert r.conclusions == ["P5"] and r.redundant == ["P4"] and r.conciseness_partial == 0.75
+    assert r.conclusions == ["P5"] and r.diagnosis.redundant == ["P4"] and r.conciseness_partial == 0.75
 
 
 @pytest.mark.parametrize("triples, anchors, failure, absent", [
@@ -137,25 +137,25 @@ def test_chain_conclusions_not_counted_in_p():
 def test_chain_failure_taxonomy(triples, anchors, failure, absent):
     answer = "A" if not absent else "Nowhere"
     r = run(triples, answer, anchors)
-    assert not r.complete and r.failure == failure and r.answer_absent is absent
-    assert r.gap is not None and r.gaps == [r.gap]
+    assert not r.complete and r.diagnosis.failure == failure and r.diagnosis.answer_absent is absent
+    assert r.diagnosis.gap is not None and r.diagnosis.gaps == [r.diagnosis.gap]
 
 
 def test_chain_absent_answer_gap_names_the_answer():
     r = run([("Q", "r", "x")], "Nowhere", ["Q"])
-    assert (r.gap.from_, r.gap.to) == ("x", "Nowhere")
+    assert (r.diagnosis.gap.from_, r.diagnosis.gap.to) == ("x", "Nowhere")
 
 
 def test_chain_partial_hop_missing():
     r = run([("Q", "r", "e1"), ("e2", "r", "A")], "A", ["Q"])
-    assert (r.gap.from_, r.gap.to) == ("e1", "e2")
+    assert (r.diagnosis.gap.from_, r.diagnosis.gap.to) == ("e1", "e2")
     assert r.best_partial == ["P1", "P2"] and r.partial_completeness == 0.6667
     assert r.conciseness_partial == 1.0
 
 
 def test_chain_answer_frontier_skips_literal_dead_end():
     r = run([("Q", "r", "x"), ("A", "has population", "67 million")], "A", ["Q"])
-    assert r.gap.to == "A"
+    assert r.diagnosis.gap.to == "A"
 
 
 TWO_ANCHORS = [
@@ -170,13 +170,13 @@ def test_chain_every_anchor_steiner():
     r = run(TWO_ANCHORS, "F", ["Actor", "Paris"])
     assert r.complete and sorted(r.chain) == ["P2", "P3"]
     assert set(r.entity_path) == {"Actor", "Paris", "F"} and r.entity_path[-1] == "F"
-    assert r.redundant == ["P1", "P4"]
+    assert r.diagnosis.redundant == ["P1", "P4"]
 
 
 def test_chain_one_anchor_unreached_is_incomplete():
     r = run(TWO_ANCHORS[:2] + TWO_ANCHORS[3:], "F", ["Actor", "Paris"])
     assert not r.complete and r.reached == ["Actor"]
-    assert [g.anchor for g in r.gaps] == ["Paris"] and r.gap.from_ == "B"
+    assert [g.anchor for g in r.diagnosis.gaps] == ["Paris"] and r.diagnosis.gap.from_ == "B"
 
 
 def test_chain_steiner_exact_not_union_of_paths():
@@ -191,7 +191,7 @@ def test_chain_steiner_exact_not_union_of_paths():
 def test_chain_unmatched_anchor_is_a_gap():
     r = run(SEED, "Christopher Nolan", ["Springfield", "Gotham"])
     assert not r.complete and r.unmatched_anchors == ["Gotham"]
-    assert r.gap.from_ == "Gotham" and r.gap.anchor == "Gotham"
+    assert r.diagnosis.gap.from_ == "Gotham" and r.diagnosis.gap.anchor == "Gotham"
 
 
 @pytest.mark.parametrize("generic, complete", [(["Illinois"], True), (["Nowhere"], False), ([], False)])
@@ -278,7 +278,7 @@ def test_chain_circular_within_one_sentence(sentence, pairs, failure):
                              pattern="given", sentence=1, subject_entity="Q", object_entity="q2"))
     entities.append(Entity(id="q2", name="q2"))
     r = analyze(props, "Ann", [QuestionEntity(name="Q", entity="Q")], entities=entities)
-    assert r.failure == failure
+    assert r.diagnosis.failure == failure
 
 
 @pytest.mark.parametrize("triples, question_text, failure", [
@@ -295,4 +295,4 @@ def test_chain_circular_within_one_sentence(sentence, pairs, failure):
 ])
 def test_chain_circular_forms(triples, question_text, failure):
     r = run(triples, "A", ["Q"], question_text=question_text)
-    assert not r.complete and r.failure == failure
+    assert not r.complete and r.diagnosis.failure == failure

@@ -110,7 +110,7 @@ def test_determinate_relation_families(triples, answer, verdict):
 def test_determinate_answer_absent_with_other_conclusion():
     verdict, result = audit(SEED[:2] + [("answer", "is", "Tim Burton", "concl")], ["Springfield"],
                             "Christopher Nolan", Q)
-    assert result.answer_absent and verdict == "contradicted"
+    assert result.diagnosis.answer_absent and verdict == "contradicted"
 
 
 @pytest.mark.parametrize("relation, key", [

@@ -6,7 +6,7 @@ import pytest
 
 from linking import entity_of, props
 
-from logicscore.extract import Extraction
+from logicscore.extract import Extraction, Mention
 from logicscore.models import Proposition, QuestionEntity, Resolution
 from logicscore.normalize.entities import link, normalize, same_answer
 
@@ -92,7 +92,7 @@ def test_entities_rowling_spellings_and_surname_one_entity():
     ex = Extraction(props(("J. K. Rowling", "wrote", "Harry Potter"),
                           ("J.K. Rowling", "born in", "Yate"),
                           ("Rowling", "lives in", "Edinburgh")),
-                    mentions=[("J. K. Rowling", 0, 13, "person")])
+                    mentions=[Mention("J. K. Rowling", 0, 13, "person")])
     linked = link(ex, [], "")
     ids = {entity_of(linked, t) for t in ("J. K. Rowling", "J.K. Rowling", "Rowling")}
     assert ids == {"E1"}
@@ -105,14 +105,14 @@ def test_entities_surname_not_unique_among_persons():
     ex = Extraction(props(("J.K. Rowling", "wrote", "Harry Potter"),
                           ("Jane Rowling", "is", "her sister"),
                           ("Rowling", "lives in", "Edinburgh")),
-                    mentions=[("J.K. Rowling", 0, 12, "person"), ("Jane Rowling", 30, 42, "person")])
+                    mentions=[Mention("J.K. Rowling", 0, 12, "person"), Mention("Jane Rowling", 30, 42, "person")])
     linked = link(ex, [], "")
     assert len({entity_of(linked, t) for t in ("J.K. Rowling", "Jane Rowling", "Rowling")}) == 3
 
 
 def test_entities_surname_needs_a_preceding_full_name():
     ex = Extraction(props(("Rowling", "wrote", "Harry Potter"), ("J.K. Rowling", "born in", "Yate")),
-                    mentions=[("J.K. Rowling", 40, 52, "person")])
+                    mentions=[Mention("J.K. Rowling", 40, 52, "person")])
     linked = link(ex, [], "")
     assert entity_of(linked, "Rowling") != entity_of(linked, "J.K. Rowling")
 
@@ -140,7 +140,7 @@ def test_entities_question_and_answer_matching():
     ("christopher nolan", "E2"), ("Nolan", None), ("Tim Burton", None), ("", None)])
 def test_entities_answer_never_by_surname(answer, expected):
     ex = Extraction(props(("Inception", "director", "Christopher Nolan")),
-                    mentions=[("Christopher Nolan", 20, 37, "person")])
+                    mentions=[Mention("Christopher Nolan", 20, 37, "person")])
     assert link(ex, [], answer).answer_entity == expected
 
 
@@ -194,7 +194,7 @@ def test_entities_literal_kinds_by_regex(name, kind):
 def test_entities_mention_kind_wins_and_fuzzy_reason():
     ex = Extraction(props(("Christopher Nolan", "directed", "Inception"),
                           ("Christopher Nolen", "born in", "London")),
-                    mentions=[("London", 60, 66, "place")])
+                    mentions=[Mention("London", 60, 66, "place")])
     linked = link(ex, [], "")
     nolan = linked.entities[0]
     assert nolan.mentions[1].reason.startswith("fuzzy 9")
@@ -228,7 +228,7 @@ def test_entities_same_answer(a, b, same):
 ])
 def test_entities_surname_merge_evidence(full_kind, lone_kind, relation, same):
     ex = Extraction(props(("Dara Quindez", relation, "Morova"), ("Quindez", "founded", "Acme")),
-                    mentions=[("Dara Quindez", 0, 12, full_kind), ("Quindez", 40, 47, lone_kind)])
+                    mentions=[Mention("Dara Quindez", 0, 12, full_kind), Mention("Quindez", 40, 47, lone_kind)])
     ex.propositions[0] = ex.propositions[0].model_copy(update={"span": (0, 30)})
     ex.propositions[1] = ex.propositions[1].model_copy(update={"span": (40, 60)})
     linked = link(ex, [], "")
@@ -237,7 +237,7 @@ def test_entities_surname_merge_evidence(full_kind, lone_kind, relation, same):
 
 def test_entities_negated_relation_is_no_person_evidence():
     ex = Extraction(props(("Dara Quindez", "was not born in", "Morova"), ("Quindez", "r", "Acme")),
-                    mentions=[("Dara Quindez", 0, 12, "place")])
+                    mentions=[Mention("Dara Quindez", 0, 12, "place")])
     ex.propositions[0] = ex.propositions[0].model_copy(update={"negated": True})
     linked = link(ex, [], "")
     assert entity_of(linked, "Dara Quindez") != entity_of(linked, "Quindez")
@@ -260,7 +260,7 @@ def test_entities_negated_relation_is_no_person_evidence():
 ])
 def test_entities_person_name_tail(short, full, same):
     ex = Extraction(props((full, "born in", "Pilton"), (short, "founded", "Glastonbury")),
-                    mentions=[(full, 0, len(full), "person"), (short, 40, 40 + len(short), "person")])
+                    mentions=[Mention(full, 0, len(full), "person"), Mention(short, 40, 40 + len(short), "person")])
     linked = link(ex, [], "")
     assert (entity_of(linked, short) == entity_of(linked, full)) is same
 
@@ -290,7 +290,7 @@ def test_entities_capitalised_pronoun_form_is_a_name():
 
 def test_entities_question_entity_matches_person_tail():
     ex = Extraction(props(("Athelstan Joseph Michael Eavis", "founded", "Glastonbury Festival")),
-                    mentions=[("Athelstan Joseph Michael Eavis", 0, 30, "person")])
+                    mentions=[Mention("Athelstan Joseph Michael Eavis", 0, 30, "person")])
     linked = link(ex, [QuestionEntity(name="Michael Eavis"), QuestionEntity(name="Eavis")], "")
     assert [q.entity for q in linked.question] == ["E1", None]
 

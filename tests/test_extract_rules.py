@@ -205,8 +205,8 @@ def test_rules_acceptance_chain(extractor):
     for p in out.propositions:
         assert "[" not in p.text and text[p.span[0]:p.span[1]].startswith(p.text[:-1])
     # Mentions carry offsets into the original text and a coarse kind.
-    assert all(text[s:e] == t for t, s, e, _ in out.mentions)
-    assert ("Christopher Nolan", "person") in [(t, k) for t, _, _, k in out.mentions]
+    assert all(text[m.start:m.end] == m.text for m in out.mentions)
+    assert ("Christopher Nolan", "person") in [(m.text, m.kind) for m in out.mentions]
 
 
 @pytest.mark.slow
@@ -351,7 +351,7 @@ MENTION_CASES = [
 @pytest.mark.slow
 @pytest.mark.parametrize(("text", "answer", "present", "absent"), MENTION_CASES)
 def test_rules_mentions(extractor, text, answer, present, absent):
-    found = [m[0] for m in run_with(extractor, text, answer).mentions]
+    found = [m.text for m in run_with(extractor, text, answer).mentions]
     assert all(p in found for p in present) and not any(a in found for a in absent), found
 
 

@@ -7,7 +7,7 @@ import pytest
 
 from linking import ask, entity_of, props
 
-from logicscore.extract import Extraction
+from logicscore.extract import Extraction, Mention
 from logicscore.normalize.entities import link, normalize
 
 
@@ -69,8 +69,8 @@ FAMILY = [("Symington", "comes from", "a political family"),
 
 def test_question_person_named_by_family_surname():
     linked, got = ask("Fife Symington", *FAMILY,
-                      mentions=[("J. Fife Symington Jr.", 60, 81, "person"),
-                                ("Stuart Symington", 100, 116, "person")])
+                      mentions=[Mention("J. Fife Symington Jr.", 60, 81, "person"),
+                                Mention("Stuart Symington", 100, 116, "person")])
     assert got == entity_of(linked, "Symington")
     # The son is still not the father.
     assert got != entity_of(linked, "J. Fife Symington Jr.")
@@ -79,7 +79,7 @@ def test_question_person_named_by_family_surname():
 def test_family_surname_after_relatives_is_theirs():
     # "Godfrey Baring: … the Baring family": the surname follows a relative's full name.
     linked, got = ask("Edward Baring", ("Godfrey Baring", "member of", "Baring"),
-                      mentions=[("Godfrey Baring", 0, 14, "person")])
+                      mentions=[Mention("Godfrey Baring", 0, 14, "person")])
     assert got is None
 
 

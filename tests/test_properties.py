@@ -146,7 +146,7 @@ def test_properties_chain_is_a_shortest_real_path(graph):
     if not any(q.anchor for q in question):
         anchors = []  # fallback: any question entity will do
     if result.complete:
-        assert result.failure is None and result.partial_completeness == 1.0
+        assert result.diagnosis.failure is None and result.partial_completeness == 1.0
         if anchors:
             check_chain(props, result.chain, answer, anchors)
             ends = {a for a in anchors if a != answer}
@@ -165,9 +165,9 @@ def test_properties_chain_is_a_shortest_real_path(graph):
         assert len(result.alternatives) <= 4
         assert len({tuple(a) for a in result.alternatives}) == len(result.alternatives)
     else:
-        assert result.failure in ("broken", "circular", "deviated")
+        assert result.diagnosis.failure in ("broken", "circular", "deviated")
         assert not result.chain or set(result.chain) <= {p.id for p in props}
-    assert not set(result.redundant) & set(result.chain)
+    assert not set(result.diagnosis.redundant) & set(result.chain)
     assert 0.0 <= result.partial_completeness <= 1.0
     assert 0.0 <= result.conciseness_partial <= 1.0
     again = analyze(props, answer, question, entities=entities, max_alternatives=4)

@@ -1,25 +1,34 @@
 """The Extractor seam: interchangeable decomposers of a long answer, chosen by name.
 
-Names map to import paths and load lazily, so `import logicscore` never pulls in spaCy.
-Third-party extractors register through the `logicscore.extractors` entry-point group.
+Names map to import paths and load lazily (`logicscore.stages`, the seam every stage kind
+shares), so `import logicscore` never pulls in spaCy. Third-party extractors register
+through the `logicscore.extractors` entry-point group.
 """
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass, field
-from importlib.metadata import entry_points
 from typing import ClassVar, Protocol, runtime_checkable
 
 from pydantic import BaseModel
 
-from ..errors import ConfigError
+from .. import stages
 from ..models import Proposition, QARecord
 
-BUILTIN: dict[str, str] = {
-    "rules": "logicscore.extract.rules:RulesExtractor",
-    "given": "logicscore.extract.given:GivenExtractor",
-}
+BUILTIN: dict[str, str] = stages.BUILTIN["extractor"]
+
+
+@dataclass(frozen=True, slots=True)
+class Mention:
+    """An entity surface form in the long answer, with its character span in the long answer.
+
+    `kind` is the coarse entity kind when the extractor knows it (NER), else "other".
+    """
+
+    text: str
+    start: int
+    end: int
+    kind: str = "other"
 
 
 @dataclass
@@ -27,16 +36,15 @@ class Extraction:
     """What an extractor hands to normalization.
 
     `mentions` are every entity surface form found in the long answer (proposition
-    arguments included), each `(text, start, end, kind)`; `kind` is the coarse entity
-    kind when the extractor knows it (NER), else "other".
+    arguments included).
     """
 
     propositions: list[Proposition]
-    mentions: list[tuple[str, int, int, str]] = field(default_factory=list)
+    mentions: list[Mention] = field(default_factory=list)
 
 
 @runtime_checkable
-class Extractor(Protocol):
+class Extractor(stages.Stage, Protocol):
     name: ClassVar[str]
     Config: ClassVar[type[BaseModel]]
 
@@ -49,19 +57,13 @@ class Extractor(Protocol):
 
 def available() -> dict[str, str]:
     """Every extractor name with its import path: built-ins, then entry points."""
-    table = dict(BUILTIN)
-    for ep in entry_points(group="logicscore.extractors"):
-        table.setdefault(ep.name, ep.value)
-    return table
+    return stages.available("extractor")
 
 
 def get_extractor(name: str, **config: object) -> Extractor:
-    """Import the extractor called `name` and build it with validated `config`."""
-    table = available()
-    if name not in table:
-        known = ", ".join(sorted(table))
-        raise ConfigError(f"unknown extractor {name!r}; available: {known}")
-    module, _, attr = table[name].partition(":")
-    cls = getattr(importlib.import_module(module), attr)
-    options = cls.Config(**config)
-    return cls(options)
+    """Import the extractor called `name` and build it with validated `config`.
+
+    Raises:
+        ConfigError: an unknown name (the known ones listed) or a bad option.
+    """
+    return stages.build("extractor", name, config)

@@ -19,7 +19,7 @@ class GivenExtractor:
     class Config(BaseModel):
         model_config = ConfigDict(extra="forbid")
 
-    def __init__(self, config: "GivenExtractor.Config | None" = None):
+    def __init__(self, config: GivenExtractor.Config | None = None):
         self.config = config or self.Config()
 
     def extract(self, record: QARecord, hints: list[str]) -> Extraction:

@@ -53,6 +53,18 @@ class Arg:
     end: int = 0
 
 
+@dataclass(frozen=True, slots=True)
+class Placed:
+    """A mention found in the parse: its token span [start, end), the source's priority
+    (0: a question or answer string, 1: quotes and dates, 2: NER, 3: proper-noun runs), and
+    the argument it becomes."""
+
+    start: int
+    end: int
+    priority: int
+    arg: Arg
+
+
 def strip_citations(text: str) -> tuple[str, list[int], list[tuple[int, list[str]]]]:
     """Remove citation markers and invisible noise; return the clean text, clean→original
     offsets, and the markers as (offset in the clean text, ids).
@@ -102,8 +114,8 @@ def _gap(text: str, m: re.Match) -> str:
 
 
 def find_mentions(doc: Any, hints: list[str], make_doc: Any,
-                  answers: tuple[str, ...] = ()) -> list[tuple[int, int, int, Arg]]:
-    """Entity mentions as (start token, end token, priority, arg), overlaps resolved.
+                  answers: tuple[str, ...] = ()) -> list[Placed]:
+    """Entity mentions placed on the parse, overlaps resolved, in token order.
 
     `hints` are question-entity strings and `answers` the short answer: both are kept whole
     ahead of NER, which cuts "1 March 2012" to "March 2012" or swallows "São Paulo" into
@@ -138,7 +150,7 @@ def find_mentions(doc: Any, hints: list[str], make_doc: Any,
             found.append((span.start, span.end, 3, ""))
     labels = {(e.start, e.end): e.label_ for e in doc.ents}
     taken = [False] * len(doc)
-    out: list[tuple[int, int, int, Arg]] = []
+    out: list[Placed] = []
     for s, e, prio, label in sorted(found, key=lambda f: (f[2] > 0, -(f[1] - f[0]), f[2], f[0])):
         while s < e and prio > 0 and (doc[s].lower_ in ARTICLES or _loose(doc[s])):
             s += 1
@@ -154,8 +166,8 @@ def find_mentions(doc: Any, hints: list[str], make_doc: Any,
         span = doc[s:e]
         arg = Arg(span.text, span.root.i, span.start_char, KIND.get(label, "other"),
                    end=span.end_char)
-        out.append((s, e, prio, arg))
-    return sorted(out, key=lambda m: m[0])
+        out.append(Placed(s, e, prio, arg))
+    return sorted(out, key=lambda m: m.start)
 
 
 def _split_at_verbs(ent: Any) -> list[tuple[int, int]]:

@@ -10,7 +10,7 @@ from ..models import LITERAL_KINDS
 from ..normalize import coref
 from ..normalize.mentions import ARTICLES
 from ..question import is_generic
-from .mentions import Arg, descriptors, top_token
+from .mentions import Arg, Placed, descriptors, top_token
 
 _PERSON_VERBS = frozenset({
     "write", "direct", "star", "marry", "compose", "paint", "sing", "die", "bear", "graduate",
@@ -26,12 +26,13 @@ class References:
     lemma: Any
     sents: list
     sent_of: dict[int, int]
-    mentions: list
+    mentions: list[Placed]
     arg_at: dict[int, Arg]
     topics: dict[int, Arg]
 
     def _refine_kinds(self) -> None:
-        for start, end, _, arg in self.mentions:
+        for placed in self.mentions:
+            start, end, arg = placed.start, placed.end, placed.arg
             root = self.doc[start:end].root
             heads = descriptors(self.doc, start, end, self.lemma)
             cls = next((coref.noun_class(h) for h in heads if coref.noun_class(h)), None)
@@ -73,10 +74,11 @@ class References:
 
     def _resolve_references(self) -> None:
         blocked = set(self.arg_at)
-        for _, _, _, arg in self.mentions:
-            blocked.add(arg.top)
+        for placed in self.mentions:
+            blocked.add(placed.arg.top)
         antecedents = []
-        for start, end, _, arg in self.mentions:
+        for placed in self.mentions:
+            start, end, arg = placed.start, placed.end, placed.arg
             if is_generic(arg.text):
                 continue  # "its adaptation" never means "American" or "1993"
             top = self.doc[arg.top]
@@ -100,7 +102,8 @@ class References:
         """A lone surname stands for the most recent full name ending with it ("Max Mack: …
         Mack was …"); the nearest one, since families share surnames."""
         last: dict[str, Arg] = {}
-        for start, end, _, arg in self.mentions:
+        for placed in self.mentions:
+            start, end, arg = placed.start, placed.end, placed.arg
             words = arg.text.replace("’", "'").removesuffix("'s").split()
             if len(words) >= 2 and arg.kind in ("person", "other") and words[-1][:1].isupper():
                 last[words[-1].lower()] = arg

@@ -8,9 +8,12 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict
 
-from ..models import LITERAL_KINDS, Proposition, QARecord, Resolution
+from ..errors import ConfigError
+from ..models import LITERAL_KINDS, Pattern, Proposition, QARecord, Resolution
 from ..normalize.mentions import DATE, normalize
-from . import Extraction
+from ..stages import SpacyPipeline
+from . import Extraction, Mention
+from .draft import Draft, SentenceBase
 from .mentions import KIN, Arg, find_mentions, strip_citations
 from .nested import nested
 from .references import References
@@ -22,7 +25,8 @@ _PRED_DEPS = frozenset({"relcl", "acl", "advcl", "ccomp", "csubj", "parataxis", 
 _SUBJ = ("nsubj", "nsubjpass")
 _GIVE_VERBS = frozenset({"earn", "win", "give", "award", "bring", "grant", "gain"})
 _MAKE_VERBS = frozenset({"direct", "produce", "co-direct"})
-_PATTERN_ORDER = ("appos", "relcl", "acl", "conj", "poss", "copula", "passive", "prep", "svo")
+_PATTERN_ORDER: tuple[Pattern, ...] = (
+    "appos", "relcl", "acl", "conj", "poss", "copula", "passive", "prep", "svo")
 
 
 class RulesConfig(BaseModel):
@@ -37,24 +41,24 @@ class RulesExtractor:
 
     name: ClassVar[str] = "rules"
     Config: ClassVar[type[BaseModel]] = RulesConfig
+    requires: ClassVar[tuple[str, ...]] = ("spacy",)
 
-    def __init__(self, config: RulesConfig | None = None):
+    def __init__(self, config: RulesConfig | None = None, spacy: SpacyPipeline | None = None):
         self.config = config or RulesConfig()
-        self._nlp: Any = None
+        model = self.config.spacy_model
+        if spacy is not None and model is not None and model != spacy.model:
+            raise ConfigError(f"the rules extractor was given spacy_model={model!r} but the "
+                              f"shared pipeline is {spacy.model!r}; set spacy_model once, on "
+                              "the Auditor (--spacy-model)")
+        self.spacy = spacy if spacy is not None else SpacyPipeline(model)
         self._lemma: Any = None
 
     @property
     def nlp(self) -> Any:
-        if self._nlp is None:
-            from ..nlp import load
-
-            self._nlp = load(self.config.spacy_model)
-        return self._nlp
+        return self.spacy.nlp
 
     def signature(self) -> list[tuple[str, object]]:
-        from ..nlp import model_id
-
-        return [("extractor", "rules"), ("spacy", model_id(self.nlp)), ("coref", "rules")]
+        return [("extractor", "rules"), ("spacy", self.spacy.model_id()), ("coref", "rules")]
 
     def extract(self, record: QARecord, hints: list[str]) -> Extraction:
         """Decompose `record.long_answer` into propositions and entity mentions."""
@@ -84,32 +88,31 @@ class _Run(References):
         self.sents = join_headings([s for s in doc.sents if s.text.strip()])
         self.sent_of = {t.i: n for n, s in enumerate(self.sents) for t in s}
         self.mentions = find_mentions(doc, hints, make_doc, answers)
-        self.known = {normalize(t) for t in [*hints, *answers, *(m[3].text for m in self.mentions)]}
+        self.known = {normalize(t) for t in [*hints, *answers, *(m.arg.text for m in self.mentions)]}
         self.arg_at: dict[int, Arg] = {}
         self._clause: dict[int, int] = {}
         for m in self.mentions:
-            for i in range(m[0], m[1]):
-                self.arg_at[i] = m[3]
+            for i in range(m.start, m.end):
+                self.arg_at[i] = m.arg
         self.topics = self._topics()
         self._refine_kinds()
         self._resolve_references()
         self.citations = self._citations(markers)
 
     def extract(self) -> Extraction:
-        props: list[dict] = []
+        props: list[Draft] = []
         for n, sent in enumerate(self.sents):
             props.extend(self._sentence(n, sent))
         seen: set[tuple] = set()
         out: list[Proposition] = []
-        for p in sorted(props, key=lambda p: p.pop("_key")):
-            key = (p["sentence"], p["subject"].lower(), p["relation"], p["object"].lower(),
-                   p.pop("_reason", None))
+        for p in sorted(props, key=lambda p: p.order):
+            key = p.key()
             if key in seen:
                 continue
             seen.add(key)
-            out.append(Proposition(id=f"P{len(out) + 1}", **p))
-        mentions = [(a.text, self._orig(a.start), self._orig(a.end - 1) + 1, a.kind)
-                    for _, _, _, a in self.mentions]
+            out.append(p.build(f"P{len(out) + 1}"))
+        mentions = [Mention(m.arg.text, self._orig(m.arg.start), self._orig(m.arg.end - 1) + 1,
+                            m.arg.kind) for m in self.mentions]
         return Extraction(out, mentions)
 
     def _citations(self, markers: list) -> dict[int, list[str]]:
@@ -226,18 +229,18 @@ class _Run(References):
 
     # ---- sentences
 
-    def _sentence(self, n: int, sent: Any) -> list[dict]:
+    def _sentence(self, n: int, sent: Any) -> list[Draft]:
         text = sent.text.strip()
         args = self._args_in(sent)
-        base = {
-            "text": text, "sentence": n, "citations": list(self.citations.get(n, [])),
-            "span": (self._orig(sent.start_char), self._orig(sent.end_char - 1) + 1),
-            "hedged": bool(HEDGE.search(text)),
-        }
+        base = SentenceBase(
+            text=text, sentence=n, citations=tuple(self.citations.get(n, [])),
+            span=(self._orig(sent.start_char), self._orig(sent.end_char - 1) + 1),
+            hedged=bool(HEDGE.search(text)),
+        )
         cue = CONCLUSION.search(text)
         # "So Much Love: In 1967 it was covered …" is a titled sentence, not a conclusion.
         heading = (n in self.topics or HEADING.match(text)) and not ANSWER_IS.search(text)
-        props: list[dict] = []
+        props: list[Draft] = []
         if cue and not heading and not self._in_mention(sent, cue.start()):
             props = self._conclusion(sent, args, base)
             # "Therefore, Nolan, who was born in London, …" still states a claim linking
@@ -272,7 +275,7 @@ class _Run(References):
                     pattern = next(t for t in _PATTERN_ORDER if t in tags or t == "svo")
                     props.append(self._prop(base, s, o, relation, pattern, negated))
                     if causal(p):  # "A because A restated": two claims, mutual support
-                        props[-1]["_reason"] = pi
+                        props[-1].reason = pi
                     covered.update((id(s), id(o)))
             dative = next((self.arg_at[c.i] for c in p.children
                            if c.dep_ == "dative" and c.i in self.arg_at), None)
@@ -299,11 +302,11 @@ class _Run(References):
         for outer, inner in nested(args, self.known):
             props.append(self._prop(base, outer, inner, "of", "nested", False))
         topic = self.topics.get(n)
-        named = {p[k].lower() for p in props for k in ("subject", "object")}
+        named = {t.lower() for p in props for t in (p.subject, p.object)}
         if topic is not None and topic.text.lower() not in named and len(args) >= 2:
             # The title links to what the body says first: its subject, else its first entity.
             body = [a for a in args if a is not topic and a.text.lower() != topic.text.lower()]
-            said = {p["subject"].lower() for p in props}
+            said = {p.subject.lower() for p in props}
             first = next((a for a in body if a.text.lower() in said and a.kind not in LITERAL_KINDS),
                          next((a for a in body if id(a) in covered), body[0] if body else None))
             if first is not None:
@@ -398,9 +401,9 @@ class _Run(References):
             t = t.head
         return t.i
 
-    def _conclusion(self, sent: Any, args: list[Arg], base: dict) -> list[dict]:
+    def _conclusion(self, sent: Any, args: list[Arg], base: SentenceBase) -> list[Draft]:
         """One proposition stating the result; it never bridges (SPEC §4.5)."""
-        m = ANSWER_IS.search(base["text"])
+        m = ANSWER_IS.search(base.text)
         x = m.group("x").strip().strip(".\"'“”").strip() if m else ""
         subject = "answer"
         if x:
@@ -420,19 +423,18 @@ class _Run(References):
                 obj = args[-1].text
             else:
                 return []
-        return [dict(base, subject=subject, relation="be", object=obj, pattern="conclusion",
-                     conclusion=True, negated=False, resolutions=[],
-                     _key=(base["sentence"], sent.start_char, 0))]
+        return [Draft(base, subject=subject, relation="be", object=obj, pattern="conclusion",
+                       negated=False, order=(base.sentence, sent.start_char, 0), conclusion=True)]
 
-    def _prop(self, base: dict, s: Arg, o: Arg, relation: str, pattern: str,
-              negated: bool) -> dict:
+    def _prop(self, base: SentenceBase, s: Arg, o: Arg, relation: str, pattern: Pattern,
+              negated: bool) -> Draft:
         resolutions = [Resolution(text=a.resolution.ref.text,
                                   span=(self._orig(a.start), self._orig(a.end - 1) + 1),
                                   to=a.text, reason=a.resolution.reason)
                        for a in (s, o) if a.resolution is not None]
-        return dict(base, subject=s.text, relation=relation, object=o.text, pattern=pattern,
-                    negated=negated, resolutions=resolutions,
-                    _key=(base["sentence"], min(s.start, o.start), max(s.start, o.start)))
+        return Draft(base, subject=s.text, relation=relation, object=o.text, pattern=pattern,
+                      negated=negated, order=(base.sentence, min(s.start, o.start), max(s.start, o.start)),
+                      resolutions=resolutions)
 
     def _orig(self, i: int) -> int:
         return self.offsets[min(max(i, 0), len(self.offsets) - 1)]

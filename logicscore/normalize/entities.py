@@ -15,9 +15,13 @@ generational numbers ("II", "3rd", "Jr.") always guard.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
+
+from pydantic import BaseModel, ConfigDict, Field
 
 from ..extract import Extraction
-from ..models import LITERAL_KINDS, Entity, Mention, Proposition, QuestionEntity
+from ..extract import Mention as ExtractedMention
+from ..models import LITERAL_KINDS, Entity, Mention, Proposition, QARecord, QuestionEntity
 from .abbreviations import abbreviation
 from .aliases import alias_pairs
 from .clusters import MAX_ABBREVIATIONS, Cluster, Rec, absorb, best, kind_of
@@ -58,11 +62,11 @@ def _collect(extraction: Extraction) -> tuple[list[Rec], list[tuple[Rec | None, 
         rec.person = rec.person or person
         return rec
 
-    for text, start, end, kind in extraction.mentions:
-        add((text, (start, end)), text, (start, end), kind or "other", (start, 0))
-    by_text = {}
-    for text, start, end, kind in extraction.mentions:
-        by_text.setdefault(normalize(text), []).append((start, end, text))
+    for m in extraction.mentions:
+        add((m.text, (m.start, m.end)), m.text, (m.start, m.end), m.kind or "other", (m.start, 0))
+    by_text: dict[str, list[ExtractedMention]] = {}
+    for m in extraction.mentions:
+        by_text.setdefault(normalize(m.text), []).append(m)
     pairs: list[tuple[Rec | None, Rec | None]] = []
     for p in extraction.propositions:
         pair: list[Rec | None] = []
@@ -85,14 +89,14 @@ def _collect(extraction: Extraction) -> tuple[list[Rec], list[tuple[Rec | None, 
     return sorted(recs.values(), key=lambda r: r.order), pairs
 
 
-def _locate(p: Proposition, arg: str, known: list[tuple[int, int, str]]) -> tuple[int, int] | None:
+def _locate(p: Proposition, arg: str, known: list[ExtractedMention]) -> tuple[int, int] | None:
     """Char span of a proposition argument in the long answer, when it can be recovered."""
     lo, hi = p.span
-    for start, end, text in known:
+    for m in known:
         # An unknown proposition span (0, 0) still pairs an argument with its first
         # identical mention, so one occurrence is not listed twice.
-        if lo <= start and end <= hi or hi <= lo and text == arg:
-            return (start, end)
+        if lo <= m.start and m.end <= hi or hi <= lo and m.text == arg:
+            return (m.start, m.end)
     if hi - lo == len(p.text) and hi > lo:
         at = p.text.casefold().find(arg.casefold())
         if at >= 0:
@@ -222,7 +226,7 @@ def link(extraction: Extraction, question: list[QuestionEntity], answer: str,
     """Cluster mentions into entities and attach them to propositions, question and answer.
 
     Args:
-        extraction: propositions plus the extractor's mentions `(text, start, end, kind)`.
+        extraction: propositions plus the extractor's mentions.
         question: question entities; copies come back with `.entity` set.
         answer: the short answer SA.
         threshold: rapidfuzz similarity (0–100) for fuzzy merging.
@@ -268,3 +272,31 @@ def link(extraction: Extraction, question: list[QuestionEntity], answer: str,
         q_out.append(q.model_copy(update={"entity": ids[id(clusters[ci])] if ci is not None else None}))
     ai = match_external(clusters, answer, threshold) if answer.strip() else None
     return Linked(props, entities, q_out, ids[id(clusters[ai])] if ai is not None else None)
+
+
+class RulesLinker:
+    """The `linker` stage: `link` with the configured fuzzy threshold."""
+
+    name: ClassVar[str] = "rules"
+
+    class Config(BaseModel):
+        model_config = ConfigDict(extra="forbid")
+        # No default here: the Auditor's `fuzzy_threshold` is the one place it is set.
+        fuzzy_threshold: float = Field(ge=0, le=100)
+
+    def __init__(self, config: RulesLinker.Config):
+        self.config = config
+
+    def link(self, extraction: Extraction, question: list[QuestionEntity],
+             record: QARecord) -> Linked:
+        """Entities of `extraction`, with the question entities and the answer matched to them."""
+        return link(extraction, question, record.answer, threshold=self.config.fuzzy_threshold,
+                    question_text=record.question)
+
+    def same_answer(self, a: str, b: str) -> bool:
+        """Whether two short answers name the same thing (the gold answer and SA)."""
+        return same_answer(a, b, self.config.fuzzy_threshold)
+
+    def signature(self) -> list[tuple[str, object]]:
+        threshold = self.config.fuzzy_threshold
+        return [("fuzzy", str(int(threshold)) if float(threshold).is_integer() else str(threshold))]

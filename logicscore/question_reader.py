@@ -1,0 +1,41 @@
+"""The `rules` question reader: the question's entities, given in the record or detected."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from pydantic import BaseModel, ConfigDict
+
+from .models import QARecord, QuestionEntity
+from .question import detect_question_entities, is_generic
+from .stages import SpacyPipeline
+
+
+class RulesQuestionReader:
+    """Takes `record.question_entities` when given; else reads Q with the shared spaCy pipeline.
+
+    The pipeline is touched only for a record without question entities, so a run whose
+    records all carry them never loads spaCy, and its signature names no spaCy model.
+    """
+
+    name: ClassVar[str] = "rules"
+    requires: ClassVar[tuple[str, ...]] = ("spacy",)
+
+    class Config(BaseModel):
+        model_config = ConfigDict(extra="forbid")
+
+    def __init__(self, config: RulesQuestionReader.Config | None = None,
+                 spacy: SpacyPipeline | None = None):
+        self.config = config or self.Config()
+        self.spacy = spacy if spacy is not None else SpacyPipeline()
+
+    def read(self, record: QARecord) -> list[QuestionEntity]:
+        """The question entities of `record`, generic ones with anchor=False."""
+        if record.question_entities:
+            return [QuestionEntity(name=n, anchor=not is_generic(n)) for n in record.question_entities]
+        return detect_question_entities(record.question, nlp=self.spacy.nlp,
+                                        context=record.long_answer)
+
+    def signature(self) -> list[tuple[str, object]]:
+        spacy = self.spacy.model_id() if self.spacy.loaded else None
+        return [("question", "rules"), ("spacy", spacy)]

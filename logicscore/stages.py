@@ -1,0 +1,154 @@
+"""The stage seam: every kind of stage is chosen by name from a registry and built from a Config.
+
+Kinds, in the order a record meets them: the question reader (the question's entities), the
+extractor (propositions and mentions), the linker (entities) and the judge (determinateness).
+Each registry maps names to import paths and imports lazily, so `import logicscore` never
+pulls in spaCy; third-party stages register through the entry-point group of their kind
+(`logicscore.extractors`, `logicscore.question_readers`, `logicscore.linkers`,
+`logicscore.judges`). A stage declares the shared resources it `requires` (today only
+"spacy", the pipeline the Auditor owns) and gets them as keyword arguments.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping
+from importlib.metadata import entry_points
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
+
+from pydantic import BaseModel, ValidationError
+
+from .errors import ConfigError
+
+if TYPE_CHECKING:
+    from .chain import ChainResult
+    from .extract import Extraction
+    from .models import QARecord, QuestionEntity, Verdict
+    from .normalize.entities import Linked
+
+# name → import path, per kind; plugins add theirs through entry points.
+BUILTIN: dict[str, dict[str, str]] = {
+    "question_reader": {"rules": "logicscore.question_reader:RulesQuestionReader"},
+    "extractor": {
+        "rules": "logicscore.extract.rules:RulesExtractor",
+        "given": "logicscore.extract.given:GivenExtractor",
+    },
+    "linker": {"rules": "logicscore.normalize.entities:RulesLinker"},
+    "judge": {"rules": "logicscore.determinate:RulesJudge"},
+}
+_LABEL = {"question_reader": "question reader", "extractor": "extractor", "linker": "linker",
+          "judge": "judge"}
+
+
+@runtime_checkable
+class Stage(Protocol):
+    """What every stage has: a registered name, a Config model and its signature keys."""
+
+    name: ClassVar[str]
+    Config: ClassVar[type[BaseModel]]
+
+    def signature(self) -> list[tuple[str, object]]: ...
+
+
+class QuestionReader(Stage, Protocol):
+    def read(self, record: QARecord) -> list[QuestionEntity]: ...
+
+
+class Linker(Stage, Protocol):
+    def link(self, extraction: Extraction, question: list[QuestionEntity],
+             record: QARecord) -> Linked: ...
+
+    def same_answer(self, a: str, b: str) -> bool: ...
+
+
+class Judge(Stage, Protocol):
+    def judge(self, record: QARecord, linked: Linked, result: ChainResult) -> Verdict: ...
+
+
+class SpacyPipeline:
+    """The spaCy pipeline the Auditor shares among the stages that require "spacy".
+
+    It loads on first use, so stages that never parse text keep spaCy unimported.
+    """
+
+    def __init__(self, model: str | None = None):
+        self.model = model
+        self._nlp: Any = None
+
+    @property
+    def loaded(self) -> bool:
+        return self._nlp is not None
+
+    @property
+    def nlp(self) -> Any:
+        """The loaded pipeline; raises `ConfigError` when the model is not installed."""
+        if self._nlp is None:
+            from .nlp import load
+
+            self._nlp = load(self.model)
+        return self._nlp
+
+    def model_id(self) -> str:
+        """The loaded model as "en_core_web_sm-3.8.0" (loading it if needed)."""
+        from .nlp import model_id
+
+        return model_id(self.nlp)
+
+
+def available(kind: str) -> dict[str, str]:
+    """Every stage name of `kind` with its import path: built-ins, then entry points."""
+    table = dict(_builtin(kind))
+    for ep in entry_points(group=f"logicscore.{kind}s"):
+        table.setdefault(ep.name, ep.value)
+    return table
+
+
+def stage_class(kind: str, name: str) -> Any:
+    """The class registered as `name` for `kind`; `ConfigError` lists the known names."""
+    table = available(kind)
+    if name not in table:
+        known = ", ".join(sorted(table))
+        raise ConfigError(f"unknown {_LABEL[kind]} {name!r}; available: {known}")
+    module, _, attr = table[name].partition(":")
+    return getattr(importlib.import_module(module), attr)
+
+
+def build(kind: str, name: str, options: Mapping[str, object] | None = None,
+          resources: Mapping[str, object] | None = None) -> Any:
+    """Build the stage `name` of `kind` from validated `options` and the resources it requires.
+
+    Raises:
+        ConfigError: an unknown name, an unknown option or a bad value (each field listed
+            with what it allows).
+    """
+    cls = stage_class(kind, name)
+    config = validate(cls.Config, dict(options or {}), f"{_LABEL[kind]} {name!r}")
+    wanted = {r: (resources or {})[r] for r in getattr(cls, "requires", ()) if r in (resources or {})}
+    return cls(config, **wanted)
+
+
+def validate(model: type[BaseModel], options: Mapping[str, object], where: str) -> Any:
+    """`model(**options)`, with a pydantic error turned into a `ConfigError` field by field."""
+    try:
+        return model(**options)
+    except ValidationError as exc:
+        raise ConfigError(f"bad options for {where}: {describe(exc, model)}") from None
+
+
+def describe(exc: ValidationError, model: type[BaseModel]) -> str:
+    """Each failing field with pydantic's reason; an unknown field lists the allowed ones."""
+    allowed = ", ".join(model.model_fields) or "none"
+    parts = []
+    for err in exc.errors():
+        field = ".".join(str(p) for p in err["loc"]) or "(options)"
+        if err["type"] == "extra_forbidden":
+            parts.append(f"{field}: unknown option (allowed: {allowed})")
+        else:
+            parts.append(f"{field}={err.get('input')!r}: {err['msg'].lower()}")
+    return "; ".join(parts)
+
+
+def _builtin(kind: str) -> dict[str, str]:
+    if kind not in BUILTIN:
+        raise ConfigError(f"unknown stage kind {kind!r}; kinds: {', '.join(BUILTIN)}")
+    return BUILTIN[kind]
