@@ -8,10 +8,11 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict
 
+from ..lexicon.names import KIN
 from ..models import LITERAL_KINDS, Proposition, QARecord, Resolution
 from ..normalize.mentions import DATE, normalize
 from . import Extraction
-from .mentions import KIN, Arg, find_mentions, strip_citations
+from .mentions import Arg, find_mentions, strip_citations
 from .nested import nested
 from .references import References
 from .syntax import (ANSWER_IS, CONCLUSION, HEADING, HEDGE, causal, join_headings,
