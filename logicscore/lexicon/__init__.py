@@ -9,6 +9,8 @@ Stages import their tables from here and never from each other:
 - `pronouns`: pronoun sets by what they refer to.
 - `numbers`: number and ordinal words.
 - `generic`: nationalities and languages, and `is_generic` (names that constrain, not anchor).
+- `function_words`: question words and the small words inside names and titles.
+- `sentences`: abbreviations whose full stop ends no sentence.
 - `relations`: relation families, person slots and the words of functional relations.
 - `text`: the one text key for names (`key`, `fold`) and the stemmers.
 """
