@@ -9,6 +9,7 @@ from typing import Any, ClassVar
 from pydantic import BaseModel, ConfigDict
 
 from ..lexicon.names import KIN
+from ..lexicon.pronouns import RELATIVE_PRONOUNS
 from ..models import LITERAL_KINDS, Proposition, QARecord, Resolution
 from ..normalize.mentions import DATE, normalize
 from . import Extraction
@@ -18,7 +19,6 @@ from .references import References
 from .syntax import (ANSWER_IS, CONCLUSION, HEADING, HEDGE, causal, join_headings,
                      misparsed_verb, np_text)
 
-_RELATIVE = frozenset({"who", "whom", "which", "that", "whose"})
 _PRED_DEPS = frozenset({"relcl", "acl", "advcl", "ccomp", "csubj", "parataxis", "conj"})
 _SUBJ = ("nsubj", "nsubjpass")
 _GIVE_VERBS = frozenset({"earn", "win", "give", "award", "bring", "grant", "gain"})
@@ -183,7 +183,7 @@ class _Run(References):
         subj = next((c for c in p.children if c.dep_ in _SUBJ), None)
         if subj is not None:
             arg = self.arg_at.get(subj.i)
-            if arg is None and subj.lower_ in _RELATIVE and p.dep_ == "relcl":
+            if arg is None and subj.lower_ in RELATIVE_PRONOUNS and p.dep_ == "relcl":
                 arg = self._noun_arg(p.head)
             if arg is None and self.lemma(p) == "be":
                 # "The director of X is Kesard": the parser may call a name acomp.
@@ -255,7 +255,7 @@ class _Run(References):
             objects = [a for a in args if self._clause_of(self.doc[a.top]) == pi
                        and all(a is not s for s in subjects)]
             rel = next((c for c in p.children
-                        if c.lower_ in _RELATIVE and c.dep_ not in _SUBJ), None)
+                        if c.lower_ in RELATIVE_PRONOUNS and c.dep_ not in _SUBJ), None)
             if how in ("relcl", "acl") and rel is not None:
                 extra = self._noun_arg(p.head)  # "the film that Nolan directed": that = film
                 if extra is not None and all(extra is not s for s in subjects):
