@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import re
 import statistics
-import unicodedata
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from .lexicon.text import key as text_key
 from .models import AuditResult, QARecord
 
 __all__ = ["BenchReport", "Pred", "run", "render", "score", "from_result",
@@ -64,13 +64,9 @@ _DESCRIPTOR = re.compile(r"^(the |a |an )?((film|novel|band|club|company|city|co
 
 
 def normalize(name: str) -> str:
-    """Compare entity names the way SPEC §4.2 does: case, accents, articles, descriptors."""
-    text = unicodedata.normalize("NFKD", name)
-    text = "".join(ch for ch in text if not unicodedata.combining(ch)).casefold().strip()
-    text = re.sub(r"['’]s\b", "", text)
-    text = re.sub(r"[^\w\s]", " ", text)
-    text = re.sub(r"\s+", " ", text).strip()
-    return _DESCRIPTOR.sub("", text).strip()
+    """Compare entity names the way SPEC §4.2 does: the text key of the name without a
+    possessive, a leading article or a descriptor."""
+    return _DESCRIPTOR.sub("", text_key(re.sub(r"['’][sS]\b", "", name))).strip()
 
 
 def _ratio(num: float, den: float) -> float | None:

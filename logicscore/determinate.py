@@ -9,9 +9,10 @@ from pydantic import BaseModel, ConfigDict
 from .chain import ChainResult
 from .models import LITERAL_KINDS, Proposition, QARecord, Verdict
 from .normalize.entities import Linked
+from .lexicon.relations import FAMILIES
+from .lexicon.text import crude_stem as _stem
 from .normalize.phrases import STOP as _STOP
 from .normalize.phrases import content as _content
-from .normalize.phrases import crude_stem as _stem
 from .normalize.phrases import restates_question, words as _words
 from .normalize.relations import functional_slots, role, symmetric
 
@@ -20,11 +21,14 @@ __all__ = ["RulesJudge", "judge", "functional", "same_relation", "role_key", "re
 _NEGATION = frozenset({"not", "never", "no", "n't", "neither", "nor"})
 _PASSIVE = "by"
 _ANSWER_WORDS = frozenset({"answer", "final answer", "result", "solution"})
-# Relations with one value per entity. States hold of their subject ("X born in A");
-# for actions the *patient* has one agent ("A directed X", "X directed by A", "X director A").
-_FUNCTIONAL_STATES = frozenset({"born", "die", "capit", "locat", "headq", "natio", "spous"})
-_FUNCTIONAL_VERBS = frozenset({"direc", "writ", "found", "creat", "compo", "produ", "paint",
-                               "desig", "autho"})
+# Relations with one value per entity, for phrases the family table does not list: the
+# crude stems of each family's words, and its functional slots. A state holds of its subject
+# ("X born in A"); for an action the *patient* has one agent ("A directed X", "X directed by
+# A", "X director A").
+_FUNCTIONAL_WORDS = tuple(
+    (frozenset(_stem(w) for w in row.words),
+     row.functional if row.words_functional is None else row.words_functional)
+    for row in FAMILIES.values() if row.words)
 
 
 def relation_key(relation: str) -> tuple[tuple[str, ...], bool]:
@@ -61,9 +65,10 @@ def functional(p: Proposition, entity: str) -> bool:
         return known[1] in functional_slots(known[0])
     # Phrases outside the family table: stems and voice, as a fallback.
     stems = set(relation_key(p.relation)[0])
-    if stems & _FUNCTIONAL_STATES:
+    slots = {s for words, functional in _FUNCTIONAL_WORDS if stems & words for s in functional}
+    if 0 in slots:
         return p.subject_entity == entity
-    return bool(stems & _FUNCTIONAL_VERBS) and not _agent(p, entity)
+    return 1 in slots and not _agent(p, entity)
 
 
 def role_key(p: Proposition, entity: str) -> tuple | None:

@@ -7,100 +7,17 @@ from typing import Any
 
 from .models import QuestionEntity
 from .nlp import load, parse, unknown_word
-from .normalize.coref import WORK_NOUNS
+from .lexicon.dates import CALENDAR_WORDS
+from .lexicon.function_words import CONNECTORS, TITLE_CONNECTORS, WH_WORDS
+from .lexicon.generic import is_generic
+from .lexicon.kinds import WORK_NOUNS
+from .lexicon.names import EPITHET, PARENTHESIS
 
-_DEMONYMS = """
-afghan albanian algerian american andorran angolan argentine argentinian armenian australian
-austrian azerbaijani bahamian bahraini bangladeshi barbadian belarusian belgian belizean
-beninese bhutanese bolivian bosnian botswanan brazilian british bruneian bulgarian burkinabe
-burmese burundian cambodian cameroonian canadian chadian chilean chinese colombian congolese
-croatian cuban cypriot czech danish djiboutian dominican dutch ecuadorian egyptian emirati
-english eritrean estonian ethiopian fijian filipino finnish french gabonese gambian georgian
-german ghanaian greek grenadian guatemalan guinean guyanese haitian honduran hungarian
-icelandic indian indonesian iranian iraqi irish israeli italian ivorian jamaican japanese
-jordanian kazakh kenyan korean kosovar kuwaiti kyrgyz lao latvian lebanese liberian libyan
-lithuanian luxembourgish macedonian malagasy malawian malaysian maldivian malian maltese
-mauritanian mauritian mexican moldovan monegasque mongolian montenegrin moroccan mozambican
-namibian nepalese nepali nigerian nigerien norwegian omani pakistani palestinian panamanian
-paraguayan persian peruvian polish portuguese qatari romanian russian rwandan salvadoran
-samoan saudi scottish senegalese serbian sierra singaporean slovak slovakian slovenian somali
-spanish sudanese surinamese swazi swedish swiss syrian taiwanese tajik tanzanian thai togolese
-tongan trinidadian tunisian turkish turkmen ugandan ukrainian uruguayan uzbek venezuelan
-vietnamese welsh yemeni zambian zimbabwean soviet roman prussian bavarian flemish catalan
-basque kurdish tamil bengali punjabi hispanic latino african asian european arab arabic
-scandinavian caribbean latin anglo irish-american african-american
-jewish catholic protestant muslim christian hindu buddhist
-"""
-_LANGUAGES = """
-english french german spanish italian portuguese russian chinese mandarin cantonese japanese
-korean arabic hindi urdu bengali punjabi tamil telugu marathi gujarati persian farsi turkish
-greek latin hebrew yiddish dutch swedish norwegian danish finnish icelandic polish czech slovak
-hungarian romanian bulgarian serbian croatian ukrainian vietnamese thai malay indonesian tagalog
-swahili esperanto sanskrit welsh gaelic irish catalan basque galician
-"""
-GENERIC_WORDS = frozenset(_DEMONYMS.split()) | frozenset(_LANGUAGES.split())
-_ORDINAL_WORDS = (
-    "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth "
-    "last final"
-).split()
-_NUMBER_WORDS = (
-    "one two three four five six seven eight nine ten eleven twelve twenty thirty forty fifty "
-    "hundred thousand million billion"
-).split()
-_YEAR = re.compile(r"^(?:the\s+)?(?:\d{2,4}s?|'\d0s)(?:\s*(?:bc|bce|ad|ce))?$", re.I)
-_NUMBER = re.compile(r"^[\d.,]+(?:\s*(?:million|billion|thousand|hundred|percent|%))?$", re.I)
-# A count or measure ("25 years", "seven members") constrains the answer; it names nothing.
-_QUANTITY = re.compile(
-    r"^(?:[\d.,]+|" + "|".join(_NUMBER_WORDS) + r")(?:\s+(?:million|billion|thousand|hundred))?"
-    r"\s+[a-z]+$", re.I)
-_ORDINAL = re.compile(r"^\d+(?:st|nd|rd|th)$", re.I)
-
-WH_WORDS = frozenset({
-    "who", "whom", "whose", "what", "which", "when", "where", "why", "how",
-    "is", "are", "was", "were", "did", "do", "does", "has", "have", "had", "can", "could",
-})
-CONNECTORS = frozenset({"of", "de", "la", "von", "van", "der", "del", "du", "da", "di", "le"})
-TITLE_CONNECTORS = CONNECTORS | frozenset({
-    "in", "the", "and", "a", "an", "on", "to", "for", "with", "at", "from", "my", "is",
-})
-TITLE_WORDS = frozenset({
-    "earl", "duke", "baron", "baroness", "count", "countess", "marquess", "marquis", "viscount",
-    "king", "queen", "prince", "princess", "lord", "lady", "duchess", "emperor", "empress",
-    "landgrave", "margrave", "elector",
-})
-_MONTHS = frozenset(
-    "january february march april may june july august september october november december "
-    "monday tuesday wednesday thursday friday saturday sunday".split())
 _COMPARE = re.compile(r",\s*(?P<a>[^,]+?)\s+or\s+(?P<b>[^?]+?)[\s?.]*$")
 _NAME_START = re.compile(r"^[\"“‘'(]?[A-Z0-9]")
-# ", 2nd Earl of Essex" belongs to the name before it; it is not an entity of its own.
-_EPITHET = re.compile(
-    r",\s*(?i:the\s+)?(?:\d+(?i:st|nd|rd|th)\s+)?(?i:" + "|".join(sorted(TITLE_WORDS)) + r")\b"
-    r"(?:\s+(?i:of|de|von|the)\b|\s+[A-Z][\w’'.-]*)*"
-)
 _QUOTED = re.compile(r"\"([^\"]{2,120})\"|“([^”]{2,120})”|‘([^’]{2,120})’")
 _SKIP_LABELS = frozenset({"ORDINAL"})
 _GENERIC_LABELS = frozenset({"NORP", "LANGUAGE"})
-
-
-def is_generic(name: str) -> bool:
-    """True for names that constrain but do not anchor: nationalities, languages, years,
-    numbers and ordinals ("American", "1934", "first")."""
-    text = name.strip().strip(".,;:!?\"'").strip()
-    low = text.lower()
-    if not low:
-        return True
-    if low in GENERIC_WORDS or low in _ORDINAL_WORDS or low in _NUMBER_WORDS:
-        return True
-    if low.endswith("s") and low[:-1] in GENERIC_WORDS and low[:-1] not in _LANGUAGES.split():
-        return True  # plural demonyms: "Americans"
-    if _QUANTITY.match(text) and text.split()[-1].islower():
-        return True
-    if _YEAR.match(low) or _NUMBER.match(low) or _ORDINAL.match(low):
-        return True
-    # "Mexican-American", "Serbian and Croatian", "11–1", "1932 American": generic parts.
-    parts = [p for p in re.split(r"[\s\-–—/]+", text) if p and p.lower() not in ("and", "or")]
-    return len(parts) > 1 and all(is_generic(p) for p in parts)
 
 
 _CACHE: dict[tuple[int, str, str], list[QuestionEntity]] = {}
@@ -177,7 +94,7 @@ def _candidates(doc: Any) -> list[tuple[int, int, str]]:
             continue
         label = ent.label_
         # Band names ending in a digit get tagged DATE/CARDINAL ("Maroon 5").
-        if label in ("DATE", "CARDINAL") and ent[0].is_title and ent[0].lower_ not in _MONTHS:
+        if label in ("DATE", "CARDINAL") and ent[0].is_title and ent[0].lower_ not in CALENDAR_WORDS:
             label = "RELABELLED"
         found.extend(_split_or(ent, label))
     found.extend(proper_runs(doc))
@@ -190,7 +107,7 @@ def _candidates(doc: Any) -> list[tuple[int, int, str]]:
         ch.isupper() or ch.isdigit() for ch in text[s[0]:s[1]])]
     # "Bill Patterson (Racing Driver)": the parenthesis says which one; it is not an entity.
     found = [s for s in found if not _disambiguator(text, s)]
-    epithets = [m.span() for m in _EPITHET.finditer(text)]
+    epithets = [m.span() for m in EPITHET.finditer(text)]
     found = [s for s in found if not any(s[0] < e and b < s[1] for b, e in epithets)]
     # "…, X or Y?" names two whole things, even when they contain lowercase or commas.
     compared = [s for s in (_trim(doc, s) for s in _comparison(text)) if s is not None]
@@ -208,11 +125,8 @@ def longest_first(spans: list[tuple[int, int, str]],
     return sorted(kept)
 
 
-_PAREN = re.compile(r"(?<=[\w.])\s*\(([^()]*)\)")
-
-
 def _disambiguator(text: str, span: tuple[int, int, str]) -> bool:
-    return any(m.start(1) <= span[0] and span[1] <= m.end(1) for m in _PAREN.finditer(text))
+    return any(m.start(1) <= span[0] and span[1] <= m.end(1) for m in PARENTHESIS.finditer(text))
 
 
 # A model or series number continues the name before it ("BAe 146", "Super Bowl 50"); a

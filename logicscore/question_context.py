@@ -7,23 +7,18 @@ has it: an anchor the answer lacks must stay an anchor."""
 from __future__ import annotations
 
 import re
-import unicodedata
-from functools import lru_cache
 from typing import Any
 
+from .lexicon.dates import CALENDAR_WORDS
+from .lexicon.function_words import CONNECTORS, TITLE_CONNECTORS, TITLE_SMALL_WORDS, WH_WORDS
+from .lexicon.generic import is_generic
+from .lexicon.names import ARTICLES, EPITHET, PARENTHESIS, QUESTION_HONORIFICS
+from .lexicon.text import fold_char, key
 from .nlp import unknown_word
-from .normalize.mentions import ARTICLES
-from .question import (
-    _EPITHET, _MONTHS, _PAREN, CONNECTORS, TITLE_CONNECTORS, TITLE_WORDS, WH_WORDS, _end, is_generic,
-    longest_first, role_name,
-)
+from .question import _end, longest_first, role_name
 
-_ALNUM = re.compile(r"[0-9a-z]")
 _CAP_WORD = re.compile(r"[\"“‘'(]?[A-Z0-9]")
 _GLUE = re.compile(r"[A-Z0-9]")
-# Lowercase words a written title may hold between capitalised ones.
-_SMALL = TITLE_CONNECTORS | frozenset({"be", "or", "as", "by", "into", "up", "out", "off", "over",
-                                       "des", "les", "et", "y", "el", "los", "las", "zu", "den"})
 _STOP = CONNECTORS | TITLE_CONNECTORS | WH_WORDS
 _WINDOW_STOP = _STOP | frozenset({"'s", "’s"})
 _INNER_PUNCT = frozenset({"-", "&", "'", "’", ",", ":", "–", "—", "/", "!", "."})
@@ -31,21 +26,10 @@ _MAX_WINDOW = 12
 _TITLE_AFTER = re.compile(r"[\"”’']?\s*(?:\(|:|(?:is|was|were|are)\b)")
 _NEAR = 80  # characters looked at around a match: words glued to it are close
 _PREPOSITIONS = frozenset({"in", "on", "at", "for", "from", "with", "to", "by", "as"})
-_HONORIFICS = TITLE_WORDS | frozenset(
-    "representative senator governor president general captain sir mr mrs ms dr saint st "
-    "pope bishop judge chancellor minister mayor professor prime admiral colonel".split())
-
-
-@lru_cache(maxsize=4096)
-def _fold_char(ch: str) -> str:
-    if ch == "&":
-        return " and "
-    ch = "".join(c for c in unicodedata.normalize("NFKD", ch) if not unicodedata.combining(c))
-    return "".join(c if _ALNUM.match(c) else " " for c in ch.casefold())
 
 
 def fold(text: str) -> str:
-    return " " + " ".join("".join(_fold_char(c) for c in text).split()) + " "
+    return f" {key(text)} "
 
 
 class Written:
@@ -55,7 +39,7 @@ class Written:
     def __init__(self, text: str):
         chars, where = [" "], [0]
         for i, ch in enumerate(text):
-            for c in _fold_char(ch):
+            for c in fold_char(ch):
                 if not (c == " " and chars[-1] == " "):
                     chars.append(c)
                     where.append(i)
@@ -97,7 +81,7 @@ class Written:
         words = [w for w in words if w]
         if not words or not (_CAP_WORD.match(words[0]) and _CAP_WORD.match(words[-1])):
             return False
-        if not all(_CAP_WORD.match(w) or w.lower() in _SMALL for w in words):
+        if not all(_CAP_WORD.match(w) or w.lower() in TITLE_SMALL_WORDS for w in words):
             return False
         tail = self.raw[end:end + _NEAR]
         after = re.match(r"\s*(\S+)", tail)
@@ -176,12 +160,12 @@ def named_windows(doc: Any, spans: list[tuple[int, int, str]],
     found: list[tuple[int, int, str]] = []
     # Epithets and dates belong to no title: "Edward Baring, 1st Baron Revelstoke",
     # "Telefe from March 12 to December 19".
-    epithets = [m.span() for m in _EPITHET.finditer(doc.text)]
+    epithets = [m.span() for m in EPITHET.finditer(doc.text)]
     dates = {t.i: e.start for e in doc.ents if e.label_ in ("DATE", "TIME") for t in e}
-    datey = {i for i in dates if doc[i].is_digit or doc[i].lower_ in _MONTHS}
+    datey = {i for i in dates if doc[i].is_digit or doc[i].lower_ in CALENDAR_WORDS}
     places = {e.start for e in doc.ents if e.label_ in ("GPE", "LOC")}
     # "Wrist (Chris Brown Song)": the parenthesis says which one; it names nothing asked.
-    fences = [m.span(1) for m in _PAREN.finditer(doc.text)]
+    fences = [m.span(1) for m in PARENTHESIS.finditer(doc.text)]
     for i, first in enumerate(toks):
         if not first.text[:1].isalnum() or first.lower_ in ARTICLES:
             continue
@@ -283,7 +267,7 @@ def _window_named(doc: Any, i: int, j: int, spans: list[tuple[int, int, str]],
     covered = all(any(s[0] <= t.idx < s[1] for s in inside) for t in window
                   if t.is_title or t.is_upper or _digits(t))
     joins = {t.lower_ for t in window if t.is_lower}
-    if len(inside) > 1 and covered and joins & _PREPOSITIONS and joins <= _SMALL and not any(
+    if len(inside) > 1 and covered and joins & _PREPOSITIONS and joins <= TITLE_SMALL_WORDS and not any(
             t.is_punct for t in window):
         return False
     return not _several(doc, i, j, written)
@@ -361,7 +345,7 @@ def _rest(doc: Any, span: tuple[int, int, str], kept: list) -> list[tuple[int, i
         # "Representative Thomas Tucker", "Politician Lyman Sherwood": a title or a word
         # capitalised to open the question, not a name.
         if run and not is_generic(doc.text[run[0].idx:_end(run[-1])]) and not all(
-                t.lower_ in _HONORIFICS for t in run) and not (
+                t.lower_ in QUESTION_HONORIFICS for t in run) and not (
                 len(run) == 1 and run[0].i == 0 and not unknown_word(run[0])):
             out.append((run[0].idx, _end(run[-1]), "REST"))
     return out

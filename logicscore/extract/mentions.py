@@ -7,9 +7,14 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from ..lexicon.dates import MONTH_PATTERN
+from ..lexicon.function_words import CONNECTORS
+from ..lexicon.generic import GENERIC_WORDS, is_generic
+from ..lexicon.kinds import DESCRIPTOR_NOUNS
+from ..lexicon.names import ARTICLES, RELATIONAL
+from ..lexicon.numbers import MENTION_NUMBER_WORDS
 from ..normalize import coref
-from ..normalize.mentions import ARTICLES
-from ..question import CONNECTORS, GENERIC_WORDS, is_generic, proper_runs
+from ..question import proper_runs
 
 CITATION = re.compile(
     r"[ \t]*\[(?:(?P<ids>(?:doc\s*)?\d+(?:\s*[,;]\s*(?:doc\s*)?\d+)*)\]|doc\]\s*<(?P<s>s\d+)>)",
@@ -28,10 +33,9 @@ _NOISE = re.compile(
     re.I | re.S,
 )
 _BLOCK_TAG = re.compile(r"</?(?:p|div|br|li|ul|ol|h[1-6]|tr|td|th|table|blockquote|pre)\b", re.I)
-_MONTH = (r"(?:January|February|March|April|May|June|July|August|September|October|November|"
-          r"December|Jan\.?|Feb\.?|Mar\.?|Apr\.?|Jun\.?|Jul\.?|Aug\.?|Sept?\.?|Oct\.?|Nov\.?|Dec\.?)")
 # Whole dates: NER often drops the day inside a "(1 March 1943 – 4 May 2012)" range.
-_DATE = re.compile(r"\b(?:\d{1,2}\s+%s,?\s+\d{3,4}|%s\s+\d{1,2},\s+\d{3,4})\b" % (_MONTH, _MONTH))
+_DATE = re.compile(r"\b(?:\d{1,2}\s+%s,?\s+\d{3,4}|%s\s+\d{1,2},\s+\d{3,4})\b"
+                   % (MONTH_PATTERN, MONTH_PATTERN))
 # A span of years written as one word, which NER often leaves untagged: "(1505–1572)".
 _YEARS = re.compile(r"(?<![\w.,–-])\d{3,4}[–-]\d{2,4}(?![\w.,–-]*\d)")
 KIND = {
@@ -185,9 +189,6 @@ def _split_at_verbs(ent: Any) -> list[tuple[int, int]]:
     return pieces
 
 
-# Not "one": it is a pronoun too ("one of the oldest clubs").
-_NUMBER_WORDS = frozenset("""two three four five six seven eight nine ten eleven twelve fifteen
-twenty thirty forty fifty sixty hundred thousand million billion""".split())
 # Entity types that are no name: an answer inside one ("1970s" in "the 1970s") is still it.
 _NOT_NAMES = frozenset({"", "NORP", "LANGUAGE", "DATE", "TIME", "CARDINAL", "ORDINAL",
                         "QUANTITY", "MONEY", "PERCENT"})
@@ -210,7 +211,7 @@ def _phrase_hits(doc: Any, phrases: list[str], make_doc: Any,
     # list is asked directly: whether the vocab has met a word depends on earlier texts.
     # Number words are stop words to spaCy, yet "five" is a fine answer.
     variants = {v for v in variants if any(ch.isalnum() for ch in v) and not all(
-        w in _STOP_WORDS and w not in _NUMBER_WORDS for w in v.lower().split())}
+        w in _STOP_WORDS and w not in MENTION_NUMBER_WORDS for w in v.lower().split())}
     if not variants:
         return []
     exact = sorted(v for v in variants if len(v) <= 3 or v.isupper())
@@ -259,13 +260,6 @@ def _name_part(doc: Any, i: int) -> bool:
     return tok.is_title and tok.pos_ == "PROPN" and tok.lower_ not in ARTICLES
 
 
-# Kinship nouns: they relate one person to another.
-KIN = frozenset("""
-son daughter wife husband widow widower father mother brother sister child grandson
-granddaughter nephew niece heir spouse
-""".split())
-# Nouns that relate a name to another and are never part of it, even capitalised.
-_RELATIONAL = KIN | frozenset("ceo chairman chairwoman cofounder co-founder founder".split())
 
 
 def _trim_modifiers(doc: Any, s: int, e: int) -> int:
@@ -274,7 +268,7 @@ def _trim_modifiers(doc: Any, s: int, e: int) -> int:
     while e - s >= 2:
         tok = doc[s]
         nxt = doc[s + 1]
-        if tok.lower_ in _RELATIONAL and nxt.lower_ == "of" and e - s >= 3 \
+        if tok.lower_ in RELATIONAL and nxt.lower_ == "of" and e - s >= 3 \
                 and doc[s + 2].text[:1].isupper():
             s += 2  # "Widow of David Nevins", "CEO of Bank of America": the name follows
             continue
@@ -312,7 +306,7 @@ def descriptors(doc: Any, start: int, end: int, lemma: Any) -> tuple[str, ...]:
     if root.dep_ in ("appos", "compound") and root.head.pos_ == "NOUN":
         nouns.append(root.head)
     words = {lemma(n).lower() for n in nouns}
-    return tuple(sorted(w for w in words if w in coref.DESCRIPTOR_NOUNS))
+    return tuple(sorted(w for w in words if w in DESCRIPTOR_NOUNS))
 
 
 def top_token(doc: Any, root: Any, arg_at: dict[int, Arg]) -> Any:

@@ -9,11 +9,10 @@ import re
 from collections.abc import Iterable
 from dataclasses import replace
 
+from ..lexicon.names import GENERATIONS
 from ..normalize.mentions import normalize
 from .mentions import Arg
 
-# After a person's name, a generation keeps it that person's: "Hector Macpherson Sr.".
-_GENERATIONS = frozenset({"jr", "sr", "ii", "iii", "iv"})
 # "<Head> of <Name>": the head is a common or title word, the tail a name of its own.
 _OF = re.compile(r"\s+(?:of|de)\s+(?:the\s+)?(?=[A-Z])")  # never a year: "War of 1812"
 # "Medieval Latin" is a stage of Latin, "Old English" of English.
@@ -55,7 +54,7 @@ def _head_name(text: str, known: set[str], thing: bool) -> str | None:
     words = text.split()
     for n in range(len(words) - 1, 1, -1):
         head = " ".join(words[:n])
-        suffix = all(w.lower().rstrip(".") in _GENERATIONS for w in words[n:])
+        suffix = all(w.lower().rstrip(".") in GENERATIONS for w in words[n:])
         if (thing or suffix or " of " in f" {head} ") and normalize(head) in known \
                 and words[n][:1].isupper():
             return head

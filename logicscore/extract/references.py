@@ -6,10 +6,10 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from ..lexicon.generic import is_generic
+from ..lexicon.names import ARTICLES
 from ..models import LITERAL_KINDS
 from ..normalize import coref
-from ..normalize.mentions import ARTICLES
-from ..question import is_generic
 from .mentions import Arg, Placed, descriptors, top_token
 
 _PERSON_VERBS = frozenset({

@@ -9,18 +9,19 @@ from typing import Any, ClassVar
 from pydantic import BaseModel, ConfigDict
 
 from ..errors import ConfigError
+from ..lexicon.names import KIN
+from ..lexicon.pronouns import RELATIVE_PRONOUNS
 from ..models import LITERAL_KINDS, Pattern, Proposition, QARecord, Resolution
 from ..normalize.mentions import DATE, normalize
 from ..stages import SpacyPipeline
 from . import Extraction, Mention
 from .draft import Draft, SentenceBase
-from .mentions import KIN, Arg, find_mentions, strip_citations
+from .mentions import Arg, find_mentions, strip_citations
 from .nested import nested
 from .references import References
 from .syntax import (ANSWER_IS, CONCLUSION, HEADING, HEDGE, causal, join_headings,
                      misparsed_verb, np_text)
 
-_RELATIVE = frozenset({"who", "whom", "which", "that", "whose"})
 _PRED_DEPS = frozenset({"relcl", "acl", "advcl", "ccomp", "csubj", "parataxis", "conj"})
 _SUBJ = ("nsubj", "nsubjpass")
 _GIVE_VERBS = frozenset({"earn", "win", "give", "award", "bring", "grant", "gain"})
@@ -185,7 +186,7 @@ class _Run(References):
         subj = next((c for c in p.children if c.dep_ in _SUBJ), None)
         if subj is not None:
             arg = self.arg_at.get(subj.i)
-            if arg is None and subj.lower_ in _RELATIVE and p.dep_ == "relcl":
+            if arg is None and subj.lower_ in RELATIVE_PRONOUNS and p.dep_ == "relcl":
                 arg = self._noun_arg(p.head)
             if arg is None and self.lemma(p) == "be":
                 # "The director of X is Kesard": the parser may call a name acomp.
@@ -257,7 +258,7 @@ class _Run(References):
             objects = [a for a in args if self._clause_of(self.doc[a.top]) == pi
                        and all(a is not s for s in subjects)]
             rel = next((c for c in p.children
-                        if c.lower_ in _RELATIVE and c.dep_ not in _SUBJ), None)
+                        if c.lower_ in RELATIVE_PRONOUNS and c.dep_ not in _SUBJ), None)
             if how in ("relcl", "acl") and rel is not None:
                 extra = self._noun_arg(p.head)  # "the film that Nolan directed": that = film
                 if extra is not None and all(extra is not s for s in subjects):

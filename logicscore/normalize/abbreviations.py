@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import re
 
-from .mentions import ARTICLES, WORK_TYPES, Form, analyze
+from ..lexicon.kinds import WORK_TYPES
+from ..lexicon.names import ABBREVIATION_PARTICLES, ARTICLES
+from .mentions import Form, analyze
 
 __all__ = ["abbreviates", "abbreviation"]
 
@@ -21,7 +23,7 @@ it is in on at to of or an as by be do go he me my no so up we am if and the for
 who you she her his its our was are has had how why what when yes
 """.split())
 # Lowercase words inside a name that an abbreviation may leave out or spell ("BA", "BOA").
-_JOINERS = ARTICLES | frozenset("of and for de del des du la le von van der den di da y".split())
+_JOINERS = ARTICLES | ABBREVIATION_PARTICLES | frozenset("of and for".split())
 # What may trail the named thing in a longer name ("MLB MVP": "… Most Valuable Player Award").
 _KIND_WORDS = WORK_TYPES | frozenset("award awards prize trophy medal".split())
 _MAX_WORDS = 8

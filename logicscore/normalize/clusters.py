@@ -8,10 +8,6 @@ from dataclasses import dataclass, field
 from ..models import EntityKind
 from .mentions import DATE, NUMBER, Form, compare, normalize
 
-# "East Los Angeles" is not "Los Angeles": such a first word makes another place.
-PLACE_MODIFIERS = frozenset("""
-north south east west northern southern eastern western central upper lower greater new old
-""".split())
 # Fuzzy comparisons per mention are capped so adversarial inputs stay bounded.
 MAX_FUZZY_FORMS = 400
 # Likewise the forms searched for what an abbreviation stands for, and the abbreviations

@@ -10,37 +10,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
+from ..lexicon.kinds import DESCRIPTOR_NOUNS, ORG_NOUNS, PERSON_NOUNS, PLACE_NOUNS, WORK_NOUNS
+from ..lexicon.pronouns import PERSON_PRONOUNS, PLURAL_PRONOUNS, THING_PRONOUNS
 from ..models import LITERAL_KINDS
 
 RefKind = Literal["person", "thing", "plural"]
 
-PERSON_PRONOUNS = frozenset({"he", "him", "his", "himself", "she", "her", "hers", "herself"})
-THING_PRONOUNS = frozenset({"it", "its", "itself"})
-PLURAL_PRONOUNS = frozenset({"they", "them", "their", "theirs", "themselves"})
-
-WORK_NOUNS = frozenset({
-    "film", "movie", "song", "album", "book", "novel", "series", "show", "play", "opera",
-    "single", "poem", "game", "painting", "documentary", "sitcom", "musical", "track",
-    "episode", "screenplay", "story", "magazine", "newspaper",
-})
-ORG_NOUNS = frozenset({
-    "club", "band", "company", "team", "group", "organization", "organisation",
-    "university", "school", "college", "party", "label", "firm", "studio", "network",
-    "corporation", "agency", "orchestra", "church",
-})
-PLACE_NOUNS = frozenset({
-    "city", "town", "village", "country", "state", "province", "region", "river", "island",
-    "county", "capital", "district", "municipality", "nation", "kingdom", "lake", "mountain",
-    "commune", "parish", "area", "stadium", "building",
-})
-PERSON_NOUNS = frozenset({
-    "director", "actor", "actress", "singer", "author", "writer", "composer", "player",
-    "artist", "poet", "politician", "footballer", "producer", "musician", "king", "queen",
-    "president", "man", "woman", "novelist", "painter", "screenwriter", "songwriter",
-    "rapper", "filmmaker", "scientist", "founder", "father", "mother", "son", "daughter",
-    "wife", "husband", "brother", "sister", "prince", "princess", "emperor", "lyricist",
-})
-DESCRIPTOR_NOUNS = WORK_NOUNS | ORG_NOUNS | PLACE_NOUNS | PERSON_NOUNS
 # Which entity kinds a description may point to; "other" is what NER leaves unlabelled.
 _COMPATIBLE = {
     "work": frozenset({"work", "other", "org"}),

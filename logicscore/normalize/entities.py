@@ -21,17 +21,18 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ..extract import Extraction
 from ..extract import Mention as ExtractedMention
+from ..lexicon.names import ARTICLES
+from ..lexicon.pronouns import PERSON_PRONOUNS
 from ..models import LITERAL_KINDS, Entity, Mention, Proposition, QARecord, QuestionEntity
 from .abbreviations import abbreviation
 from .aliases import alias_pairs
 from .clusters import MAX_ABBREVIATIONS, Cluster, Rec, absorb, best, kind_of
 from .external import expansion, match_external
-from .mentions import ARTICLES, analyze, is_pronoun, normalize, same_answer
+from .mentions import analyze, is_pronoun, normalize, same_answer
 from .relations import person_args
 
 __all__ = ["Linked", "link", "normalize", "same_answer"]
 
-_HE_SHE = frozenset({"he", "she", "him", "her", "his", "hers", "himself", "herself"})
 
 
 @dataclass
@@ -77,7 +78,7 @@ def _collect(extraction: Extraction) -> tuple[list[Rec], list[tuple[Rec | None, 
             res = next((r for r in p.resolutions if normalize(r.to) == normalize(arg)), None)
             if res is not None:
                 reason = f"coreference: {res.text} → {res.to}"
-                person = res.text.casefold() in _HE_SHE
+                person = res.text.casefold() in PERSON_PRONOUNS
                 pair.append(add((arg, tuple(res.span)), arg, tuple(res.span), "other",
                                 (res.span[0], 1), reason, person))
                 continue

@@ -7,74 +7,30 @@ Inception") are told apart from capitalized parts of a name ("City of London").
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass
 
 from rapidfuzz import fuzz
 from rapidfuzz.distance import Levenshtein
 
-ARTICLES = frozenset({"the", "a", "an"})
-# Type and role nouns that wrap a proper name: "the film Inception", "the city of Springfield".
-DESCRIPTORS = frozenset("""
-film movie documentary song single album ep band group novel book series show sitcom play
-musical opera poem game magazine newspaper journal character city town village country state
-province county region district municipality commune suburb borough neighborhood neighbourhood
-river lake mountain island company corporation firm club team university college school station
-airport church cathedral ship label network channel studio franchise manga anime website brand
-museum stadium hotel castle palace party organization organisation capital actor actress singer
-director filmmaker writer author novelist poet player footballer politician painter composer
-musician rapper producer artist scientist physicist chemist architect journalist businessman
-businesswoman entrepreneur comedian dancer philosopher historian economist designer photographer
-screenwriter playwright guitarist drummer lyricist
-""".split())
-# Only these are stripped when they trail a name ("the Inception film"); role nouns are not,
-# since "Inception director" names a person, not the film.
-TRAILING = frozenset("""
-film movie song single album band novel book series show sitcom play musical opera poem game
-magazine newspaper city town village river lake island company club franchise
-""".split())
-HONORIFICS = frozenset("""
-mr mrs ms miss mx dr prof professor sir dame lord lady king queen prince princess duke duchess
-earl count countess baron baroness emperor empress pope president senator general captain
-colonel rev reverend governor mayor bishop archbishop cardinal chancellor admiral
-""".split())
-# Work and organisation type words that question writers capitalise or drop at will ("the
-# Lego Batman movie" for "The Lego Batman Movie", "True North Trilogy" for "True North").
-WORK_TYPES = frozenset("""
-film movie song single album band novel book series trilogy saga show sitcom play musical opera
-poem game magazine newspaper franchise company club
-""".split())
-# Landforms named with or without their type word: "Bansaan Island" is "Bansaan" (a city
-# is not: "Mexico City" is not "Mexico").
-LANDFORMS = frozenset("island river lake".split())
-# A polity named by its adjective: "an Ottoman princess" is of the Ottoman Empire.
-POLITIES = frozenset("empire union dynasty caliphate sultanate khanate".split())
-# Legal-form suffixes: "Arsenal F.C." is "Arsenal", "Bank of America Corporation" the bank.
-ORG_SUFFIXES = frozenset("fc afc cf inc ltd llc plc gmbh corp corporation".split())
-# Name particles that may sit lowercase inside a person's name ("María del Pilar del Río").
-PARTICLES = frozenset("d de del della di da das dos du la le van von der den ter y bin ibn al".split())
-# Titles that go with regnal numbers: "Prince Albert" may be the text's only "Albert II".
-ROYAL = frozenset("""
-king queen prince princess duke duchess earl count countess baron baroness emperor empress pope
-""".split())
-PRONOUNS = frozenset("""
-he she it they him her them his hers its their theirs this that these those who whom which
-himself herself itself themselves we us i you
-""".split())
-_ORDINAL_WORDS = {w: str(i) for i, w in enumerate(
-    "zeroth first second third fourth fifth sixth seventh eighth ninth tenth".split())}
+from ..lexicon.dates import MONTH_WORDS
+from ..lexicon.kinds import DESCRIPTORS, LANDFORMS, ORG_SUFFIXES, POLITIES, TRAILING, WORK_TYPES
+from ..lexicon.names import (ARTICLES, MENTION_HONORIFICS, PERSON_PARTICLES, PERSON_TITLES,
+                             ROYAL_TITLES)
+from ..lexicon.numbers import ORDINAL_WORDS
+from ..lexicon.pronouns import PRONOUNS
+from ..lexicon.text import fold
+
+_ORDINAL_WORDS = {w: str(i) for i, w in enumerate(ORDINAL_WORDS[:11])}
 _ROMAN = re.compile(r"^(?=[ivxlc]+$)c{0,3}(xc|xl|l?x{0,3})(ix|iv|v?i{0,3})$")
 # "&" is a word: "Thelma & Louise" is "Thelma and Louise".
 _TOKEN = re.compile(r"\d+(?:st|nd|rd|th)\b|\d+(?:[.,]\d+)*|[^\W_]+|&", re.UNICODE)
 _ORDINAL = re.compile(r"^(\d+)(?:st|nd|rd|th)$")
 YEAR = re.compile(r"^(1\d{3}|20\d{2})s?$")
-_MONTHS = ("january february march april may june july august september october november "
-           "december jan feb mar apr jun jul aug sep sept oct nov dec")
-_MONTH_NAMES = frozenset(_MONTHS.split())
+_MONTH_NAMES = frozenset(MONTH_WORDS)
 DATE = re.compile(
     r"^(?:(?:in|on|c|circa|around|about)\s+)?(?:(?:\d{1,2}\s+)?(?:%s)(?:\s+\d{1,2})?(?:\s+\d{3,4})?"
     r"|\d{3,4}s?|\d{4}\s+\d{1,2}\s+\d{1,2}|\d{1,2}(?:st|nd|rd|th)?\s+century)(?:\s+(?:ad|bc|bce|ce))?$"
-    % "|".join(_MONTHS.split()))
+    % "|".join(MONTH_WORDS))
 NUMBER = re.compile(
     r"^(?:about|around|over|under|nearly|approximately)?\s*\d+(?:[.,]\d+)*"
     r"(?:\s+(?:hundred|thousand|million|billion|trillion|percent|per cent|people|inhabitants|km|"
@@ -93,11 +49,6 @@ class Form:
     person_hint: bool
     # A royal or noble title was stripped ("Prince Albert" → "Albert").
     titled: bool = False
-
-
-def _fold(token: str) -> str:
-    text = unicodedata.normalize("NFKD", token)
-    return "".join(c for c in text if not unicodedata.combining(c)).casefold()
 
 
 def _mask(text: str) -> tuple[str, set[int]]:
@@ -123,14 +74,13 @@ def analyze(text: str) -> Form:
     masked, possessive_ends = _mask(text)
     raw = [(m.group(), m.start(), m.end()) for m in _TOKEN.finditer(masked)]
     if not raw:
-        folded = _fold(text).strip()
+        folded = fold(text).strip()
         return Form(folded, (folded,) if folded else (), (False,), frozenset(), text.strip(), False)
     all_lower = not any(c.isupper() for c in text)
-    toks = ["and" if t == "&" else _fold(t).replace(",", "") for t, _, _ in raw]
+    toks = ["and" if t == "&" else fold(t).replace(",", "") for t, _, _ in raw]
     caps = [t[0].isupper() for t, _, _ in raw]
     poss = [end in possessive_ends for _, _, end in raw]
-    person_hint = any(t in HONORIFICS - {"king", "queen", "prince", "princess", "general"}
-                      for t in toks[:-1])
+    person_hint = any(t in PERSON_TITLES for t in toks[:-1])
     keep = list(range(len(raw)))
     titled = False
 
@@ -144,7 +94,7 @@ def analyze(text: str) -> Form:
 
     def is_name(i: int) -> bool:
         if all_lower:
-            return toks[i] not in DESCRIPTORS | HONORIFICS | ARTICLES | {"of"}
+            return toks[i] not in DESCRIPTORS | MENTION_HONORIFICS | ARTICLES | {"of"}
         return caps[i] or toks[i][0].isdigit()
 
     changed = True
@@ -158,7 +108,7 @@ def analyze(text: str) -> Form:
         for pos in range(len(keep) - 2, -1, -1):
             i = keep[pos]
             descriptor = toks[i] in DESCRIPTORS and (not caps[i] or all_lower)
-            honorific = toks[i] in HONORIFICS
+            honorific = toks[i] in MENTION_HONORIFICS
             # A possessive owns what follows, it does not title it: "The King's Speech".
             if not (descriptor or honorific) or poss[i]:
                 continue
@@ -166,7 +116,7 @@ def analyze(text: str) -> Form:
             while descriptor and nxt < len(keep) - 1 and toks[keep[nxt]] in ("of", "the"):
                 nxt += 1
             if toks[keep[nxt]] not in ("of", "the") and is_name(keep[nxt]):
-                titled = titled or toks[i] in ROYAL
+                titled = titled or toks[i] in ROYAL_TITLES
                 del keep[:nxt]
                 changed = True
                 break
@@ -190,7 +140,7 @@ def analyze(text: str) -> Form:
         elif norm[0].isdigit():
             markers.add("n:" + norm)
         elif (pos > 0 and tok.isupper() and _ROMAN.match(norm) and not dotted and not run
-              and (pos == len(keep) - 1 or toks[keep[pos + 1]] in PARTICLES | {"of"}
+              and (pos == len(keep) - 1 or toks[keep[pos + 1]] in PERSON_PARTICLES | {"of"}
                    or text[end:end + 1] == ",")):  # "Gerhard VII, Duke of Jülich-Berg"
             markers.add("r:" + norm)
         elif pos > 0 and norm in ("jr", "sr") and caps[i]:
@@ -290,7 +240,7 @@ def inner(short: Form, long: Form) -> bool:
     for start in range(m - n + 1):
         if long.tokens[start:start + n] == short.tokens:
             extra = [j for j in range(m) if not start <= j < start + n]
-            return all(long.caps[j] or long.tokens[j] in PARTICLES for j in extra)
+            return all(long.caps[j] or long.tokens[j] in PERSON_PARTICLES for j in extra)
     return False
 
 
@@ -301,7 +251,7 @@ def same_regnal(short: Form, long: Form) -> bool:
     return (2 <= n < len(long.tokens) and long.tokens[:n] == short.tokens
             and any(m.startswith("r:") for m in short.markers) and short.markers == long.markers
             and ("r:" + short.tokens[-1]) in short.markers
-            and (long.tokens[n] == "of" or long.tokens[n] in PARTICLES))
+            and (long.tokens[n] == "of" or long.tokens[n] in PERSON_PARTICLES))
 
 
 def _other_name(a: Form, b: Form) -> bool:

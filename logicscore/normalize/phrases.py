@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+from ..lexicon.text import crude_stem
+
 __all__ = ["STOP", "crude_stem", "words", "content", "restates_question"]
 
 STOP = frozenset("""
@@ -11,22 +13,6 @@ a an the of in on at to for by from with as and or is was were are be been being
 do does did who whom whose what which when where why how that this these those it its also then
 later not never no one
 """.split())
-_IRREGULAR = {
-    "write": "writ", "wrote": "writ", "written": "writ", "writer": "writ", "writes": "writ",
-    "birth": "born", "birthplace": "born", "died": "die", "death": "die",
-}
-
-
-def crude_stem(word: str) -> str:
-    """A crude, deterministic stem: enough to equate "directed", "director", "directs"."""
-    word = word.casefold()
-    if word in _IRREGULAR:
-        return _IRREGULAR[word]
-    for suffix in ("ing", "ed", "er", "or", "s"):
-        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
-            word = word[: -len(suffix)]
-            break
-    return word[:5]
 
 
 def words(text: str) -> list[str]:

@@ -1,40 +1,37 @@
 """Fixed text helpers for building real-data cases (SPEC §8).
 
 These are deliberately independent of `logicscore.normalize`: the cases a benchmark
-measures must not change when the pipeline under test changes.
+measures must not change when the pipeline under test changes. They read only the
+lexicon's fixed text key and word lists.
 """
 
 from __future__ import annotations
 
 import re
-import unicodedata
 
 from rapidfuzz import fuzz
 
-_NON_WORD = re.compile(r"[^0-9a-z]+")
+from ..lexicon.names import ARTICLES, PHRASE_PARTICLES
+from ..lexicon.pronouns import STANDING_PRONOUNS
+from ..lexicon.sentences import ABBREVIATIONS
+from ..lexicon.text import key, word_stem
+
 _TRAILING_PAREN = re.compile(r"\s*\([^()]*\)\s*$")
-_ARTICLES = ("the", "a", "an")
+_ARTICLES = tuple(sorted(ARTICLES))
 # Function words a sub-answer may carry that its sentence does not ("for Best Actress").
 _LEADING_FUNCTION = _ARTICLES + ("for", "in", "on", "at", "of", "by", "to", "from")
 _ENDS_SENTENCE = re.compile(r"[.!?][\"'”’)\]]*$")
 # Where a paragraph splits into sentences: end punctuation, space, a capital/digit/quote.
 _SPLIT = re.compile(r"[.!?][\"'”’)]?(?=\s+[\"'“(]?[A-Z0-9])")
 _INITIALS = re.compile(r"^(?:[a-z]\.)*[a-z]$")
-_ABBREV = {
-    "mr", "mrs", "ms", "dr", "st", "jr", "sr", "vs", "inc", "ltd", "co", "no", "gen", "lt",
-    "col", "capt", "rev", "prof", "mt", "ft", "u.s", "u.k", "jan", "feb", "aug", "sept",
-    "oct", "nov", "dec", "approx", "ca", "c", "vol", "op", "fr", "bros", "lit",
-}
-PRONOUNS = ("he", "she", "him", "his", "her", "hers", "it", "its", "they", "them", "their")
-_PRONOUN_RE = re.compile(r"\b(" + "|".join(PRONOUNS) + r")\b", re.IGNORECASE)
+_PRONOUN_RE = re.compile(r"\b(" + "|".join(sorted(STANDING_PRONOUNS)) + r")\b",
+                         re.IGNORECASE)
 
 
 def norm(text: str) -> str:
-    """Accent-free, casefolded words joined by single spaces (punctuation dropped)."""
-    if not text.isascii():
-        decomposed = unicodedata.normalize("NFKD", text)
-        text = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
-    return _NON_WORD.sub(" ", text.casefold()).strip()
+    """Accent-free, casefolded words joined by single spaces (punctuation dropped): the text
+    key, with "&" read as punctuation as the cases were built."""
+    return key(text.replace("&", " "))
 
 
 def display_title(title: str) -> str:
@@ -152,7 +149,7 @@ def split_sentences(paragraph: str) -> list[str]:
     for match in _SPLIT.finditer(paragraph):
         head = paragraph[start:match.end()].rstrip("\"'”’)").rstrip(".!?").split()
         last_word = head[-1].lower() if head else ""
-        if last_word in _ABBREV or _INITIALS.match(last_word):
+        if last_word in ABBREVIATIONS or _INITIALS.match(last_word):
             continue
         pieces.append(paragraph[start:match.end()].strip())
         start = match.end()
@@ -196,21 +193,6 @@ _STOP_WORDS = frozenset("""
     that these those there here then also both either one ones
     name names named call called known person people thing place year years time
     """.split())
-_SUFFIXES = ("ing", "ed", "ion")
-
-
-def _stem(word: str) -> str:
-    # Crude on purpose: "voices"/"voice", "plays"/"played", "translated"/"translation" must
-    # meet; nothing subtler is needed.
-    if word.endswith("s") and not word.endswith("ss") and len(word) > 4:
-        word = word[:-1]
-    for suffix in _SUFFIXES:
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            word = word[:-len(suffix)]
-            break
-    return word[:-1] if word.endswith("e") and len(word) > 3 else word
-
-
 def _tokens(text: str) -> list[str]:
     """Normalized words, a run of single letters joined ("J.A.R.V.I.S." → "jarvis")."""
     out: list[str] = []
@@ -229,7 +211,7 @@ def _tokens(text: str) -> list[str]:
 
 def content_words(text: str) -> set[str]:
     """Stemmed words beyond stop words and single letters (a possessive's "s" included)."""
-    return {_stem(w) for w in _tokens(text) if len(w) > 1 and w not in _STOP_WORDS}
+    return {word_stem(w) for w in _tokens(text) if len(w) > 1 and w not in _STOP_WORDS}
 
 
 def names_entity(text: str, name: str) -> bool:
@@ -241,7 +223,7 @@ def names_entity(text: str, name: str) -> bool:
     return bool(words) and words <= content_words(text)
 
 
-_JOINERS = frozenset({"of", "the", "and", "on", "de", "du", "da", "von", "van", "la", "le", "a"})
+_JOINERS = ARTICLES - {"an"} | PHRASE_PARTICLES | frozenset({"of", "and", "on"})
 
 
 def capitalized_phrases(text: str) -> list[str]:

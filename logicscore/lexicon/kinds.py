@@ -1,0 +1,66 @@
+"""Type nouns: the words that say what kind of thing a name names ("the film X", "X Island")."""
+
+from __future__ import annotations
+
+from ._sets import words
+
+# Head nouns of a description by the kind of entity it points to ("the film", "the city").
+WORK_NOUNS = frozenset({
+    "film", "movie", "song", "album", "book", "novel", "series", "show", "play", "opera",
+    "single", "poem", "game", "painting", "documentary", "sitcom", "musical", "track",
+    "episode", "screenplay", "story", "magazine", "newspaper",
+})
+ORG_NOUNS = frozenset({
+    "club", "band", "company", "team", "group", "organization", "organisation",
+    "university", "school", "college", "party", "label", "firm", "studio", "network",
+    "corporation", "agency", "orchestra", "church",
+})
+PLACE_NOUNS = frozenset({
+    "city", "town", "village", "country", "state", "province", "region", "river", "island",
+    "county", "capital", "district", "municipality", "nation", "kingdom", "lake", "mountain",
+    "commune", "parish", "area", "stadium", "building",
+})
+PERSON_NOUNS = frozenset({
+    "director", "actor", "actress", "singer", "author", "writer", "composer", "player",
+    "artist", "poet", "politician", "footballer", "producer", "musician", "king", "queen",
+    "president", "man", "woman", "novelist", "painter", "screenwriter", "songwriter",
+    "rapper", "filmmaker", "scientist", "founder", "father", "mother", "son", "daughter",
+    "wife", "husband", "brother", "sister", "prince", "princess", "emperor", "lyricist",
+})
+DESCRIPTOR_NOUNS = WORK_NOUNS | ORG_NOUNS | PLACE_NOUNS | PERSON_NOUNS
+# Type and role nouns that wrap a proper name: "the film Inception", "the city of Springfield".
+DESCRIPTORS = frozenset("""
+film movie documentary song single album ep band group novel book series show sitcom play
+musical opera poem game magazine newspaper journal character city town village country state
+province county region district municipality commune suburb borough neighborhood neighbourhood
+river lake mountain island company corporation firm club team university college school station
+airport church cathedral ship label network channel studio franchise manga anime website brand
+museum stadium hotel castle palace party organization organisation capital actor actress singer
+director filmmaker writer author novelist poet player footballer politician painter composer
+musician rapper producer artist scientist physicist chemist architect journalist businessman
+businesswoman entrepreneur comedian dancer philosopher historian economist designer photographer
+screenwriter playwright guitarist drummer lyricist
+""".split())
+# Only these are stripped when they trail a name ("the Inception film"); role nouns are not,
+# since "Inception director" names a person, not the film.
+TRAILING = frozenset("""
+film movie song single album band novel book series show sitcom play musical opera poem game
+magazine newspaper city town village river lake island company club franchise
+""".split())
+# Work and organisation type words that question writers capitalise or drop at will ("the
+# Lego Batman movie" for "The Lego Batman Movie", "True North Trilogy" for "True North").
+WORK_TYPES = frozenset("""
+film movie song single album band novel book series trilogy saga show sitcom play musical opera
+poem game magazine newspaper franchise company club
+""".split())
+# Landforms named with or without their type word: "Bansaan Island" is "Bansaan" (a city
+# is not: "Mexico City" is not "Mexico").
+LANDFORMS = frozenset("island river lake".split())
+# A polity named by its adjective: "an Ottoman princess" is of the Ottoman Empire.
+POLITIES = frozenset("empire union dynasty caliphate sultanate khanate".split())
+# Legal-form suffixes: "Arsenal F.C." is "Arsenal", "Bank of America Corporation" the bank.
+ORG_SUFFIXES = frozenset("fc afc cf inc ltd llc plc gmbh corp corporation".split())
+# "East Los Angeles" is not "Los Angeles": such a first word makes another place.
+PLACE_MODIFIERS = words("""
+north south east west northern southern eastern western central upper lower greater new old
+""")

@@ -1,0 +1,18 @@
+"""Number and ordinal words."""
+
+from __future__ import annotations
+
+from ._sets import words
+
+NUMBER_WORDS = words("""
+one two three four five six seven eight nine ten eleven twelve fifteen twenty thirty forty fifty
+sixty hundred thousand million billion
+""")
+# The number words a mention may be: not "one", a pronoun too ("one of the oldest clubs").
+MENTION_NUMBER_WORDS = NUMBER_WORDS - {"one"}
+# The number words a question's name or count is read with ("Seven", "seven members");
+# "fifteen" and "sixty" were never listed there.
+COUNT_WORDS = NUMBER_WORDS - {"fifteen", "sixty"}
+# Ordinal words in order, so that a word's index is its value ("zeroth" is 0).
+ORDINAL_WORDS = ("zeroth", "first", "second", "third", "fourth", "fifth", "sixth", "seventh",
+                 "eighth", "ninth", "tenth", "eleventh", "twelfth")

@@ -1,0 +1,87 @@
+"""Relation families (SPEC §4.6, §5): the phrases of each, which of its arguments take one
+value, and the slots only a person fills."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+
+class Family(NamedTuple):
+    """One relation: which arguments take one value given the other, whether it is
+    symmetric, the phrases that state it, and the words that still mark it in a phrase the
+    list does not hold ("was the first director of"), compared by `text.crude_stem`."""
+
+    functional: tuple[int, ...]
+    symmetric: bool
+    phrases: tuple[str, ...]
+    words: tuple[str, ...] = ()
+    # The slots that take one value when only `words` mark the relation, if not `functional`.
+    words_functional: tuple[int, ...] | None = None
+
+
+# A phrase prefixed with "~" has its grammatical subject in the *second* slot.
+# Functional slots: 0 means "arg0 has one arg1" (a person has one birthplace); 1 means
+# "arg1 has one arg0" (a film has one director). Multi-valued relations (starring,
+# founding, membership, employment) list none: two values are no contradiction.
+# A family without phrases is known by its words only.
+FAMILIES: dict[str, Family] = {
+    # born(person, place)
+    "born": Family((0,), False, ("born in", "bear in", "born", "native of", "a native of",
+                                 "~birthplace of", "~birth place of", "~hometown of"),
+                   ("born",)),
+    # died(person, place)
+    "die": Family((0,), False, (), ("died",)),
+    # nationality(person, country)
+    "nationality": Family((0,), False, (), ("nationality",)),
+    # location(thing, place): cities in countries, organisations based in cities
+    "location": Family((0,), False, ("locate in", "lie in", "situate in", "city in", "town in",
+                                     "base in", "headquarter in", "headquarters in", "~contain",
+                                     "~home of", "~home to"),
+                       ("located", "headquarters")),
+    # capital(city, country)
+    "capital": Family((0, 1), False, ("capital of", "~capital", "~have capital"), ("capital",)),
+    # direct(person, film)
+    "direct": Family((1,), False, ("direct", "director of", "~direct by", "~director"),
+                     ("directed",)),
+    # write(person, work)
+    "write": Family((1,), False, ("write", "author of", "writer of", "pen", "~write by",
+                                  "~author", "~writer", "~pen by"),
+                    ("wrote", "authored")),
+    # create(person, work), compose(person, work), …: one maker per work
+    "create": Family((1,), False, (), ("created",)),
+    "compose": Family((1,), False, (), ("composed",)),
+    "produce": Family((1,), False, (), ("produced",)),
+    "paint": Family((1,), False, (), ("painted",)),
+    "design": Family((1,), False, (), ("designed",)),
+    # married(person, person), symmetric
+    "married": Family((0, 1), True, ("marry", "married to", "marry to", "wed", "spouse of",
+                                     "wife of", "husband of", "~spouse", "~wife", "~husband"),
+                      ("spouse",)),
+    # found(person, organisation): co-founders are common, so not functional; the bare
+    # founding words are still read as one founder per organisation
+    "found": Family((), False, ("found", "co found", "establish", "founder of",
+                                "co founder of", "~found by", "~establish by", "~founder"),
+                    ("founded",), (1,)),
+    # star(person, film)
+    "star": Family((), False, ("star in", "appear in", "act in", "star of", "~star",
+                               "~feature", "~starring", "~star by")),
+    # member(person, group)
+    "member": Family((), False, ("member of", "join", "belong to", "~include", "~member")),
+    # play(person, club)
+    "play": Family((0,), False, ("play for", "striker for", "player for", "~club of",
+                                 "~club")),
+    # employ(person, organisation)
+    "employ": Family((), False, ("work for", "work at", "employ by", "employee of",
+                                 "~employ", "~employer of", "~employer")),
+    # adapt(film, source)
+    "adapt": Family((0,), False, ("adapt from", "adaptation of", "base on", "~adapt into")),
+}
+
+# Slots only a person fills (selectional preference): "X was born in", "A directed",
+# "the spouse of". Entity linking takes this as person evidence when NER mislabels an
+# unfamiliar name (a lone surname may then join that person's full name).
+PERSON_SLOTS: dict[str, tuple[int, ...]] = {
+    "born": (0,), "direct": (0,), "write": (0,), "married": (0, 1), "found": (0,),
+    "star": (0,), "member": (0,), "play": (0,), "employ": (0,),
+}
+
