@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a check
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    from logicscore.realdata import DATASETS
+    from benchmarks.realdata import DATASETS
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--dataset", action="append", metavar="NAME",
                         help=f"repeatable; one of {', '.join(DATASETS)} (or 2wiki, hotpot, eb); "
@@ -44,8 +44,8 @@ def main(argv: list[str] | None = None) -> int:
     from rich.console import Console
     from rich.progress import Progress
 
-    from logicscore.realdata import DataNotFound, evaluate, locate_data, resolve_name
-    from logicscore.realdata.render import render
+    from benchmarks.realdata import DataNotFound, evaluate, locate_data, resolve_name
+    from benchmarks.realdata.render import render
 
     args = parse_args(argv)
     err = Console(stderr=True)

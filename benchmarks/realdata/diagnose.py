@@ -10,9 +10,12 @@ import re
 from bisect import bisect_right
 from collections.abc import Iterable
 
-from ..models import AuditResult, Entity, Proposition
-from ..normalize.entities import normalize, same_answer
-from ..normalize.mentions import analyze
+from logicscore import AuditResult, Entity, Proposition
+# Not public API: the evidence-pair figures match names the way the pipeline does, so they
+# use its answer equality and name analysis rather than a copy that could drift from it.
+from logicscore.normalize.entities import normalize, same_answer
+from logicscore.normalize.mentions import analyze
+
 from .cases import Case
 from .text import contains, display_title, has_pronoun, norm, similar_names
 
