@@ -10,9 +10,9 @@ import re
 from bisect import bisect_right
 from collections.abc import Iterable
 
+# Beside the public API, the pipeline's answer equality and name analysis (not public): the
+# evidence-pair figures match names the way the auditor does, not by a copy that could drift.
 from logicscore import AuditResult, Entity, Proposition
-# Not public API: the evidence-pair figures match names the way the pipeline does, so they
-# use its answer equality and name analysis rather than a copy that could drift from it.
 from logicscore.normalize.entities import normalize, same_answer
 from logicscore.normalize.mentions import analyze
 
