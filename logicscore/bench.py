@@ -91,9 +91,12 @@ def score(golds: list[dict], preds: list[Pred]) -> dict[str, Any]:
             f1s.append(f1)
     out["failure"] = per_class
     out["failure_macro_f1"] = round(sum(f1s) / len(f1s), 4) if f1s else None
-    if any(p.conciseness is not None for p in preds) and n:
-        err = [abs((p.conciseness or 0.0) - g["conciseness"]) for g, p in zip(golds, preds)]
-        out["conciseness_mae"] = round(sum(err) / n, 4)
+    # Conciseness, determinateness and the gap are scored on the records whose gold has them
+    # (real-prose cases know their label, not how concise an answer should be).
+    rated = [(g, p) for g, p in zip(golds, preds) if g.get("conciseness") is not None]
+    if rated and any(p.conciseness is not None for _, p in rated):
+        err = [abs((p.conciseness or 0.0) - g["conciseness"]) for g, p in rated]
+        out["conciseness_mae"] = round(sum(err) / len(rated), 4)
     else:
         out["conciseness_mae"] = None   # the predictor has no notion of a chain
     gapped = [(g, p) for g, p in zip(golds, preds) if g.get("gap")]
@@ -101,8 +104,9 @@ def score(golds: list[dict], preds: list[Pred]) -> dict[str, Any]:
                and normalize(p.gap[1]) == normalize(g["gap"]["to"]) for g, p in gapped)
     out["gap_accuracy"] = _ratio(hits, len(gapped))
     out["gap_n"] = len(gapped)
+    judged = [(g, p) for g, p in zip(golds, preds) if g.get("determinateness") is not None]
     out["determinateness_accuracy"] = _ratio(
-        sum(p.determinateness == g["determinateness"] for g, p in zip(golds, preds)), n)
+        sum(p.determinateness == g["determinateness"] for g, p in judged), len(judged))
     tp = fp = fn = 0
     for g, p in zip(golds, preds):
         want = [s for s in SCORED_SIGNALS if s in g.get("signals", [])]
@@ -141,8 +145,9 @@ def majority_baseline(records: list[dict]) -> list[Pred]:
     """The corpus's most frequent label for each output (median for conciseness)."""
     golds = [r["meta"]["gold"] for r in records]
     label = _mode([_gold_label(g) for g in golds])
-    verdict = _mode([g["determinateness"] for g in golds])
-    conc = statistics.median([g["conciseness"] for g in golds]) if golds else 0.0
+    verdict = _mode([g["determinateness"] for g in golds if g.get("determinateness") is not None])
+    rated = [g["conciseness"] for g in golds if g.get("conciseness") is not None]
+    conc = statistics.median(rated) if rated else 0.0
     return [Pred(int(label == "complete"), label, conc, None, verdict) for _ in records]
 
 
@@ -210,7 +215,7 @@ def greedy_baseline(records: list[dict]) -> list[Pred]:
     """Greedy first-match search, given the gold question entity as the reference code is."""
     out = []
     for r in records:
-        qes = [r["meta"]["gold"]["question_entity"]]
+        qes = [r["meta"]["gold"].get("question_entity") or ""]  # none given: it never stops
         chain, total = greedy_chain(qes, r["answer"], r["long_answer"])
         done = bool(chain)
         out.append(Pred(int(done), "complete" if done else "broken",

@@ -223,33 +223,13 @@ def corpus_generate(
     _stderr().print(f"wrote {n} cases to {output} (sha256 {digest})", highlight=False)
 
 
-def _default_workers() -> int:
-    import os
-
-    return min(4, os.cpu_count() or 1)
-
-
 @app.command(help=(
     "Measure the auditor against gold labels, beside baselines (majority, answer-mentioned, "
-    "greedy).\n\nWith --real, measure it on public multi-hop QA data instead: completeness on "
-    "gold answers, incompleteness caught when a hop is removed or replaced, precision, "
-    "conciseness under padding, 2Wiki evidence pairs, and failure causes."))
+    "greedy)."))
 def bench(
     corpus: Annotated[Optional[Path], typer.Argument(
-        help="A corpus from `logicscore corpus generate`; with --real, the folder holding the "
-             "datasets (default: $LOGICSCORE_DATA, else a shared/data above the current directory).",
+        help="A gold-labelled JSONL corpus, e.g. from `logicscore corpus generate`.",
         show_default=False)] = None,
-    real: Annotated[bool, typer.Option("--real", help="Measure on real multi-hop QA dev sets "
-                    "(2WikiMultihopQA, HotpotQA, MuSiQue; EntailmentBank for reference): gold "
-                    "supporting sentences as long answers, plus perturbations with known labels.")] = False,
-    dataset: Annotated[list[str], typer.Option("--dataset", help="With --real: one dataset, repeatable "
-                       "(2wiki, hotpot, musique, eb). Default: all.")] = [],
-    limit: Annotated[Optional[int], typer.Option("--limit", min=1, help="With --real: the first N "
-                     "records of each dataset.")] = None,
-    seed: Annotated[int, typer.Option("--seed", help="With --real: seeds replaced-hop donors and "
-                    "distractor picks.")] = 0,
-    workers: Annotated[int, typer.Option("--workers", min=1, help="With --real: processes for the "
-                       "spaCy path (default: CPUs, at most 4).", show_default=False)] = _default_workers(),
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables.")] = False,
     as_md: Annotated[bool, typer.Option("--md", help="Print markdown tables (for a README or CI comment).")] = False,
     extractor: ExtractorOpt = "rules",
@@ -257,19 +237,10 @@ def bench(
     spacy_model: ModelOpt = None,
     max_alternatives: AltsOpt = default("max_alternatives"),
 ) -> None:
-    if real:
-        if extractor != "rules":
-            _fail("--real measures the rules path: real records carry no propositions for "
-                  f"--extractor {extractor}", 2)
-        options = {"fuzzy_threshold": fuzzy_threshold, "spacy_model": spacy_model,
-                   "max_alternatives": max_alternatives}
-        _bench_real(corpus, dataset, limit, seed, workers, options, as_json, as_md)
-        return
     from . import bench as bench_mod
 
     if corpus is None:
-        _fail("give a corpus file (make one with `logicscore corpus generate -o FILE`), "
-              "or --real to measure on public QA data", 2)
+        _fail("give a corpus file (make one with `logicscore corpus generate -o FILE`)", 2)
     if not corpus.is_file():
         _fail(f"corpus file {corpus} not found; make one with `logicscore corpus generate -o FILE`", 2)
     auditor = _auditor(extractor, fuzzy_threshold, spacy_model, max_alternatives, False)
@@ -284,41 +255,6 @@ def bench(
         from rich.console import Console
 
         Console().print(bench_mod.render(report))
-
-
-def _bench_real(data: Path | None, datasets: list[str], limit: int | None, seed: int, workers: int,
-                options: dict, as_json: bool, as_md: bool) -> None:
-    from rich.progress import Progress
-
-    from .realdata import DataNotFound, evaluate, locate_data, resolve_name
-    from .realdata.render import markdown, render
-
-    try:
-        names = [resolve_name(n) for n in datasets] or None
-        folder = data or locate_data(Path.cwd())
-    except (ValueError, DataNotFound) as exc:
-        _fail(f"{exc}", 2)
-    if not folder.is_dir():
-        _fail(f"data folder {folder} not found; pass the shared/data folder or set LOGICSCORE_DATA", 2)
-    # Built here so that a bad --spacy-model fails before any worker starts.
-    auditor = _auditor("rules", options["fuzzy_threshold"], options["spacy_model"],
-                       options["max_alternatives"], False)
-    try:
-        with Progress(console=_stderr(), transient=True) as bar:
-            task = bar.add_task("auditing", total=None)
-            report = evaluate(folder, names, limit=limit, seed=seed, workers=workers,
-                              auditor=auditor if workers <= 1 else None, options=options,
-                              progress=lambda done, total: bar.update(task, completed=done, total=total))
-    except FileNotFoundError as exc:
-        _fail(f"{exc}; pass the shared/data folder that holds the datasets", 1)
-    if as_json:
-        typer.echo(json.dumps(report, ensure_ascii=False, indent=1))
-    elif as_md:
-        typer.echo(markdown(report), nl=False)
-    else:
-        from rich.console import Console
-
-        Console().print(render(report))
 
 
 @app.command()

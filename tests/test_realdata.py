@@ -11,17 +11,17 @@ import pytest
 from logicscore.models import (
     AuditResult, Diagnosis, Entity, Mention, Proposition, QuestionEntity, ResultMeta, Scores,
 )
-from logicscore.realdata import (
+from benchmarks.realdata import (
     DataNotFound, Item, evaluate, load_items, locate_data, make_cases, resolve_name,
 )
-from logicscore.realdata.cases import Case
-from logicscore.realdata.datasets import (
+from benchmarks.realdata.cases import Case
+from benchmarks.realdata.datasets import (
     _step_input, parse_2wiki, parse_entailmentbank, parse_hotpot, parse_musique,
 )
-from logicscore.realdata.diagnose import (_loosely_same, evidence_pairs, named_alike, why_complete,
+from benchmarks.realdata.diagnose import (_loosely_same, evidence_pairs, named_alike, why_complete,
                                          why_incomplete)
-from logicscore.realdata.measure import summarize
-from logicscore.realdata.text import (
+from benchmarks.realdata.measure import summarize
+from benchmarks.realdata.text import (
     as_answer_line, capitalized_phrases, carries, content_words, display_title, names_alone,
     names_entity, names_subject, split_sentences,
 )
@@ -373,7 +373,7 @@ def test_realdata_noisy_label_when_removed_subject_still_named():
         ["Josh Randall", ["Josh Randall is an American actor."]],
     ], "supporting_facts": [["Tony Giglio", 0], ["Tony Giglio", 1], ["Timber Falls", 0]]}
     item = parse_2wiki(record)
-    from logicscore.realdata.cases import remove_hop
+    from benchmarks.realdata.cases import remove_hop
     # Timber Falls' own sentence alone: "Tony Giglio directed Timber Falls" still links it.
     assert remove_hop(item, 0).noisy
     # By default the restatement goes with its hop, and the label holds.
@@ -384,7 +384,7 @@ def test_realdata_noisy_label_when_removed_subject_still_named():
 
 
 def test_realdata_restatement_kept_when_it_carries_the_answer():
-    from logicscore.realdata.cases import gap_removal
+    from benchmarks.realdata.cases import gap_removal
     item = _item("Who directed Inception?", "Christopher Nolan",
                  ("Inception", "Inception is a 2010 film."),
                  ("Christopher Nolan", "Christopher Nolan directed Inception."))
@@ -394,7 +394,7 @@ def test_realdata_restatement_kept_when_it_carries_the_answer():
 
 
 def test_realdata_label_sound_when_a_question_name_is_cut_off():
-    from logicscore.realdata.cases import remove_hop
+    from benchmarks.realdata.cases import remove_hop
     item = _item(
         "What character does the actor who played Barney on How I Met Your Mother play in "
         "Batman Under the Red Hood?", "Nightwing",
@@ -617,7 +617,7 @@ def test_realdata_label_sound_when_a_question_name_is_removed():
 
 
 def test_realdata_question_names_for_label_noise():
-    from logicscore.realdata.cases import _question_names
+    from benchmarks.realdata.cases import _question_names
     names = _question_names("What type of media does Hot Pixel and PlayStation Portable have?")
     assert "Hot Pixel" in names and "PlayStation Portable" in names
     assert _question_names("What game did the team with an 11-1 record play?") == []
@@ -627,14 +627,14 @@ def test_realdata_question_names_for_label_noise():
 
 
 def _item(question, answer, *hops):
-    from logicscore.realdata.cases import Hop, Item, Line
+    from benchmarks.realdata.cases import Hop, Item, Line
     return Item(dataset="hotpotqa", id="x", qtype="bridge", scored=True, question=question,
                 answer=answer, hops=tuple(Hop(title, (Line(text, title, i),))
                                           for i, (title, text) in enumerate(hops)))
 
 
 def test_realdata_gap_hop_moves_to_a_hop_whose_removal_is_sound():
-    from logicscore.realdata.cases import gap_hop, remove_hop
+    from benchmarks.realdata.cases import gap_hop, remove_hop
     item = _item(
         "Carroll County, Ohio is named after the only Catholic signatory to the Declaration of "
         "Independence, who is he?", "Charles Carroll of Carrollton",
@@ -650,7 +650,7 @@ def test_realdata_gap_hop_moves_to_a_hop_whose_removal_is_sound():
     # The replaced case takes out the same hop.
     from dataclasses import replace
 
-    from logicscore.realdata.cases import replace_hop
+    from benchmarks.realdata.cases import replace_hop
     donor = replace(_item("Who wrote Dune?", "Frank Herbert",
                           ("Dune", "Dune is a novel by Frank Herbert."),
                           ("Frank Herbert", "He was born in Tacoma.")), id="donor")
@@ -659,7 +659,7 @@ def test_realdata_gap_hop_moves_to_a_hop_whose_removal_is_sound():
 
 
 def test_realdata_gap_hop_stays_on_the_question_side_when_nothing_is_sounder():
-    from logicscore.realdata.cases import gap_hop, remove_hop
+    from benchmarks.realdata.cases import gap_hop, remove_hop
     item = _item("Who directed Inception?", "Christopher Nolan",
                  ("Inception", "Inception is a film directed by Christopher Nolan."),
                  ("Christopher Nolan", "Christopher Nolan: He was born in London."))
@@ -671,63 +671,15 @@ def test_realdata_gap_hop_stays_on_the_question_side_when_nothing_is_sounder():
     assert gap_hop(lone) == 0 and remove_hop(lone).noisy
 
 
-# ---- `logicscore bench --real` ----
 
-def _data_dir(tmp_path):
-    folder = tmp_path / "data" / "hotpotqa"
-    folder.mkdir(parents=True)
-    other = hotpot(_id="h2", question="Which drummer played with Toto?", answer="Jeffrey Porcaro",
-                   supporting_facts=[["Jeff Porcaro", 0], ["Jeff Porcaro", 1], ["Neil Peart", 0]])
-    lines = [json.dumps(r) for r in (HOTPOT, other)]
-    (folder / "hotpotqa_dev_distractor_migres200.jsonl").write_text("\n".join(lines) + "\n")
-    return tmp_path / "data"
-
-
-def _bench(*args):
+def test_realdata_not_in_the_cli():
+    # The harness reads this repository's sample files, so the installed CLI has no way in;
+    # `scripts/eval_real.py` runs it, and `logicscore bench` scores its cases as a corpus.
     from typer.testing import CliRunner
 
     from logicscore.cli import app
-    res = CliRunner().invoke(app, ["bench", "--real", *map(str, args)])
-    return res, " ".join(res.output.split())  # messages are wrapped to the terminal
-
-
-@pytest.mark.slow
-def test_realdata_bench_real_cli(tmp_path):
-    data = _data_dir(tmp_path)
-    res, said = _bench(data, "--dataset", "hotpot", "--workers", "1", "--json")
-    assert res.exit_code == 0, res.output
-    report = json.loads(res.stdout)
-    section = report["datasets"]["hotpotqa"]
-    assert list(report["datasets"]) == ["hotpotqa"] and section["records"] == 2
-    assert section["cases"]["gold"] == 2 and section["cases"]["hop_removed"] == 2
-    assert section["metrics"]["completeness_precision"] is not None
-    # Worker processes give the same report, and get the auditor options.
-    pooled, _ = _bench(data, "--dataset", "hotpot", "--workers", "2", "--json")
-    assert pooled.exit_code == 0 and json.loads(pooled.stdout) == report
-    again, _ = _bench(data, "--dataset", "hotpot", "--workers", "2", "--json", "--fuzzy-threshold", "90")
-    assert again.exit_code == 0, again.output
-    assert "fuzzy:90" in json.loads(again.stdout)["settings"]["signature"]
-    assert "fuzzy:85" in report["settings"]["signature"]
-    md, _ = _bench(data, "--dataset", "hotpot", "--workers", "1", "--md")
-    assert md.exit_code == 0 and "\n| metric | hotpotqa | target |\n|---|---:|---|\n" in "\n" + md.output
-    assert "| completeness recall (gold) |" in md.output
-
-
-def test_realdata_bench_real_cli_failures(tmp_path, monkeypatch):
-    data = _data_dir(tmp_path)
-    res, said = _bench(tmp_path / "missing")
-    assert res.exit_code == 2 and "not found" in said
-    res, said = _bench(data, "--dataset", "squad")
-    assert res.exit_code == 2 and "known: 2wikimultihopqa" in said
-    res, said = _bench(data, "--dataset", "musique", "--workers", "1")  # its file is not there
-    assert res.exit_code == 1 and "musique" in said
-    res, said = _bench(data, "-x", "given")
-    assert res.exit_code == 2 and "rules path" in said
-    monkeypatch.setenv("LOGICSCORE_DATA", str(tmp_path / "nowhere"))
-    res, said = _bench()
-    assert res.exit_code == 2 and "LOGICSCORE_DATA" in said
-    from typer.testing import CliRunner
-
-    from logicscore.cli import app
+    res = CliRunner().invoke(app, ["bench", "--real"])
+    assert res.exit_code == 2 and "--real" in res.output
     res = CliRunner().invoke(app, ["bench"])
-    assert res.exit_code == 2 and "--real" in " ".join(res.output.split())
+    said = " ".join(res.output.split())
+    assert res.exit_code == 2 and "corpus generate" in said and "--real" not in said

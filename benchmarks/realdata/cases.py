@@ -14,7 +14,8 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
-from ..models import QARecord
+from logicscore import QARecord
+
 from .text import (as_answer_line, capitalized_phrases, contains, contains_any, display_title,
                    names_alone)
 

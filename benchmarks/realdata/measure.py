@@ -12,9 +12,8 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from typing import TYPE_CHECKING
+from logicscore import Auditor, AuditResult, QARecord
 
-from ..models import AuditResult, QARecord
 from . import diagnose as dx
 from .cases import KINDS, Case, Item, make_cases
 from .datasets import DATASETS, load_items, resolve_name
@@ -38,15 +37,11 @@ NOT_TARGETED = {
 }
 CHUNK = 8
 
-if TYPE_CHECKING:
-    from ..auditor import Auditor
-
 _AUDITOR = None
 
 
 def _init_worker(options: dict | None = None) -> None:
     global _AUDITOR
-    from ..auditor import Auditor
     _AUDITOR = Auditor(timing=False, **(options or {}))
 
 
@@ -66,7 +61,6 @@ def audit_cases(cases: list[Case], workers: int = 1, progress: Callable[[int], N
     chunks = [[c.record() for c in cases[i:i + CHUNK]] for i in range(0, len(cases), CHUNK)]
     if workers <= 1:
         if auditor is None:
-            from ..auditor import Auditor
             auditor = Auditor(timing=False, **(options or {}))
         for chunk in chunks:
             results = _audit_chunk(chunk, auditor)

@@ -1,7 +1,7 @@
-"""Measuring the auditor on real multi-hop QA data (SPEC §8; run by `scripts/eval_real.py`
-and `logicscore bench --real`).
+"""Measuring the auditor on real multi-hop QA data (SPEC §8; run by `scripts/eval_real.py`,
+cases written for `logicscore bench` by `scripts/real_cases.py`).
 
-    from logicscore.realdata import evaluate, locate_data
+    from benchmarks.realdata import evaluate, locate_data
     report = evaluate(locate_data(), ["2wiki"], limit=50)
 
 `datasets` reads the records into items, `cases` builds labelled long answers from them,

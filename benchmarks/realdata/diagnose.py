@@ -10,9 +10,12 @@ import re
 from bisect import bisect_right
 from collections.abc import Iterable
 
-from ..models import AuditResult, Entity, Proposition
-from ..normalize.entities import normalize, same_answer
-from ..normalize.mentions import analyze
+# Beside the public API, the pipeline's answer equality and name analysis (not public): the
+# evidence-pair figures match names the way the auditor does, not by a copy that could drift.
+from logicscore import AuditResult, Entity, Proposition
+from logicscore.normalize.entities import normalize, same_answer
+from logicscore.normalize.mentions import analyze
+
 from .cases import Case
 from .text import contains, display_title, has_pronoun, norm, similar_names
 
