@@ -11,10 +11,10 @@ import re
 
 from rapidfuzz import fuzz
 
-from ..lexicon.names import ARTICLES, PHRASE_PARTICLES
-from ..lexicon.pronouns import STANDING_PRONOUNS
-from ..lexicon.sentences import ABBREVIATIONS
-from ..lexicon.text import key, word_stem
+from logicscore.lexicon.names import ARTICLES, PHRASE_PARTICLES
+from logicscore.lexicon.pronouns import STANDING_PRONOUNS
+from logicscore.lexicon.sentences import ABBREVIATIONS
+from logicscore.lexicon.text import key, word_stem
 
 _TRAILING_PAREN = re.compile(r"\s*\([^()]*\)\s*$")
 _ARTICLES = tuple(sorted(ARTICLES))
