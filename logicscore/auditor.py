@@ -17,7 +17,7 @@ from typing import Any
 from . import __version__
 from .chain import analyze
 from .determinate import judge
-from .errors import InputError, LogicscoreError, Timeout
+from .errors import ConfigError, InputError, LogicscoreError, Timeout
 from .extract import Extractor, get_extractor
 from .io import InputLine
 from .models import AuditResult, Diagnosis, ErrorInfo, QARecord, QuestionEntity, ResultMeta
@@ -179,7 +179,8 @@ class Auditor:
         """Audit a stream in order; every item yields exactly one result, scored or errored.
 
         Items are `QARecord`s or `io.InputLine`s (an unreadable line comes back as an
-        error record carrying its line number, so nothing is dropped).
+        error record carrying its line number, so nothing is dropped). A `ConfigError`
+        (the spaCy model is missing) is raised, not recorded: it would fail every record.
         """
         for item in records:
             start = time.perf_counter()
@@ -193,6 +194,8 @@ class Auditor:
                 item = item.record
             try:
                 result = self.audit_record(item, line=line)
+            except ConfigError:  # a missing model stops the run; it is not one record's error
+                raise
             except LogicscoreError as exc:
                 result = self.error_result(item.id, exc, start, line=line, meta=item.meta)
             except Exception as exc:  # noqa: BLE001 - a bug must not lose the record
