@@ -15,12 +15,15 @@ import statistics
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import IO, Any
 
+from pydantic import ValidationError
+
+from .errors import InputError
 from .lexicon.text import key as text_key
 from .models import AuditResult, QARecord
 
-__all__ = ["BenchReport", "Pred", "run", "render", "score", "from_result",
+__all__ = ["BenchReport", "Pred", "run", "render", "score", "from_result", "load", "Rejected",
            "majority_baseline", "answer_mentioned_baseline", "greedy_baseline", "greedy_chain"]
 
 CLASSES = ("complete", "broken", "circular", "deviated")
@@ -139,6 +142,91 @@ def _subset(records: list[dict], preds: list[Pred], keep) -> dict[str, Any]:
     return score([g for g, _ in pairs], [p for _, p in pairs])
 
 
+# -- reading a corpus ----------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Rejected:
+    """A corpus line bench cannot measure on: not a record, or no usable gold label."""
+
+    line: int
+    id: str
+    error: InputError
+
+    def to_json_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "line": self.line, "type": self.error.type, "message": self.error.message}
+
+
+_NUMBER = (int, float)
+
+
+def _gold_problem(record: dict) -> str | None:
+    """Why `record` is not a gold-labelled corpus record (None when it is one)."""
+    for name in ("question", "answer", "long_answer"):
+        if not isinstance(record.get(name), str):
+            return f"{name} must be a string"
+    meta = record.get("meta")
+    if not isinstance(meta, dict) or "gold" not in meta:
+        return "no gold label (meta.gold)"
+    gold = meta["gold"]
+    if not isinstance(gold, dict):
+        return "meta.gold must be an object"
+    if gold.get("completeness") not in (0, 1) or isinstance(gold.get("completeness"), float):
+        return "meta.gold.completeness must be 0 or 1"
+    if not gold["completeness"] and gold.get("failure") not in CLASSES[1:]:
+        return f"meta.gold.failure must be one of {', '.join(CLASSES[1:])} when completeness is 0"
+    # Only completeness is required: a real-data corpus knows no gold conciseness or verdict.
+    concise = gold.get("conciseness")
+    if concise is not None and (not isinstance(concise, _NUMBER) or isinstance(concise, bool)):
+        return "meta.gold.conciseness must be a number"
+    for name in ("determinateness", "question_entity"):
+        if gold.get(name) is not None and not isinstance(gold.get(name), str):
+            return f"meta.gold.{name} must be a string"
+    gap = gold.get("gap")
+    if gap is not None and not (isinstance(gap, dict) and isinstance(gap.get("from"), str)
+                                and isinstance(gap.get("to"), str)):
+        return "meta.gold.gap must be null or {\"from\": …, \"to\": …}"
+    for where, value in (("meta.gold.signals", gold.get("signals", [])),
+                         ("meta.variants", meta.get("variants", []))):
+        if not (isinstance(value, list) and all(isinstance(v, str) for v in value)):
+            return f"{where} must be a list of strings"
+    hops = record.get("hops")
+    if hops is not None and (not isinstance(hops, int) or isinstance(hops, bool)):
+        return "hops must be an integer"
+    return None
+
+
+def load(source: IO[bytes]) -> tuple[list[dict], list[Rejected]]:
+    """Read a gold corpus: the records bench can measure on, and every line it cannot.
+
+    Lines are decoded as `logicscore.io` decodes input (BOM, CRLF, UTF-8, size and depth
+    limits). A line that is not JSON, not a record, or has no usable `meta.gold` becomes a
+    `Rejected` with a typed `InputError`; it never raises.
+    """
+    from . import io
+
+    records: list[dict] = []
+    rejected: list[Rejected] = []
+    for number, raw in io.iter_raw(source):
+        obj, error = io.decode_line(raw, number)
+        if error is None:
+            if not isinstance(obj, dict):
+                error = InputError(f"line {number}: expected a JSON object, got {type(obj).__name__}",
+                                   line=number)
+            elif (problem := _gold_problem(obj)) is not None:
+                error = InputError(f"line {number}: {problem}", line=number)
+            else:
+                try:
+                    _input(obj)
+                except (ValidationError, TypeError) as exc:
+                    reason = io.problems(exc) if isinstance(exc, ValidationError) else str(exc)
+                    error = InputError(f"line {number}: {reason}", line=number)
+        if error is not None:
+            rejected.append(Rejected(number, io.record_id(obj) or str(number), error))
+        else:
+            records.append(obj)
+    return records, rejected
+
+
 # -- baselines ---------------------------------------------------------------------------
 
 def majority_baseline(records: list[dict]) -> list[Pred]:
@@ -236,12 +324,16 @@ class BenchReport:
     baselines: dict[str, dict[str, Any]]
     errors: int = 0
     signature: str | None = None
+    rejected: list[Rejected] = field(default_factory=list)
 
     def to_json_dict(self) -> dict[str, Any]:
         greedy = self.baselines.get("greedy", {})
         fork = greedy.get("by_variant", {}).get(FORK_SLICE, {})
+        # Lines left out for want of a gold label; the key is there only when some were.
+        skipped = {"input_errors": [r.to_json_dict() for r in self.rejected]} if self.rejected else {}
         return {
             **self.auditor,
+            **skipped,
             "errors": self.errors,
             "signature": self.signature,
             "baselines": self.baselines,
@@ -260,13 +352,16 @@ def _input(record: dict) -> QARecord:
 
 
 def run(records: list[dict], auditor: Any = None, *,
-        results: Iterable[AuditResult | dict] | None = None) -> BenchReport:
+        results: Iterable[AuditResult | dict] | None = None,
+        rejected: Iterable[Rejected] = ()) -> BenchReport:
     """Audit `records` (or take precomputed `results`, aligned) and score them with baselines.
 
     Args:
-        records: corpus records with `meta.gold` (as `logicscore.corpus.generate` writes).
+        records: corpus records with `meta.gold` (as `logicscore.corpus.generate` writes;
+            `load` reads a file into them).
         auditor: anything with `audit_many(Iterable[QARecord])`; gold is stripped first.
         results: predictions already made, one per record in order (tests, cached runs).
+        rejected: the lines `load` could not use, reported beside the metrics.
     """
     records = list(records)
     if results is None:
@@ -280,7 +375,8 @@ def run(records: list[dict], auditor: Any = None, *,
     errors = sum(p.completeness is None for p in preds)
     baselines = {name: score_sliced(records, fn(records)) for name, fn in BASELINES.items()}
     return BenchReport(score_sliced(records, preds), baselines, errors,
-                       getattr(auditor, "signature", None) if auditor is not None else None)
+                       getattr(auditor, "signature", None) if auditor is not None else None,
+                       list(rejected))
 
 
 _HEADLINE = ("completeness_accuracy", "failure_macro_f1", "conciseness_mae", "gap_accuracy",
@@ -307,6 +403,11 @@ def render(report: BenchReport):
                  *(_fmt(b.get("by_variant", {}).get(FORK_SLICE, {}).get("conciseness_mae"))
                    for b in report.baselines.values()))
     head.add_row("n / errors", f"{data['n']} / {report.errors}", *("" for _ in report.baselines))
+    if report.rejected:
+        first = report.rejected[0].error.message
+        head.add_row("lines left out", str(len(report.rejected)),
+                     *("" for _ in report.baselines), style="red")
+        head.caption = f"{report.signature}\nleft out, first: {first}"
 
     classes = Table(title="failure types (auditor)")
     for col in ("class", "precision", "recall", "f1", "support"):
@@ -345,4 +446,7 @@ def render_markdown(report: BenchReport) -> str:
     for hops, row in data["by_hops"].items():
         lines.append(f"| {hops} | {row['n']} | " + " | ".join(_fmt(row.get(k)) for k in _HEADLINE[:5]) + " |")
     lines += ["", f"{data['n']} cases, {report.errors} errored; signature `{report.signature}`"]
+    if report.rejected:
+        lines.append(f"{len(report.rejected)} lines left out, not gold-labelled records; first: "
+                     f"{report.rejected[0].error.message}")
     return "\n".join(lines)

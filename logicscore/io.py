@@ -1,7 +1,8 @@
 """JSONL in and out: field aliases, `--map`, line numbers, append-and-flush output, resume.
 
 Reading never raises on a bad line: it yields an `InputLine` carrying a typed `InputError`,
-so every input line becomes exactly one output record downstream.
+so every input line becomes exactly one output record downstream. Every line has an id: the
+record's own (`id`, `_id`, `qid`, … or the `--map id=` field), else its line number.
 """
 
 from __future__ import annotations
@@ -9,8 +10,13 @@ from __future__ import annotations
 import json
 import os
 import re
+import signal
+import stat
+import threading
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from dataclasses import field as _field
 from pathlib import Path
 from typing import IO, Any
 
@@ -50,6 +56,12 @@ class InputLine:
     record: QARecord | None = None
     error: InputError | None = None
     id: str | None = None
+
+    def __post_init__(self) -> None:
+        # The id the record has or would have had: its own, else the line number.
+        if self.id is None:
+            own = self.record.id if self.record is not None else None
+            object.__setattr__(self, "id", own if own is not None else str(self.number))
 
 
 def parse_map(pairs: Iterable[str]) -> dict[str, str]:
@@ -103,18 +115,28 @@ def to_record(obj: Any, line: int, mapping: dict[str, str] | None = None) -> QAR
     try:
         return QARecord.model_validate(data)
     except ValidationError as exc:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in err['loc'])}: {err['msg']}" for err in exc.errors()
-        )
-        raise InputError(f"line {line}: {problems}", line=line) from None
+        raise InputError(f"line {line}: {problems(exc)}", line=line) from None
 
 
-def _best_id(obj: Any) -> str | None:
-    if isinstance(obj, dict):
-        for name in ALIASES["id"]:
-            value = obj.get(name)
-            if isinstance(value, (str, int)) and not isinstance(value, bool):
-                return str(value)
+def problems(exc: ValidationError) -> str:
+    """A pydantic error as one line: `field.path: message; …`."""
+    return "; ".join(f"{'.'.join(str(p) for p in err['loc'])}: {err['msg']}" for err in exc.errors())
+
+
+def record_id(obj: Any, mapping: dict[str, str] | None = None) -> str | None:
+    """The id `to_record` would give `obj` (same names, same `--map`), if it has a usable one."""
+    if not isinstance(obj, dict):
+        return None
+    mapping = mapping or {}
+    for name in (mapping["id"],) if "id" in mapping else ALIASES["id"]:
+        found, value = _lookup(obj, name)
+        if not found or value is None:
+            continue
+        if isinstance(value, str):
+            return None if _SURROGATE.search(value) else value
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return str(value)
+        return None  # the first id field present decides, as in `to_record`
     return None
 
 
@@ -151,53 +173,62 @@ def _walk_surrogate(obj: Any) -> bool:
     return False
 
 
-def parse_line(raw: bytes, number: int, mapping: dict[str, str] | None = None) -> InputLine:
-    """Decode one physical line (BOM, CRLF and bad UTF-8 tolerated or reported)."""
+def decode_line(raw: bytes, number: int) -> tuple[Any, InputError | None]:
+    """Decode one physical line into a JSON value, or say why it is not one.
+
+    A BOM is skipped, CR/LF stripped; bad UTF-8, blank lines, invalid JSON, lone surrogate
+    escapes, JSON deeper than `MAX_DEPTH` and lines over `MAX_LINE_BYTES` are `InputError`s
+    (the decoded value comes back with the last two, so the caller can still read an id).
+    """
     # A BOM starts the file, or a later line when files were concatenated (`cat a b`).
     if raw.startswith(b"\xef\xbb\xbf"):
         raw = raw[3:]
     raw = raw.rstrip(b"\r\n")
     if len(raw) > MAX_LINE_BYTES:
-        return InputLine(number, error=InputError(
-            f"line {number}: {len(raw)} bytes is over the {MAX_LINE_BYTES}-byte line limit", line=number))
+        return None, InputError(
+            f"line {number}: {len(raw)} bytes is over the {MAX_LINE_BYTES}-byte line limit", line=number)
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        return InputLine(number, error=InputError(
+        return None, InputError(
             f"line {number}: not valid UTF-8 at byte {exc.start}; re-encode the file as UTF-8",
-            line=number))
+            line=number)
     if not text.strip():
-        return InputLine(number, error=InputError(f"line {number}: blank line", line=number))
+        return None, InputError(f"line {number}: blank line", line=number)
     try:
         obj = json.loads(text)
     except json.JSONDecodeError as exc:
-        return InputLine(number, error=InputError(
-            f"line {number}: invalid JSON ({exc.msg} at column {exc.colno})", line=number))
+        return None, InputError(
+            f"line {number}: invalid JSON ({exc.msg} at column {exc.colno})", line=number)
     except RecursionError:
-        return InputLine(number, error=InputError(f"line {number}: JSON nested too deeply", line=number))
+        return None, InputError(f"line {number}: JSON nested too deeply", line=number)
     except ValueError as exc:  # e.g. an integer over Python's 4300-digit conversion limit
         reason = str(exc).split(";")[0]
-        return InputLine(number, error=InputError(f"line {number}: invalid JSON ({reason})", line=number))
+        return None, InputError(f"line {number}: invalid JSON ({reason})", line=number)
     if "\\u" in text and _has_surrogate(obj):
         # A lone surrogate escape ("\\ud800") decodes but cannot be written back as UTF-8.
-        record_id = _best_id(obj)
-        return InputLine(number, id=None if record_id is None or _has_surrogate(record_id) else record_id,
-                         error=InputError(
+        return obj, InputError(
             f"line {number}: a string holds a lone UTF-16 surrogate escape (\\ud800-\\udfff), "
-            "which is not valid Unicode; fix the producer's JSON encoding", line=number))
+            "which is not valid Unicode; fix the producer's JSON encoding", line=number)
     if _too_deep(obj, MAX_DEPTH):
-        return InputLine(number, id=_best_id(obj), error=InputError(
-            f"line {number}: JSON nested deeper than {MAX_DEPTH} levels", line=number))
+        return obj, InputError(f"line {number}: JSON nested deeper than {MAX_DEPTH} levels", line=number)
+    return obj, None
+
+
+def parse_line(raw: bytes, number: int, mapping: dict[str, str] | None = None) -> InputLine:
+    """Decode one physical line (BOM, CRLF and bad UTF-8 tolerated or reported)."""
+    obj, error = decode_line(raw, number)
+    if error is not None:
+        return InputLine(number, error=error, id=record_id(obj, mapping))
     try:
-        return InputLine(number, record=to_record(obj, number, mapping), id=_best_id(obj))
+        record = to_record(obj, number, mapping)
     except InputError as exc:
-        return InputLine(number, error=exc, id=_best_id(obj))
+        return InputLine(number, error=exc, id=record_id(obj, mapping))
+    return InputLine(number, record=record, id=record.id)
 
 
-def read_lines(source: IO[bytes], mapping: dict[str, str] | None = None, skip: set[int] | None = None
-               ) -> Iterator[InputLine]:
-    """Yield one `InputLine` per physical line of a binary JSONL stream, in order."""
-    skip = skip or set()
+def iter_raw(source: IO[bytes]) -> Iterator[tuple[int, bytes]]:
+    """(line number, bytes) per physical line; a line over the limit is cut, in bounded memory."""
     number = 0
     while raw := source.readline(MAX_LINE_BYTES + 1):
         number += 1
@@ -205,9 +236,16 @@ def read_lines(source: IO[bytes], mapping: dict[str, str] | None = None, skip: s
         while oversize and (rest := source.readline(1 << 20)):  # drop the rest, memory stays bounded
             if rest.endswith(b"\n"):
                 break
-        if number in skip:
-            continue
-        yield parse_line(raw, number, mapping)
+        yield number, raw
+
+
+def read_lines(source: IO[bytes], mapping: dict[str, str] | None = None, skip: set[int] | None = None
+               ) -> Iterator[InputLine]:
+    """Yield one `InputLine` per physical line of a binary JSONL stream, in order."""
+    skip = skip or set()
+    for number, raw in iter_raw(source):
+        if number not in skip:
+            yield parse_line(raw, number, mapping)
 
 
 def count_lines(path: Path) -> int:
@@ -220,6 +258,37 @@ def count_lines(path: Path) -> int:
     return count + (last != b"\n")
 
 
+@dataclass
+class OutputState:
+    """What an existing output file already holds (for `--resume`)."""
+
+    done: set[int] = _field(default_factory=set)           # input line numbers written
+    signatures: Counter = _field(default_factory=Counter)  # meta.signature -> records
+    torn: bool = False                                    # last line has no newline
+
+
+def scan_output(path: Path) -> OutputState:
+    """Read an output file without changing it: lines done, signatures, a torn last line."""
+    state = OutputState()
+    if not path.exists():
+        return state
+    with path.open("rb") as fh:  # streamed: memory stays flat in output size
+        for raw in fh:
+            if not raw.endswith(b"\n"):
+                state.torn = True  # cut by `done_lines`, redone by the resumed run
+                break
+            try:
+                meta = json.loads(raw)["meta"]
+                line, signature = meta["line"], meta.get("signature")
+            except (ValueError, KeyError, TypeError, AttributeError):
+                continue
+            if isinstance(line, int) and not isinstance(line, bool):
+                state.done.add(line)
+                if isinstance(signature, str):
+                    state.signatures[signature] += 1
+    return state
+
+
 def done_lines(path: Path) -> set[int]:
     """Input line numbers already written to an output file (for `--resume`).
 
@@ -227,20 +296,23 @@ def done_lines(path: Path) -> set[int]:
     """
     if not path.exists():
         return set()
-    _cut_torn_tail(path)
-    done: set[int] = set()
-    with path.open("rb") as fh:  # streamed: memory stays flat in output size
-        for raw in fh:
-            try:
-                line = json.loads(raw)["meta"]["line"]
-            except (ValueError, KeyError, TypeError):
-                continue
-            if isinstance(line, int):
-                done.add(line)
-    return done
+    cut_torn_tail(path)
+    return scan_output(path).done
 
 
-def _cut_torn_tail(path: Path) -> None:
+def same_file(a: Path | int, b: Path | int) -> bool:
+    """Whether two paths (or open file descriptors) are one regular file, after symlinks and
+    hard links. A terminal or a pipe on both sides is not: reading and writing it is fine."""
+    try:
+        sa = os.fstat(a) if isinstance(a, int) else os.stat(a)
+        sb = os.fstat(b) if isinstance(b, int) else os.stat(b)
+    except (OSError, ValueError):
+        return False
+    return (stat.S_ISREG(sa.st_mode) and stat.S_ISREG(sb.st_mode)
+            and (sa.st_dev, sa.st_ino) == (sb.st_dev, sb.st_ino))
+
+
+def cut_torn_tail(path: Path) -> None:
     """Truncate the file after its last newline (a record half-written when the run died)."""
     with path.open("r+b") as fh:
         end = fh.seek(0, os.SEEK_END)
@@ -259,21 +331,36 @@ def _cut_torn_tail(path: Path) -> None:
 
 
 class ResultWriter:
-    """Appends one JSON line per result and flushes it, so a killed run loses nothing written."""
+    """Appends one JSON line per result and flushes it, so a killed run loses nothing written.
 
-    def __init__(self, target: IO[str], fsync: bool = False):
+    With `hold_interrupt`, Ctrl-C (SIGINT) arriving mid-write is held until the line is
+    complete and flushed, then raised as usual: an interrupted run never leaves half a line.
+    `written` counts the lines this writer completed.
+    """
+
+    def __init__(self, target: IO[str], fsync: bool = False, hold_interrupt: bool = False):
         self.target = target
         self.fsync = fsync
+        self.written = 0
+        self.hold_interrupt = (hold_interrupt and hasattr(signal, "pthread_sigmask")
+                               and threading.current_thread() is threading.main_thread())
 
     def write(self, result: AuditResult) -> None:
         try:
             line = _line(result)
         except (ValueError, TypeError) as exc:  # unserializable: the line still gets a record
             line = _line(_unwritable(result, exc))
-        self.target.write(line + "\n")
-        self.target.flush()
-        if self.fsync:
-            os.fsync(self.target.fileno())
+        if self.hold_interrupt:
+            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            self.target.write(line + "\n")
+            self.target.flush()
+            if self.fsync:
+                os.fsync(self.target.fileno())
+            self.written += 1
+        finally:
+            if self.hold_interrupt:  # a pending Ctrl-C is delivered here, after the whole line
+                signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 def _line(result: AuditResult) -> str:
@@ -285,10 +372,10 @@ def _line(result: AuditResult) -> str:
 
 
 def _unwritable(result: AuditResult, exc: Exception) -> AuditResult:
-    record_id = result.id
-    if record_id is not None and _SURROGATE.search(record_id):
-        record_id = None
     line = result.meta.line
+    record_id = result.id
+    if record_id is None or _SURROGATE.search(record_id):
+        record_id = None if line is None else str(line)  # the id an unnamed line gets
     return AuditResult(
         id=record_id, status="error",
         error=ErrorInfo(type="RuntimeError", line=line,

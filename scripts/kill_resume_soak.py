@@ -29,17 +29,18 @@ ROOT = Path(__file__).resolve().parent.parent
 NAMES = ["Orla Vantrese", "Dunmore", "Glass Harbor", "Tobias Renner", "Kest Avalon", "Miro Pelland",
          "Quillon Bay", "Saskia Thorn", "Velmont", "Harrow Creek", "Ilsa Moravec", "Brannock"]
 RELATIONS = ["was born in", "starred in", "directed", "is located in", "founded", "married"]
+BAD_EVERY = 97  # every 97th input line is broken JSON: an InputError record, kept in order
 
 
-def make_input(path: Path, n: int, seed: int, rules: bool = False) -> list[str | None]:
+def make_input(path: Path, n: int, seed: int, rules: bool = False) -> list[str]:
     """Write `n` input lines (a few of them bad); return the id each line should get."""
     rng = random.Random(seed)
-    ids: list[str | None] = []
+    ids: list[str] = []
     with path.open("w", encoding="utf-8") as fh:
         for i in range(1, n + 1):
-            if i % 97 == 0:  # bad lines are records too: an InputError each, kept in order
+            if i % BAD_EVERY == 0:  # bad lines are records too: an InputError each, kept in order
                 fh.write('{"id": "broken-%d", "question": \n' % i)
-                ids.append(None)
+                ids.append(str(i))  # unreadable JSON: the record's id is its line number
                 continue
             chain = rng.sample(NAMES, k=rng.randint(2, 6))
             props = [{"subject": a, "relation": rng.choice(RELATIONS), "object": b}
@@ -117,7 +118,7 @@ def run_round(workdir: Path, seed: int, n: int = 1500, rules: bool = False, kill
         bad = next(i for i, (a, b) in enumerate(zip(ids, expected_ids)) if a != b)
         return False, f"id mismatch at line {bad + 1}: {ids[bad]!r} != {expected_ids[bad]!r}"
     statuses = [r["status"] == "ok" for r in records]
-    if statuses != [x is not None for x in expected_ids]:
+    if statuses != [i % BAD_EVERY != 0 for i in range(1, n + 1)]:
         return False, "status mismatch: a good line errored or a bad line scored"
     if reference is not None and out.read_bytes() != reference.read_bytes():
         return False, f"resumed output differs from an uninterrupted run (killed at {seen})"

@@ -189,7 +189,7 @@ def test_hostile_cli_output_stays_one_record_per_line(tmp_path):
 def test_hostile_explain_renders_text_literally(case):
     """`explain` prints hostile text as text: no rich markup error, no styling injected."""
     text = f"{LA_BROKEN} {INJECTIONS[case]}"
-    res = CliRunner().invoke(app, ["explain", "-q", Q_BROKEN, "-a", A_BROKEN, "-l", text])
+    res = CliRunner().invoke(app, ["explain", "-Q", Q_BROKEN, "-a", A_BROKEN, "-l", text])
     assert res.exit_code == 0, res.output
     assert "Traceback" not in res.output
 

@@ -34,7 +34,8 @@ OK, ERR = "ok", "error"
 IE = "InputError"
 
 # One row per physical line of the corpus built by tests/data/make_bad_input.py:
-# (case, status, error type, id the record must carry).
+# (case, status, error type, id the record must carry; None: it has no usable id of its own,
+# so it carries its line number, as a record without an id does).
 BAD_INPUT_TABLE = [
     ("good, after a UTF-8 BOM", OK, None, "good"),
     ("truncated JSON", ERR, IE, None),
@@ -121,7 +122,7 @@ def test_reliability_bad_line_gets_one_typed_record(bad_results, number, case, s
     assert result.meta.line == number
     assert (result.status, result.error and result.error.type) == (status, error_type), (
         result.error and result.error.message)
-    assert result.id == record_id
+    assert result.id == (str(number) if record_id is None else record_id)
     if status == ERR:
         assert result.scores is None
         assert result.error.line == number
@@ -193,7 +194,8 @@ def test_reliability_writer_never_loses_a_line():
     first, second, third = (json.loads(line) for line in lines[:3])
     assert (first["id"], first["status"], first["error"]["type"], first["meta"]["line"]) == (
         "deep", "error", "RuntimeError", 3)
-    assert (second["id"], second["status"], second["meta"]["line"]) == (None, "error", 4)
+    # its own id cannot be written (a lone surrogate): it carries its line number instead
+    assert (second["id"], second["status"], second["meta"]["line"]) == ("4", "error", 4)
     assert third["id"] == "fine\u2028" and "\u2028" not in lines[2]  # escaped, not raw
 
 
