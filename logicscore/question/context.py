@@ -1,107 +1,25 @@
-"""Question entities read against the long answer (SPEC §4.3): a name is taken the way the
-answer writes it, whatever the question's case and punctuation ("avengers age of ultron" is
-"Avengers: Age of Ultron"), and a title the answer writes out in full beats the pieces the
-question's capitalisation suggests. What the answer never names is left as the question
-has it: an anchor the answer lacks must stay an anchor."""
+"""Question candidates read against the long answer (SPEC §4.3): a title the answer writes
+out in full beats the pieces the question's capitalisation suggests. What the answer never
+names is left as the question has it: an anchor the answer lacks must stay an anchor."""
 
 from __future__ import annotations
 
 import re
 from typing import Any
 
-from .lexicon.dates import CALENDAR_WORDS
-from .lexicon.function_words import CONNECTORS, TITLE_CONNECTORS, TITLE_SMALL_WORDS, WH_WORDS
-from .lexicon.generic import is_generic
-from .lexicon.names import ARTICLES, EPITHET, PARENTHESIS, QUESTION_HONORIFICS
-from .lexicon.text import fold_char, key
-from .nlp import unknown_word
-from .question import _end, longest_first, role_name
+from ..lexicon.dates import CALENDAR_WORDS
+from ..lexicon.function_words import TITLE_CONNECTORS, TITLE_SMALL_WORDS
+from ..lexicon.generic import is_generic
+from ..lexicon.names import ARTICLES, EPITHET, PARENTHESIS, QUESTION_HONORIFICS
+from ..nlp import unknown_word
+from .forms import JOINING_WORDS, longest_first, token_end
+from .written import Written, opens_sentence
 
-_CAP_WORD = re.compile(r"[\"“‘'(]?[A-Z0-9]")
-_GLUE = re.compile(r"[A-Z0-9]")
-_STOP = CONNECTORS | TITLE_CONNECTORS | WH_WORDS
-_WINDOW_STOP = _STOP | frozenset({"'s", "’s"})
+_WINDOW_STOP = JOINING_WORDS | frozenset({"'s", "’s"})
 _INNER_PUNCT = frozenset({"-", "&", "'", "’", ",", ":", "–", "—", "/", "!", "."})
 _MAX_WINDOW = 12
 _TITLE_AFTER = re.compile(r"[\"”’']?\s*(?:\(|:|(?:is|was|were|are)\b)")
-_NEAR = 80  # characters looked at around a match: words glued to it are close
 _PREPOSITIONS = frozenset({"in", "on", "at", "for", "from", "with", "to", "by", "as"})
-
-
-def fold(text: str) -> str:
-    return f" {key(text)} "
-
-
-class Written:
-    """The long answer folded for lookup (case, accents, punctuation, "&"), each folded
-    character mapped back to the character it came from."""
-
-    def __init__(self, text: str):
-        chars, where = [" "], [0]
-        for i, ch in enumerate(text):
-            for c in fold_char(ch):
-                if not (c == " " and chars[-1] == " "):
-                    chars.append(c)
-                    where.append(i)
-        if chars[-1] != " ":
-            chars.append(" ")
-            where.append(len(text))
-        self.raw, self.text, self.where = text, "".join(chars), where
-        self._names: dict[str, list[tuple[int, int]]] = {}
-
-    def __contains__(self, phrase: str) -> bool:
-        return fold(phrase) in self.text
-
-    def spans(self, phrase: str) -> list[tuple[int, int]]:
-        """Where the answer writes `phrase`, as character spans of the raw text."""
-        key = fold(phrase)
-        if key.strip() == "":
-            return []
-        out, pos = [], self.text.find(key)
-        while pos >= 0:
-            out.append((self.where[pos + 1], self.where[pos + len(key) - 2] + 1))
-            pos = self.text.find(key, pos + 1)
-        return out
-
-    def names(self, phrase: str) -> list[tuple[int, int]]:
-        """The spans that write `phrase` as a whole name: capitalised at both ends, title
-        words only, no capitalised word glued on either side ("Barney" in "Barney Stinson")."""
-        if phrase not in self._names:
-            self._names[phrase] = [s for s in self.spans(phrase) if self._is_name(*s)]
-        return self._names[phrase]
-
-    def lowercase(self, phrase: str) -> bool:
-        """The answer also writes `phrase` in lowercase: a common phrase there."""
-        return any(not any(c.isupper() for c in self.raw[s:e]) for s, e in self.spans(phrase))
-
-    def _is_name(self, start: int, end: int) -> bool:
-        if re.search(r"[\"“”()\[\]\n]", self.raw[start:end]):
-            return False  # 'Daniel "Dan" Lewis' does not write "Dan Lewis"
-        words = [w.strip(".,:;!?'‘’") for w in self.raw[start:end].split()]
-        words = [w for w in words if w]
-        if not words or not (_CAP_WORD.match(words[0]) and _CAP_WORD.match(words[-1])):
-            return False
-        if not all(_CAP_WORD.match(w) or w.lower() in TITLE_SMALL_WORDS for w in words):
-            return False
-        tail = self.raw[end:end + _NEAR]
-        after = re.match(r"\s*(\S+)", tail)
-        # A capitalised word on either side makes it part of a longer name; a bracket or
-        # quote between them is a boundary.
-        glued = (after and _GLUE.match(after.group(1)) and tail[:1] == " ",
-                 re.match(r"[-–]?\w|['’]s [A-Z]", tail))  # "Star" in "All-Star"
-        return not any(glued) and not self.glued_before(start)
-
-    def glued_before(self, start: int) -> bool:
-        """A capitalised word runs into `start`, other than an article or the last word of
-        a sentence."""
-        head = self.raw[max(0, start - _NEAR):start]
-        if head and (head[-1].isalnum() or head[-1] in "-–"):
-            return True
-        words = head.split()
-        word = words[-1].lstrip("\"“‘'([") if words else ""
-        return bool(_GLUE.match(word) and re.search(r"(?:\w|[a-z]['’])$", word)
-                    and word not in ("The", "A", "An")
-                    and not head.rstrip().rstrip("\"'”’)]").endswith((".", ":", "!", "?")))
 
 
 def _digits(tok: Any) -> bool:
@@ -112,7 +30,7 @@ def widen(doc: Any, spans: list[tuple[int, int, str]], written: Written) -> list
     """Replace candidates by the longest window around them that the context writes out."""
     toks = list(doc)
     starts = {t.idx: t.i for t in toks}
-    ends = {_end(t): t.i for t in toks}
+    ends = {token_end(t): t.i for t in toks}
     wide: list[tuple[int, int, str]] = []
     for start, end, label in spans:
         a, b = starts.get(start), ends.get(end)
@@ -128,7 +46,7 @@ def widen(doc: Any, spans: list[tuple[int, int, str]], written: Written) -> list
                 window = toks[i:j + 1]
                 # Only capitalised words or numbers end a wider window: "Canadian rock band"
                 # is a description, "Before Sunset" a title, "Beyonce's first" neither.
-                if j > b and (last.lower_ in _STOP or not (last.is_title or _digits(last))):
+                if j > b and (last.lower_ in JOINING_WORDS or not (last.is_title or _digits(last))):
                     continue
                 if any(t.text in ("?", ",", ";", "(", ")", ":") for t in window):
                     break
@@ -139,14 +57,14 @@ def widen(doc: Any, spans: list[tuple[int, int, str]], written: Written) -> list
                     continue
                 # A window never cuts another candidate in two ("Seahawks in the National
                 # Football" out of "… National Football League").
-                lo, hi = first.idx, _end(last)
+                lo, hi = first.idx, token_end(last)
                 if any(s0 < hi and lo < e0 and not (lo <= s0 and e0 <= hi) for s0, e0, _ in spans):
                     continue
                 if (i, j) != (a, b) and doc.text[lo:hi] in written and (
                         best is None or j - i > best[1] - best[0]):
                     best = (i, j)
         if best is not None:
-            wide.append((toks[best[0]].idx, _end(toks[best[1]]), "CONTEXT"))
+            wide.append((toks[best[0]].idx, token_end(toks[best[1]]), "CONTEXT"))
     return longest_first(wide + spans)
 
 
@@ -184,7 +102,7 @@ def named_windows(doc: Any, spans: list[tuple[int, int, str]],
             lowered = any(t.is_lower and t.is_alpha for t in window)
             if j == i and (not lowered or not unknown_word(_Capitalised(first))):
                 continue  # single capitalised words are the other detectors' job
-            lo, hi = first.idx, _end(last)
+            lo, hi = first.idx, token_end(last)
             if any(a < hi and lo < b for a, b in epithets + fences) or any(
                     t.i in datey for t in window) and (
                     len({dates.get(t.i, -1) for t in window}) > 1):
@@ -246,7 +164,7 @@ def _window_named(doc: Any, i: int, j: int, spans: list[tuple[int, int, str]],
     # name: "after the Indian Rebellion", "Moore born" against "Moore: Born in …".
     first, raw = doc[i], written.raw
     if first.is_lower and first.is_stop and all(
-            _opens_sentence(raw, s) for s, _ in written.names(text)):
+            opens_sentence(raw, s) for s, _ in written.names(text)):
         return False
     verbs = [t.text for t in window if t.is_lower and t.pos_ in ("VERB", "AUX")]
     if verbs and all(re.search(r"[.:!?]\s+(?:%s)\b" % "|".join(map(re.escape, verbs)),
@@ -255,7 +173,7 @@ def _window_named(doc: Any, i: int, j: int, spans: list[tuple[int, int, str]],
     # "Boulogne, Calais and Dunkirk" is a list where the answer runs it on; a title with a
     # comma stands where a title does ("Now You See Him, Now You Don't is a 1972 film").
     if any(t.text == "," for t in window) and not any(
-            _opens_sentence(raw, s) or _TITLE_AFTER.match(raw, e) or raw[s - 1:s] in ("\"", "“", "'")
+            opens_sentence(raw, s) or _TITLE_AFTER.match(raw, e) or raw[s - 1:s] in ("\"", "“", "'")
             for s, e in written.names(text)):
         return False
     if j == i:
@@ -276,26 +194,21 @@ def _window_named(doc: Any, i: int, j: int, spans: list[tuple[int, int, str]],
 def _several(doc: Any, i: int, j: int, written: Written) -> bool:
     """The window is several names the answer also writes apart ("Paul Anka and Bob
     Dylan", "Biloxi, Mississippi"), not one title ("Fox and the Hound")."""
-    whole = written.names(doc.text[doc[i].idx:_end(doc[j])])
+    whole = written.names(doc.text[doc[i].idx:token_end(doc[j])])
     pieces, k = 0, i
     while k <= j:
         if not (doc[k].is_title or doc[k].is_upper or _digits(doc[k])) or (
-                doc[k].lower_ in _STOP):
+                doc[k].lower_ in JOINING_WORDS):
             k += 1
             continue
         for m in range(j, k - 1, -1):
-            spans = written.names(doc.text[doc[k].idx:_end(doc[m])])
+            spans = written.names(doc.text[doc[k].idx:token_end(doc[m])])
             if any(not any(a <= s and e <= b for a, b in whole) for s, e in spans):
                 break
         else:
             return False
         pieces, k = pieces + 1, m + 1
     return pieces >= 2
-
-
-def _opens_sentence(raw: str, start: int) -> bool:
-    head = raw[max(0, start - _NEAR):start].rstrip()
-    return not head or head.endswith((".", "!", "?", ":"))
 
 
 class _Capitalised:
@@ -326,10 +239,10 @@ def prefer_written(doc: Any, spans: list[tuple[int, int, str]],
 
 def _rest(doc: Any, span: tuple[int, int, str], kept: list) -> list[tuple[int, int, str]]:
     """The proper-name pieces of `span` outside the `kept` spans."""
-    toks = [t for t in doc if span[0] <= t.idx and _end(t) <= span[1]]
+    toks = [t for t in doc if span[0] <= t.idx and token_end(t) <= span[1]]
     # "Kick-Ass 2 (Film": what follows a bracket says which one, it names nothing asked.
     toks = toks[:next((k for k, t in enumerate(toks) if t.text == "("), len(toks))]
-    free = [t for t in toks if not any(k[0] < _end(t) and t.idx < k[1] for k in kept)]
+    free = [t for t in toks if not any(k[0] < token_end(t) and t.idx < k[1] for k in kept)]
     runs: list[list[Any]] = []
     for t in free:
         if runs and runs[-1][-1].i == t.i - 1:
@@ -344,58 +257,12 @@ def _rest(doc: Any, span: tuple[int, int, str], kept: list) -> list[tuple[int, i
             run = run[:-1]
         # "Representative Thomas Tucker", "Politician Lyman Sherwood": a title or a word
         # capitalised to open the question, not a name.
-        if run and not is_generic(doc.text[run[0].idx:_end(run[-1])]) and not all(
+        if run and not is_generic(doc.text[run[0].idx:token_end(run[-1])]) and not all(
                 t.lower_ in QUESTION_HONORIFICS for t in run) and not (
                 len(run) == 1 and run[0].i == 0 and not unknown_word(run[0])):
-            out.append((run[0].idx, _end(run[-1]), "REST"))
+            out.append((run[0].idx, token_end(run[-1]), "REST"))
     return out
 
 
 def _name_word(tok: Any) -> bool:
-    return (tok.is_title or tok.is_upper or _digits(tok)) and tok.lower_ not in _STOP
-
-
-def written_form(name: str, written: Written, question: str = "") -> str:
-    """`name` as the answer writes it when it writes it as a name, else as given. A role or
-    an award the question names by its first word takes the longer name ("played Scarlett");
-    elsewhere "Paris" never becomes "Paris Hilton"."""
-    if not (name[:1].isalnum() and name[-1:].isalnum()):
-        return name  # the fold drops end marks the name needs: "70%"
-    spans = written.names(name)
-    if spans:
-        return written.raw[spans[0][0]:spans[0][1]]
-    return (_longer(name, written) if role_name(question, name) else None) or name
-
-
-# At most two capitalised words run on, whatever follows: a longer run is a cast list or an
-# infobox row ("Cordell Walker Chuck Norris Texas Ranger Main").
-_RIGHT = re.compile(r"(?:\s+[A-Z][\w'’-]*(?![\w.])){1,3}")
-
-
-def _longer(name: str, written: Written) -> str | None:
-    """The one longer name the answer writes `name` at the head of, when it never writes
-    it alone: "Scarlett" as "Scarlett O'Hara", "Tony" as "Tony Award". Only rightwards: a
-    word before a name is as often a title or another name ("Marshal Rooster Cogburn",
-    "Ernst Mach" for the "Mach" of "Mach's principle")."""
-    raw, runs = written.raw, []
-    if len(name.split()) > 1:
-        return None  # "Hells Angel Alan Passaro": a second name, not the rest of this one
-    for s, e in written.spans(name):
-        tail = raw[e:e + _NEAR]
-        if re.match(r"['’]s\b", tail) or re.search(r"[\"“”()]", raw[s:e]) or (
-                written.glued_before(s) and not re.search(r"\d\s+$", raw[max(0, s - 9):s])):
-            continue  # "Nim's Island", "Canada Germany Italy" name something else
-        right = _RIGHT.match(tail)
-        words = right.group(0).split() if right else []
-        cut = next((k for k, w in enumerate(words) if w.lower() in _STOP), len(words))
-        words = words[:cut]  # "President of India In office"
-        if not words or len(words) > 2:
-            return None
-        runs.append((s, e, words))
-    if not runs:
-        return None
-    n = min(len(w) for _, _, w in runs)
-    while n and len({tuple(w[:n]) for _, _, w in runs}) > 1:
-        n -= 1
-    s, e, words = runs[0]
-    return " ".join([raw[s:e]] + words[:n]) if n else None
+    return (tok.is_title or tok.is_upper or _digits(tok)) and tok.lower_ not in JOINING_WORDS
