@@ -12,7 +12,7 @@ from ..lexicon.function_words import TITLE_CONNECTORS, TITLE_SMALL_WORDS
 from ..lexicon.generic import is_generic
 from ..lexicon.names import ARTICLES, EPITHET, PARENTHESIS, QUESTION_HONORIFICS
 from ..nlp import unknown_word
-from .forms import JOINING_WORDS, longest_first, token_end
+from .forms import JOINING_WORDS, Candidate, longest_first, token_end
 from .written import Written, opens_sentence
 
 _WINDOW_STOP = JOINING_WORDS | frozenset({"'s", "’s"})
@@ -26,15 +26,16 @@ def _digits(tok: Any) -> bool:
     return any(ch.isdigit() for ch in tok.text)
 
 
-def widen(doc: Any, spans: list[tuple[int, int, str]], written: Written) -> list[tuple[int, int, str]]:
+def widen(doc: Any, spans: list[Candidate], written: Written) -> list[Candidate]:
     """Replace candidates by the longest window around them that the context writes out."""
     toks = list(doc)
     starts = {t.idx: t.i for t in toks}
     ends = {token_end(t): t.i for t in toks}
-    wide: list[tuple[int, int, str]] = []
-    for start, end, label in spans:
+    wide: list[Candidate] = []
+    for span in spans:
+        start, end = span.start, span.end
         a, b = starts.get(start), ends.get(end)
-        if a is None or b is None or label == "QUOTE" or is_generic(doc.text[start:end]):
+        if a is None or b is None or span.quoted or is_generic(doc.text[start:end]):
             continue
         best = None
         for i in range(max(0, a - 3), a + 1):
@@ -58,24 +59,23 @@ def widen(doc: Any, spans: list[tuple[int, int, str]], written: Written) -> list
                 # A window never cuts another candidate in two ("Seahawks in the National
                 # Football" out of "… National Football League").
                 lo, hi = first.idx, token_end(last)
-                if any(s0 < hi and lo < e0 and not (lo <= s0 and e0 <= hi) for s0, e0, _ in spans):
+                if any(s.start < hi and lo < s.end and not s.within(lo, hi) for s in spans):
                     continue
                 if (i, j) != (a, b) and doc.text[lo:hi] in written and (
                         best is None or j - i > best[1] - best[0]):
                     best = (i, j)
         if best is not None:
-            wide.append((toks[best[0]].idx, token_end(toks[best[1]]), "CONTEXT"))
+            wide.append(Candidate(toks[best[0]].idx, token_end(toks[best[1]]), "CONTEXT"))
     return longest_first(wide + spans)
 
 
-def named_windows(doc: Any, spans: list[tuple[int, int, str]],
-                  written: Written) -> list[tuple[int, int, str]]:
+def named_windows(doc: Any, spans: list[Candidate], written: Written) -> list[Candidate]:
     """Question windows the long answer writes as a whole name, read case- and
     punctuation-blind: "leslie knope", "avengers age of ultron", "Now You See Him, Now You
     Don't", "What We Talk About When We Talk About love". A single word counts only when
     lowercase in the question and no dictionary word ("king", "tony" do not)."""
     toks = list(doc)
-    found: list[tuple[int, int, str]] = []
+    found: list[Candidate] = []
     # Epithets and dates belong to no title: "Edward Baring, 1st Baron Revelstoke",
     # "Telefe from March 12 to December 19".
     epithets = [m.span() for m in EPITHET.finditer(doc.text)]
@@ -121,38 +121,39 @@ def named_windows(doc: Any, spans: list[tuple[int, int, str]],
             if any(t.text == "," and t.i + 1 in places for t in window):
                 continue
             if _window_named(doc, i, j, spans, written):
-                found.append((lo, hi, "CASED"))
+                found.append(Candidate(lo, hi, "CASED"))
     return found
 
 
-def _bare(doc: Any, spans: list[tuple[int, int, str]]) -> list[tuple[int, int]]:
+def _bare(doc: Any, spans: list[Candidate]) -> list[tuple[int, int]]:
     """Spans without a leading article ("A League" is no name that "League of Their Own"
     would cut)."""
     out = []
-    for a, b, _ in spans:
+    for s in spans:
+        a, b = s.start, s.end
         m = re.match(r"(?:the|a|an)\s+", doc.text[a:b], re.I)
         out.append((a + m.end() if m else a, b))
     return out
 
 
-def _cuts(doc: Any, window: tuple[int, int], span: tuple[int, int, str],
+def _cuts(doc: Any, window: tuple[int, int], span: Candidate,
           written: Written) -> bool:
     """Inside a run the question writes as one name, a piece must end where a joining word
     does ("How I Met Your Mother" out of "Barney on How I Met Your Mother"), or leave a rest
     the answer writes too ("Reinhold Ewald" out of "Reinhold Ewald ESA"), not cut off a part
     the answer never names ("LLC" of "Spirit Halloween LLC")."""
     lo, hi = window
-    if not (span[0] <= lo and hi <= span[1]) or (span[0], span[1]) == (lo, hi):
+    if not (span.start <= lo and hi <= span.end) or (span.start, span.end) == (lo, hi):
         return False
-    for rest in _rest(doc, span, [(lo, hi, "")]):
-        between = [t for t in doc if min(rest[1], hi) <= t.idx < max(rest[0], lo)]
+    for rest in _rest(doc, span, [Candidate(lo, hi, "")]):
+        between = [t for t in doc if min(rest.end, hi) <= t.idx < max(rest.start, lo)]
         if not any(t.is_lower or t.is_punct for t in between) and (
-                not written.names(doc.text[rest[0]:rest[1]])):
+                not written.names(doc.text[rest.start:rest.end])):
             return True
     return False
 
 
-def _window_named(doc: Any, i: int, j: int, spans: list[tuple[int, int, str]],
+def _window_named(doc: Any, i: int, j: int, spans: list[Candidate],
                   written: Written) -> bool:
     window = doc[i:j + 1]
     text = window.text
@@ -181,8 +182,8 @@ def _window_named(doc: Any, i: int, j: int, spans: list[tuple[int, int, str]],
     # Names the question itself writes apart, joined by a lowercase word, stay apart
     # ("Seattle Seahawks in the National Football League"); a window that adds a word no
     # detector took ("Batman Under the Red Hood") or reads a lowercase question is a title.
-    inside = [s for s in spans if window.start_char <= s[0] and s[1] <= window.end_char]
-    covered = all(any(s[0] <= t.idx < s[1] for s in inside) for t in window
+    inside = [s for s in spans if s.within(window.start_char, window.end_char)]
+    covered = all(any(s.start <= t.idx < s.end for s in inside) for t in window
                   if t.is_title or t.is_upper or _digits(t))
     joins = {t.lower_ for t in window if t.is_lower}
     if len(inside) > 1 and covered and joins & _PREPOSITIONS and joins <= TITLE_SMALL_WORDS and not any(
@@ -219,37 +220,36 @@ class _Capitalised:
         self.vocab, self.is_alpha, self.is_stop = tok.vocab, tok.is_alpha, tok.is_stop
 
 
-def prefer_written(doc: Any, spans: list[tuple[int, int, str]],
-                   written: Written) -> list[tuple[int, int, str]]:
+def prefer_written(doc: Any, spans: list[Candidate], written: Written) -> list[Candidate]:
     """Resolve overlaps: quotes first, then what the answer writes (longest first), then the
     rest. A span the answer never writes that loses to one it does keeps its other names
     ("Barney" out of "Barney on How I Met Your Mother")."""
-    kept = [s for s in spans if s[2] == "QUOTE"]
-    absent = {s for s in spans if doc.text[s[0]:s[1]] not in written}
-    for s in sorted(spans, key=lambda s: (s in absent, -(s[1] - s[0]), s[0])):
-        if s[2] == "QUOTE":
+    kept = [s for s in spans if s.quoted]
+    absent = {s for s in spans if doc.text[s.start:s.end] not in written}
+    for s in sorted(spans, key=lambda s: (s in absent, -s.width, s.start)):
+        if s.quoted:
             continue
-        if not any(s[0] < k[1] and k[0] < s[1] for k in kept):
+        if not any(s.overlaps(k) for k in kept):
             kept.append(s)
         elif s in absent:
             kept.extend(r for r in _rest(doc, s, kept) if not any(
-                r[0] < k[1] and k[0] < r[1] for k in kept))
+                r.overlaps(k) for k in kept))
     return sorted(kept)
 
 
-def _rest(doc: Any, span: tuple[int, int, str], kept: list) -> list[tuple[int, int, str]]:
+def _rest(doc: Any, span: Candidate, kept: list[Candidate]) -> list[Candidate]:
     """The proper-name pieces of `span` outside the `kept` spans."""
-    toks = [t for t in doc if span[0] <= t.idx and token_end(t) <= span[1]]
+    toks = [t for t in doc if span.start <= t.idx and token_end(t) <= span.end]
     # "Kick-Ass 2 (Film": what follows a bracket says which one, it names nothing asked.
     toks = toks[:next((k for k, t in enumerate(toks) if t.text == "("), len(toks))]
-    free = [t for t in toks if not any(k[0] < token_end(t) and t.idx < k[1] for k in kept)]
+    free = [t for t in toks if not any(k.start < token_end(t) and t.idx < k.end for k in kept)]
     runs: list[list[Any]] = []
     for t in free:
         if runs and runs[-1][-1].i == t.i - 1:
             runs[-1].append(t)
         else:
             runs.append([t])
-    out = []
+    out: list[Candidate] = []
     for run in runs:
         while run and not _name_word(run[0]):
             run = run[1:]
@@ -260,7 +260,7 @@ def _rest(doc: Any, span: tuple[int, int, str], kept: list) -> list[tuple[int, i
         if run and not is_generic(doc.text[run[0].idx:token_end(run[-1])]) and not all(
                 t.lower_ in QUESTION_HONORIFICS for t in run) and not (
                 len(run) == 1 and run[0].i == 0 and not unknown_word(run[0])):
-            out.append((run[0].idx, token_end(run[-1]), "REST"))
+            out.append(Candidate(run[0].idx, token_end(run[-1]), "REST"))
     return out
 
 

@@ -4,6 +4,8 @@ resolution. The lowest layer of `logicscore.question`; other stages may use it t
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..lexicon.function_words import CONNECTORS, TITLE_CONNECTORS, WH_WORDS
@@ -14,25 +16,61 @@ from ..nlp import unknown_word
 JOINING_WORDS = CONNECTORS | TITLE_CONNECTORS | WH_WORDS
 
 
+@dataclass(frozen=True, order=True)
+class Candidate:
+    """A span of the question that may name something, in character offsets.
+
+    `label` says where it came from: a spaCy entity label, or the rule that found it
+    ("QUOTE", "PROPN", "TITLE", "COMPARE", "RELABELLED"; read against the answer:
+    "CONTEXT", "CASED", "REST"). Candidates sort in text order.
+    """
+
+    start: int
+    end: int
+    label: str
+
+    @property
+    def quoted(self) -> bool:
+        return self.label == "QUOTE"
+
+    def overlaps(self, other: Candidate) -> bool:
+        return self.start < other.end and other.start < self.end
+
+    def within(self, start: int, end: int) -> bool:
+        return start <= self.start and self.end <= end
+
+    def moved(self, start: int | None = None, end: int | None = None) -> Candidate:
+        """The same candidate with other offsets."""
+        return replace(self, start=self.start if start is None else start,
+                       end=self.end if end is None else end)
+
+    @property
+    def width(self) -> int:
+        return self.end - self.start
+
+    def __iter__(self) -> Iterator[Any]:
+        # Stages outside the package read a proper run as (start, end, label).
+        return iter((self.start, self.end, self.label))
+
+
 def token_end(tok: Any) -> int:
     """The character offset just after `tok`."""
     return tok.idx + len(tok)
 
 
-def longest_first(spans: list[tuple[int, int, str]],
-                  kept: list[tuple[int, int, str]] | None = None) -> list[tuple[int, int, str]]:
+def longest_first(spans: list[Candidate], kept: list[Candidate] | None = None) -> list[Candidate]:
     """`kept` and, longest (then leftmost) first, each span overlapping none taken before,
     in text order."""
     kept = list(kept or [])
-    for s in sorted(spans, key=lambda s: (-(s[1] - s[0]), s[0])):
-        if not any(s[0] < k[1] and k[0] < s[1] for k in kept):
+    for s in sorted(spans, key=lambda s: (-s.width, s.start)):
+        if not any(s.overlaps(k) for k in kept):
             kept.append(s)
     return sorted(kept)
 
 
-def proper_runs(doc: Any) -> list[tuple[int, int, str]]:
-    """Runs of proper nouns (inner of/de/la/von allowed) as (start, end, "PROPN") char spans."""
-    runs: list[tuple[int, int, str]] = []
+def proper_runs(doc: Any) -> list[Candidate]:
+    """Runs of proper nouns (inner of/de/la/von allowed), labelled "PROPN"."""
+    runs: list[Candidate] = []
     toks = list(doc)
     i = 0
     while i < len(toks):
@@ -60,7 +98,7 @@ def proper_runs(doc: Any) -> list[tuple[int, int, str]]:
                 j = k
             else:
                 break
-        runs.append((toks[i].idx, token_end(toks[j - 1]), "PROPN"))
+        runs.append(Candidate(toks[i].idx, token_end(toks[j - 1]), "PROPN"))
         i = j
     return runs
 
