@@ -143,3 +143,64 @@ def test_question_package_layers_import_only_downward(lower, higher):
     private = [a.name for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
                for a in node.names if a.name.startswith("_")]
     assert private == []
+
+
+# Reading the question against the long answer (question.context, question.written), with
+# invented names: (question, long answer, expected [(name, anchor)]). The real-data rows
+# these rules came from are in tests/test_question.py.
+CONTEXT_ROWS = [
+    # A lowercase question is read case-blind against the names the answer writes.
+    ("Who is the spouse of the actor that plays nova in guardians of the dawn?",
+     "Guardians of the Dawn is a 1999 film. He played Nova.", [("Guardians of the Dawn", True)]),
+    # A title that opens with a question word, or holds a comma, is one name.
+    ("What city was the author of What We Say When We Say Goodbye born in?",
+     "What We Say When We Say Goodbye is a 1990 novel.",
+     [("What We Say When We Say Goodbye", True)]),
+    ("What did the actor who played Tobin in Hold Me, Hold Me Not win?",
+     "Hold Me, Hold Me Not is a 1970 film starring him.",
+     [("Tobin", True), ("Hold Me, Hold Me Not", True)]),
+    ("Who produced Harlan, Dune Marshal?", "Harlan, Dune Marshal is an American television series.",
+     [("Harlan, Dune Marshal", True)]),
+    # A wider window the answer writes replaces the piece the question's case suggests.
+    ("Where was the composer of film After Midnight born?", "After Midnight: He shares credit.",
+     [("After Midnight", True)]),
+    # A first name the answer writes only inside a longer name takes it; the joining word
+    # splits the question's run into two names.
+    ("Who played the wife of the actor who played Ivo on Gone by Morning?",
+     "He played Ivo Kestrel on Gone by Morning (2001 -- 2004).",
+     [("Ivo Kestrel", True), ("Gone by Morning", True)]),
+    # A role or an award named by its first word takes the one longer name the answer writes.
+    ("Who was the spouse of the actor who played Marla in Dust Over Tandy?",
+     "She played Marla Voss in Dust Over Tandy (1951).",
+     [("Marla Voss", True), ("Dust Over Tandy", True)]),
+    ("What did the actress in Glass Harbor win a Perrin for?",
+     "Glass Harbor is a film. She won the 1960 Perrin Award for it.",
+     [("Glass Harbor", True), ("Perrin Award", True)]),
+    # A comma-joined run the answer only writes mid-sentence is a list; a place after a
+    # comma is a second name; an epithet belongs to the name before it.
+    ("Who wanted to reach Alvor, Brenta and Calde?",
+     "He wanted to ride down the valley to reach Alvor, Brenta and Calde in June.",
+     [("Alvor", True), ("Brenta and Calde", True)]),
+    ("Which river in Dellow, Ohio drew the Tinkers?", "The Brask River near Dellow, Ohio drew the Tinkers.",
+     [("Dellow", True), ("Ohio", True), ("Tinkers", True)]),
+    ("Who is the father of Osric Vane, 2nd Baron Tull's father?",
+     "Osric Vane, 2nd Baron Tull was a banker.", [("Osric Vane", True)]),
+    # A title before a name is no name of its own.
+    ("Which county was Senator Amos Drell from?",
+     "Amos Drell of South Carolina moved to strike the clause.", [("Amos Drell", True)]),
+    # What the answer never names stays whole and an anchor; no piece cuts off a part the
+    # answer never writes.
+    ("Who founded the Port Ellis Museum of Coastal Lamps?", "It opened in 2000.",
+     [("Port Ellis Museum of Coastal Lamps", True)]),
+    ("In 1999, Lantern Harvest LLC was purchased by which retailer?",
+     "Lantern Harvest: In 1999 it was bought by Brisk Goods. Brisk Goods LLC sells.",
+     [("1999", False), ("Lantern Harvest LLC", True)]),
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("question", "context", "expected"), CONTEXT_ROWS)
+def test_question_rules_read_against_the_answer(nlp, question, context, expected):
+    from logicscore.question.detect import detect
+
+    assert [(q.name, q.anchor) for q in detect(question, nlp, context)] == expected

@@ -45,19 +45,18 @@ def widen(doc: Any, spans: list[Candidate], written: Written) -> list[Candidate]
             for j in range(b, min(len(toks), b + 5)):
                 last = toks[j]
                 window = toks[i:j + 1]
-                # Only capitalised words or numbers end a wider window: "Canadian rock band"
-                # is a description, "Before Sunset" a title, "Beyonce's first" neither.
+                # Only capitalised words or numbers end a wider window: lowercase words at
+                # its end describe the name.
                 if j > b and (last.lower_ in JOINING_WORDS or not (last.is_title or _digits(last))):
                     continue
                 if any(t.text in ("?", ",", ";", "(", ")", ":") for t in window):
                     break
-                # Title words only ("Fox and the Hound"), never a description between two
-                # names ("Channel coast to capture Boulogne").
+                # Title words only (capitalised, or the small words of titles), never a
+                # description between two names.
                 if not all(t.is_title or t.like_num or t.is_upper or t.lower_ in TITLE_CONNECTORS
                            or t.text in ("'s", "’s", "&", "-") for t in window):
                     continue
-                # A window never cuts another candidate in two ("Seahawks in the National
-                # Football" out of "… National Football League").
+                # A window never cuts another candidate in two.
                 lo, hi = first.idx, token_end(last)
                 if any(s.start < hi and lo < s.end and not s.within(lo, hi) for s in spans):
                     continue
@@ -71,23 +70,21 @@ def widen(doc: Any, spans: list[Candidate], written: Written) -> list[Candidate]
 
 def named_windows(doc: Any, spans: list[Candidate], written: Written) -> list[Candidate]:
     """Question windows the long answer writes as a whole name, read case- and
-    punctuation-blind: "leslie knope", "avengers age of ultron", "Now You See Him, Now You
-    Don't", "What We Talk About When We Talk About love". A single word counts only when
-    lowercase in the question and no dictionary word ("king", "tony" do not)."""
+    punctuation-blind, even a title that opens with a question word or holds a comma. A
+    single word counts only when lowercase in the question and no dictionary word."""
     toks = list(doc)
     found: list[Candidate] = []
-    # Epithets and dates belong to no title: "Edward Baring, 1st Baron Revelstoke",
-    # "Telefe from March 12 to December 19".
+    # Epithets and dates belong to no title.
     epithets = [m.span() for m in EPITHET.finditer(doc.text)]
     dates = {t.i: e.start for e in doc.ents if e.label_ in ("DATE", "TIME") for t in e}
     datey = {i for i in dates if doc[i].is_digit or doc[i].lower_ in CALENDAR_WORDS}
     places = {e.start for e in doc.ents if e.label_ in ("GPE", "LOC")}
-    # "Wrist (Chris Brown Song)": the parenthesis says which one; it names nothing asked.
+    # A parenthesis after a name says which one is meant; it names nothing asked.
     fences = [m.span(1) for m in PARENTHESIS.finditer(doc.text)]
     for i, first in enumerate(toks):
         if not first.text[:1].isalnum() or first.lower_ in ARTICLES:
             continue
-        # Mid-question, a capitalised "What"/"How" opens a title ("How I Met Your Mother").
+        # Mid-question, a capitalised question word opens a title.
         if first.lower_ in _WINDOW_STOP and not (i > 0 and first.is_title):
             continue
         for j in range(i, min(len(toks), i + _MAX_WINDOW)):
@@ -107,17 +104,16 @@ def named_windows(doc: Any, spans: list[Candidate], written: Written) -> list[Ca
                     t.i in datey for t in window) and (
                     len({dates.get(t.i, -1) for t in window}) > 1):
                 continue
-            # "What heritage site …": the wh-phrase's noun is what is asked, not a name.
+            # The wh-phrase's noun is what is asked, not a name.
             if i > 0 and toks[i - 1].lower_ in ("what", "which", "whose") and first.is_lower:
                 continue
             if any(_cuts(doc, (lo, hi), s, written) for s in spans):
                 continue
-            # Nor may it cut a name the answer writes ("Northwest: Portrait …" out of
-            # "Scene in the Northwest: Portrait …").
+            # Nor may it cut a name the answer writes.
             if any(a < lo < b < hi or lo < a < hi < b for a, b in _bare(doc, spans)
                    if written.names(doc.text[a:b])):
                 continue
-            # "Orlando, Florida": a place after a comma is a second name.
+            # A place after a comma is a second name (a town, then its state).
             if any(t.text == "," and t.i + 1 in places for t in window):
                 continue
             if _window_named(doc, i, j, spans, written):
@@ -126,8 +122,8 @@ def named_windows(doc: Any, spans: list[Candidate], written: Written) -> list[Ca
 
 
 def _bare(doc: Any, spans: list[Candidate]) -> list[tuple[int, int]]:
-    """Spans without a leading article ("A League" is no name that "League of Their Own"
-    would cut)."""
+    """Spans without a leading article (an article alone with a word is no name a longer
+    title would cut)."""
     out = []
     for s in spans:
         a, b = s.start, s.end
@@ -139,9 +135,8 @@ def _bare(doc: Any, spans: list[Candidate]) -> list[tuple[int, int]]:
 def _cuts(doc: Any, window: tuple[int, int], span: Candidate,
           written: Written) -> bool:
     """Inside a run the question writes as one name, a piece must end where a joining word
-    does ("How I Met Your Mother" out of "Barney on How I Met Your Mother"), or leave a rest
-    the answer writes too ("Reinhold Ewald" out of "Reinhold Ewald ESA"), not cut off a part
-    the answer never names ("LLC" of "Spirit Halloween LLC")."""
+    does, or leave a rest the answer writes too; it never cuts off a part the answer never
+    names (a company's "LLC")."""
     lo, hi = window
     if not (span.start <= lo and hi <= span.end) or (span.start, span.end) == (lo, hi):
         return False
@@ -162,7 +157,7 @@ def _window_named(doc: Any, i: int, j: int, spans: list[Candidate],
     if any(t.is_lower and t.is_alpha for t in window) and written.lowercase(text):
         return False
     # A lowercase word the answer capitalises only to open a sentence is no part of the
-    # name: "after the Indian Rebellion", "Moore born" against "Moore: Born in …".
+    # name, nor a lowercase verb the answer writes only after a sentence end.
     first, raw = doc[i], written.raw
     if first.is_lower and first.is_stop and all(
             opens_sentence(raw, s) for s, _ in written.names(text)):
@@ -171,8 +166,8 @@ def _window_named(doc: Any, i: int, j: int, spans: list[Candidate],
     if verbs and all(re.search(r"[.:!?]\s+(?:%s)\b" % "|".join(map(re.escape, verbs)),
                                raw[s:e], re.I) for s, e in written.names(text)):
         return False
-    # "Boulogne, Calais and Dunkirk" is a list where the answer runs it on; a title with a
-    # comma stands where a title does ("Now You See Him, Now You Don't is a 1972 film").
+    # A comma-joined run is a list where the answer runs it on mid-sentence; a title with a
+    # comma stands where a title does (opening a sentence, before "is" or a bracket).
     if any(t.text == "," for t in window) and not any(
             opens_sentence(raw, s) or _TITLE_AFTER.match(raw, e) or raw[s - 1:s] in ("\"", "“", "'")
             for s, e in written.names(text)):
@@ -180,8 +175,8 @@ def _window_named(doc: Any, i: int, j: int, spans: list[Candidate],
     if j == i:
         return True
     # Names the question itself writes apart, joined by a lowercase word, stay apart
-    # ("Seattle Seahawks in the National Football League"); a window that adds a word no
-    # detector took ("Batman Under the Red Hood") or reads a lowercase question is a title.
+    # (a team in its league); a window that adds a word no detector took or reads a
+    # lowercase question is a title.
     inside = [s for s in spans if s.within(window.start_char, window.end_char)]
     covered = all(any(s.start <= t.idx < s.end for s in inside) for t in window
                   if t.is_title or t.is_upper or _digits(t))
@@ -193,8 +188,8 @@ def _window_named(doc: Any, i: int, j: int, spans: list[Candidate],
 
 
 def _several(doc: Any, i: int, j: int, written: Written) -> bool:
-    """The window is several names the answer also writes apart ("Paul Anka and Bob
-    Dylan", "Biloxi, Mississippi"), not one title ("Fox and the Hound")."""
+    """The window is several names the answer also writes apart (two people joined by
+    "and", a town and its state), not one title."""
     whole = written.names(doc.text[doc[i].idx:token_end(doc[j])])
     pieces, k = 0, i
     while k <= j:
@@ -223,7 +218,7 @@ class _Capitalised:
 def prefer_written(doc: Any, spans: list[Candidate], written: Written) -> list[Candidate]:
     """Resolve overlaps: quotes first, then what the answer writes (longest first), then the
     rest. A span the answer never writes that loses to one it does keeps its other names
-    ("Barney" out of "Barney on How I Met Your Mother")."""
+    (a character's name before "on <Show>")."""
     kept = [s for s in spans if s.quoted]
     absent = {s for s in spans if doc.text[s.start:s.end] not in written}
     for s in sorted(spans, key=lambda s: (s in absent, -s.width, s.start)):
@@ -240,7 +235,7 @@ def prefer_written(doc: Any, spans: list[Candidate], written: Written) -> list[C
 def _rest(doc: Any, span: Candidate, kept: list[Candidate]) -> list[Candidate]:
     """The proper-name pieces of `span` outside the `kept` spans."""
     toks = [t for t in doc if span.start <= t.idx and token_end(t) <= span.end]
-    # "Kick-Ass 2 (Film": what follows a bracket says which one, it names nothing asked.
+    # What follows a bracket says which one is meant; it names nothing asked.
     toks = toks[:next((k for k, t in enumerate(toks) if t.text == "("), len(toks))]
     free = [t for t in toks if not any(k.start < token_end(t) and t.idx < k.end for k in kept)]
     runs: list[list[Any]] = []
@@ -255,8 +250,8 @@ def _rest(doc: Any, span: Candidate, kept: list[Candidate]) -> list[Candidate]:
             run = run[1:]
         while run and not _name_word(run[-1]):
             run = run[:-1]
-        # "Representative Thomas Tucker", "Politician Lyman Sherwood": a title or a word
-        # capitalised to open the question, not a name.
+        # A title before a name ("Senator"), or a dictionary word capitalised to open the
+        # question, is no name.
         if run and not is_generic(doc.text[run[0].idx:token_end(run[-1])]) and not all(
                 t.lower_ in QUESTION_HONORIFICS for t in run) and not (
                 len(run) == 1 and run[0].i == 0 and not unknown_word(run[0])):

@@ -52,7 +52,7 @@ class Written:
 
     def names(self, phrase: str) -> list[tuple[int, int]]:
         """The spans that write `phrase` as a whole name: capitalised at both ends, title
-        words only, no capitalised word glued on either side ("Barney" in "Barney Stinson")."""
+        words only, no capitalised word glued on either side (a first name inside a full name)."""
         if phrase not in self._names:
             self._names[phrase] = [s for s in self.spans(phrase) if self._is_name(*s)]
         return self._names[phrase]
@@ -63,7 +63,7 @@ class Written:
 
     def _is_name(self, start: int, end: int) -> bool:
         if re.search(r"[\"“”()\[\]\n]", self.raw[start:end]):
-            return False  # 'Daniel "Dan" Lewis' does not write "Dan Lewis"
+            return False  # a quoted nickname inside a name does not write the nickname's name
         words = [w.strip(".,:;!?'‘’") for w in self.raw[start:end].split()]
         words = [w for w in words if w]
         if not words or not (_CAP_WORD.match(words[0]) and _CAP_WORD.match(words[-1])):
@@ -75,7 +75,7 @@ class Written:
         # A capitalised word on either side makes it part of a longer name; a bracket or
         # quote between them is a boundary.
         glued = (after and _GLUE.match(after.group(1)) and tail[:1] == " ",
-                 re.match(r"[-–]?\w|['’]s [A-Z]", tail))  # "Star" in "All-Star"
+                 re.match(r"[-–]?\w|['’]s [A-Z]", tail))  # a word hyphenated onto another
         return not any(glued) and not self.glued_before(start)
 
     def glued_before(self, start: int) -> bool:
@@ -100,7 +100,7 @@ def opens_sentence(raw: str, start: int) -> bool:
 def written_form(name: str, written: Written, question: str = "") -> str:
     """`name` as the answer writes it when it writes it as a name, else as given. A role or
     an award the question names by its first word takes the longer name ("played Scarlett");
-    elsewhere "Paris" never becomes "Paris Hilton"."""
+    elsewhere a place never becomes the longer name of a person it heads."""
     if not (name[:1].isalnum() and name[-1:].isalnum()):
         return name  # the fold drops end marks the name needs: "70%"
     spans = written.names(name)
@@ -110,27 +110,26 @@ def written_form(name: str, written: Written, question: str = "") -> str:
 
 
 # At most two capitalised words run on, whatever follows: a longer run is a cast list or an
-# infobox row ("Cordell Walker Chuck Norris Texas Ranger Main").
+# infobox row.
 _RIGHT = re.compile(r"(?:\s+[A-Z][\w'’-]*(?![\w.])){1,3}")
 
 
 def _longer(name: str, written: Written) -> str | None:
     """The one longer name the answer writes `name` at the head of, when it never writes
-    it alone: "Scarlett" as "Scarlett O'Hara", "Tony" as "Tony Award". Only rightwards: a
-    word before a name is as often a title or another name ("Marshal Rooster Cogburn",
-    "Ernst Mach" for the "Mach" of "Mach's principle")."""
+    it alone (a character's first name, an award's first word). Only rightwards: a word
+    before a name is as often a title or another name."""
     raw, runs = written.raw, []
     if len(name.split()) > 1:
-        return None  # "Hells Angel Alan Passaro": a second name, not the rest of this one
+        return None  # a word after a name of two words is a second name, not its rest
     for s, e in written.spans(name):
         tail = raw[e:e + NEAR]
         if re.match(r"['’]s\b", tail) or re.search(r"[\"“”()]", raw[s:e]) or (
                 written.glued_before(s) and not re.search(r"\d\s+$", raw[max(0, s - 9):s])):
-            continue  # "Nim's Island", "Canada Germany Italy" name something else
+            continue  # a possessive or a run of names names something else
         right = _RIGHT.match(tail)
         words = right.group(0).split() if right else []
         cut = next((k for k, w in enumerate(words) if w.lower() in JOINING_WORDS), len(words))
-        words = words[:cut]  # "President of India In office"
+        words = words[:cut]  # an office "of" a place is no name
         if not words or len(words) > 2:
             return None
         runs.append((s, e, words))
