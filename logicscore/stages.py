@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
 # name → import path, per kind; plugins add theirs through entry points.
 BUILTIN: dict[str, dict[str, str]] = {
-    "question_reader": {"rules": "logicscore.question_reader:RulesQuestionReader"},
+    "question_reader": {"rules": "logicscore.question.reader:RulesQuestionReader"},
     "extractor": {
         "rules": "logicscore.extract.rules:RulesExtractor",
         "given": "logicscore.extract.given:GivenExtractor",

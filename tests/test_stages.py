@@ -14,7 +14,7 @@ from logicscore.config import CLI_TIMEOUT, default
 
 def test_stages_registry_snapshot():
     assert stages.BUILTIN == {
-        "question_reader": {"rules": "logicscore.question_reader:RulesQuestionReader"},
+        "question_reader": {"rules": "logicscore.question.reader:RulesQuestionReader"},
         "extractor": {
             "rules": "logicscore.extract.rules:RulesExtractor",
             "given": "logicscore.extract.given:GivenExtractor",

@@ -14,7 +14,7 @@ from ..lexicon.kinds import DESCRIPTOR_NOUNS
 from ..lexicon.names import ARTICLES, RELATIONAL
 from ..lexicon.numbers import MENTION_NUMBER_WORDS
 from ..normalize import coref
-from ..question import proper_runs
+from ..question.forms import proper_runs
 
 CITATION = re.compile(
     r"[ \t]*\[(?:(?P<ids>(?:doc\s*)?\d+(?:\s*[,;]\s*(?:doc\s*)?\d+)*)\]|doc\]\s*<(?P<s>s\d+)>)",

@@ -9,7 +9,7 @@ from rapidfuzz import fuzz
 
 from ..lexicon.kinds import PLACE_MODIFIERS
 from ..models import LITERAL_KINDS
-from ..question import role_name
+from ..question.forms import role_name
 from .abbreviations import abbreviates
 from .clusters import MAX_ABBREVIATION_CHECKS, Cluster, best, kind_of
 from .mentions import DATE, YEAR, Form, analyze, capitalized, loose_key, tail

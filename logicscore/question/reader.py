@@ -6,9 +6,10 @@ from typing import ClassVar
 
 from pydantic import BaseModel, ConfigDict
 
-from .models import QARecord, QuestionEntity
-from .question import detect_question_entities, is_generic
-from .stages import SpacyPipeline
+from ..lexicon.generic import is_generic
+from ..models import QARecord, QuestionEntity
+from ..stages import SpacyPipeline
+from .detect import detect_question_entities
 
 
 class RulesQuestionReader:

@@ -1,0 +1,263 @@
+"""Question candidates read against the long answer (SPEC §4.3): a title the answer writes
+out in full beats the pieces the question's capitalisation suggests. What the answer never
+names is left as the question has it: an anchor the answer lacks must stay an anchor."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ..lexicon.dates import CALENDAR_WORDS
+from ..lexicon.function_words import TITLE_CONNECTORS, TITLE_SMALL_WORDS
+from ..lexicon.generic import is_generic
+from ..lexicon.names import ARTICLES, EPITHET, PARENTHESIS, QUESTION_HONORIFICS
+from ..nlp import unknown_word
+from .forms import JOINING_WORDS, Candidate, longest_first, token_end
+from .written import Written, opens_sentence
+
+_WINDOW_STOP = JOINING_WORDS | frozenset({"'s", "’s"})
+_INNER_PUNCT = frozenset({"-", "&", "'", "’", ",", ":", "–", "—", "/", "!", "."})
+_MAX_WINDOW = 12
+_TITLE_AFTER = re.compile(r"[\"”’']?\s*(?:\(|:|(?:is|was|were|are)\b)")
+_PREPOSITIONS = frozenset({"in", "on", "at", "for", "from", "with", "to", "by", "as"})
+
+
+def _digits(tok: Any) -> bool:
+    return any(ch.isdigit() for ch in tok.text)
+
+
+def widen(doc: Any, spans: list[Candidate], written: Written) -> list[Candidate]:
+    """Replace candidates by the longest window around them that the context writes out."""
+    toks = list(doc)
+    starts = {t.idx: t.i for t in toks}
+    ends = {token_end(t): t.i for t in toks}
+    wide: list[Candidate] = []
+    for span in spans:
+        start, end = span.start, span.end
+        a, b = starts.get(start), ends.get(end)
+        if a is None or b is None or span.quoted or is_generic(doc.text[start:end]):
+            continue
+        best = None
+        for i in range(max(0, a - 3), a + 1):
+            first = toks[i]
+            if i < a and not (first.is_title or _digits(first)):
+                continue
+            for j in range(b, min(len(toks), b + 5)):
+                last = toks[j]
+                window = toks[i:j + 1]
+                # Only capitalised words or numbers end a wider window: lowercase words at
+                # its end describe the name.
+                if j > b and (last.lower_ in JOINING_WORDS or not (last.is_title or _digits(last))):
+                    continue
+                if any(t.text in ("?", ",", ";", "(", ")", ":") for t in window):
+                    break
+                # Title words only (capitalised, or the small words of titles), never a
+                # description between two names.
+                if not all(t.is_title or t.like_num or t.is_upper or t.lower_ in TITLE_CONNECTORS
+                           or t.text in ("'s", "’s", "&", "-") for t in window):
+                    continue
+                # A window never cuts another candidate in two.
+                lo, hi = first.idx, token_end(last)
+                if any(s.start < hi and lo < s.end and not s.within(lo, hi) for s in spans):
+                    continue
+                if (i, j) != (a, b) and doc.text[lo:hi] in written and (
+                        best is None or j - i > best[1] - best[0]):
+                    best = (i, j)
+        if best is not None:
+            wide.append(Candidate(toks[best[0]].idx, token_end(toks[best[1]]), "CONTEXT"))
+    return longest_first(wide + spans)
+
+
+def named_windows(doc: Any, spans: list[Candidate], written: Written) -> list[Candidate]:
+    """Question windows the long answer writes as a whole name, read case- and
+    punctuation-blind, even a title that opens with a question word or holds a comma. A
+    single word counts only when lowercase in the question and no dictionary word."""
+    toks = list(doc)
+    found: list[Candidate] = []
+    # Epithets and dates belong to no title.
+    epithets = [m.span() for m in EPITHET.finditer(doc.text)]
+    dates = {t.i: e.start for e in doc.ents if e.label_ in ("DATE", "TIME") for t in e}
+    datey = {i for i in dates if doc[i].is_digit or doc[i].lower_ in CALENDAR_WORDS}
+    places = {e.start for e in doc.ents if e.label_ in ("GPE", "LOC")}
+    # A parenthesis after a name says which one is meant; it names nothing asked.
+    fences = [m.span(1) for m in PARENTHESIS.finditer(doc.text)]
+    for i, first in enumerate(toks):
+        if not first.text[:1].isalnum() or first.lower_ in ARTICLES:
+            continue
+        # Mid-question, a capitalised question word opens a title.
+        if first.lower_ in _WINDOW_STOP and not (i > 0 and first.is_title):
+            continue
+        for j in range(i, min(len(toks), i + _MAX_WINDOW)):
+            last = toks[j]
+            window = toks[i:j + 1]
+            if last.is_punct and last.text not in _INNER_PUNCT:
+                break
+            if not (last.text[:1].isalnum() or last.lower_ in ("n't", "n’t")):
+                continue
+            if last.lower_ in _WINDOW_STOP:
+                continue
+            lowered = any(t.is_lower and t.is_alpha for t in window)
+            if j == i and (not lowered or not unknown_word(_Capitalised(first))):
+                continue  # single capitalised words are the other detectors' job
+            lo, hi = first.idx, token_end(last)
+            if any(a < hi and lo < b for a, b in epithets + fences) or any(
+                    t.i in datey for t in window) and (
+                    len({dates.get(t.i, -1) for t in window}) > 1):
+                continue
+            # The wh-phrase's noun is what is asked, not a name.
+            if i > 0 and toks[i - 1].lower_ in ("what", "which", "whose") and first.is_lower:
+                continue
+            if any(_cuts(doc, (lo, hi), s, written) for s in spans):
+                continue
+            # Nor may it cut a name the answer writes.
+            if any(a < lo < b < hi or lo < a < hi < b for a, b in _bare(doc, spans)
+                   if written.names(doc.text[a:b])):
+                continue
+            # A place after a comma is a second name (a town, then its state).
+            if any(t.text == "," and t.i + 1 in places for t in window):
+                continue
+            if _window_named(doc, i, j, spans, written):
+                found.append(Candidate(lo, hi, "CASED"))
+    return found
+
+
+def _bare(doc: Any, spans: list[Candidate]) -> list[tuple[int, int]]:
+    """Spans without a leading article (an article alone with a word is no name a longer
+    title would cut)."""
+    out = []
+    for s in spans:
+        a, b = s.start, s.end
+        m = re.match(r"(?:the|a|an)\s+", doc.text[a:b], re.I)
+        out.append((a + m.end() if m else a, b))
+    return out
+
+
+def _cuts(doc: Any, window: tuple[int, int], span: Candidate,
+          written: Written) -> bool:
+    """Inside a run the question writes as one name, a piece must end where a joining word
+    does, or leave a rest the answer writes too; it never cuts off a part the answer never
+    names (a company's "LLC")."""
+    lo, hi = window
+    if not (span.start <= lo and hi <= span.end) or (span.start, span.end) == (lo, hi):
+        return False
+    for rest in _rest(doc, span, [Candidate(lo, hi, "")]):
+        between = [t for t in doc if min(rest.end, hi) <= t.idx < max(rest.start, lo)]
+        if not any(t.is_lower or t.is_punct for t in between) and (
+                not written.names(doc.text[rest.start:rest.end])):
+            return True
+    return False
+
+
+def _window_named(doc: Any, i: int, j: int, spans: list[Candidate],
+                  written: Written) -> bool:
+    window = doc[i:j + 1]
+    text = window.text
+    if text not in written or not written.names(text):
+        return False
+    if any(t.is_lower and t.is_alpha for t in window) and written.lowercase(text):
+        return False
+    # A lowercase word the answer capitalises only to open a sentence is no part of the
+    # name, nor a lowercase verb the answer writes only after a sentence end.
+    first, raw = doc[i], written.raw
+    if first.is_lower and first.is_stop and all(
+            opens_sentence(raw, s) for s, _ in written.names(text)):
+        return False
+    verbs = [t.text for t in window if t.is_lower and t.pos_ in ("VERB", "AUX")]
+    if verbs and all(re.search(r"[.:!?]\s+(?:%s)\b" % "|".join(map(re.escape, verbs)),
+                               raw[s:e], re.I) for s, e in written.names(text)):
+        return False
+    # A comma-joined run is a list where the answer runs it on mid-sentence; a title with a
+    # comma stands where a title does (opening a sentence, before "is" or a bracket).
+    if any(t.text == "," for t in window) and not any(
+            opens_sentence(raw, s) or _TITLE_AFTER.match(raw, e) or raw[s - 1:s] in ("\"", "“", "'")
+            for s, e in written.names(text)):
+        return False
+    if j == i:
+        return True
+    # Names the question itself writes apart, joined by a lowercase word, stay apart
+    # (a team in its league); a window that adds a word no detector took or reads a
+    # lowercase question is a title.
+    inside = [s for s in spans if s.within(window.start_char, window.end_char)]
+    covered = all(any(s.start <= t.idx < s.end for s in inside) for t in window
+                  if t.is_title or t.is_upper or _digits(t))
+    joins = {t.lower_ for t in window if t.is_lower}
+    if len(inside) > 1 and covered and joins & _PREPOSITIONS and joins <= TITLE_SMALL_WORDS and not any(
+            t.is_punct for t in window):
+        return False
+    return not _several(doc, i, j, written)
+
+
+def _several(doc: Any, i: int, j: int, written: Written) -> bool:
+    """The window is several names the answer also writes apart (two people joined by
+    "and", a town and its state), not one title."""
+    whole = written.names(doc.text[doc[i].idx:token_end(doc[j])])
+    pieces, k = 0, i
+    while k <= j:
+        if not (doc[k].is_title or doc[k].is_upper or _digits(doc[k])) or (
+                doc[k].lower_ in JOINING_WORDS):
+            k += 1
+            continue
+        for m in range(j, k - 1, -1):
+            spans = written.names(doc.text[doc[k].idx:token_end(doc[m])])
+            if any(not any(a <= s and e <= b for a, b in whole) for s, e in spans):
+                break
+        else:
+            return False
+        pieces, k = pieces + 1, m + 1
+    return pieces >= 2
+
+
+class _Capitalised:
+    """A token seen as if capitalised, for the dictionary test of `unknown_word`."""
+
+    def __init__(self, tok: Any):
+        self.text = tok.text[:1].upper() + tok.text[1:]
+        self.vocab, self.is_alpha, self.is_stop = tok.vocab, tok.is_alpha, tok.is_stop
+
+
+def prefer_written(doc: Any, spans: list[Candidate], written: Written) -> list[Candidate]:
+    """Resolve overlaps: quotes first, then what the answer writes (longest first), then the
+    rest. A span the answer never writes that loses to one it does keeps its other names
+    (a character's name before "on <Show>")."""
+    kept = [s for s in spans if s.quoted]
+    absent = {s for s in spans if doc.text[s.start:s.end] not in written}
+    for s in sorted(spans, key=lambda s: (s in absent, -s.width, s.start)):
+        if s.quoted:
+            continue
+        if not any(s.overlaps(k) for k in kept):
+            kept.append(s)
+        elif s in absent:
+            kept.extend(r for r in _rest(doc, s, kept) if not any(
+                r.overlaps(k) for k in kept))
+    return sorted(kept)
+
+
+def _rest(doc: Any, span: Candidate, kept: list[Candidate]) -> list[Candidate]:
+    """The proper-name pieces of `span` outside the `kept` spans."""
+    toks = [t for t in doc if span.start <= t.idx and token_end(t) <= span.end]
+    # What follows a bracket says which one is meant; it names nothing asked.
+    toks = toks[:next((k for k, t in enumerate(toks) if t.text == "("), len(toks))]
+    free = [t for t in toks if not any(k.start < token_end(t) and t.idx < k.end for k in kept)]
+    runs: list[list[Any]] = []
+    for t in free:
+        if runs and runs[-1][-1].i == t.i - 1:
+            runs[-1].append(t)
+        else:
+            runs.append([t])
+    out: list[Candidate] = []
+    for run in runs:
+        while run and not _name_word(run[0]):
+            run = run[1:]
+        while run and not _name_word(run[-1]):
+            run = run[:-1]
+        # A title before a name ("Senator"), or a dictionary word capitalised to open the
+        # question, is no name.
+        if run and not is_generic(doc.text[run[0].idx:token_end(run[-1])]) and not all(
+                t.lower_ in QUESTION_HONORIFICS for t in run) and not (
+                len(run) == 1 and run[0].i == 0 and not unknown_word(run[0])):
+            out.append(Candidate(run[0].idx, token_end(run[-1]), "REST"))
+    return out
+
+
+def _name_word(tok: Any) -> bool:
+    return (tok.is_title or tok.is_upper or _digits(tok)) and tok.lower_ not in JOINING_WORDS

@@ -1,0 +1,111 @@
+"""Question entities (SPEC §4.3): the rules run over the question, and over the long answer
+when known; what the question names, and which of those are anchors."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from ..lexicon.function_words import WH_WORDS
+from ..models import QuestionEntity
+from ..nlp import load, parse
+from .context import named_windows, prefer_written, widen
+from .forms import Candidate, longest_first
+from .rules import GENERIC_RULES, KEPT_SOURCES, KEPT_STEPS, SOURCES, STEPS, Rule, clean
+from .written import Written, written_form
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The rule tables detection runs, in order (see `rules`)."""
+
+    sources: tuple[Rule, ...] = SOURCES
+    steps: tuple[Rule, ...] = STEPS
+    kept_sources: tuple[Rule, ...] = KEPT_SOURCES
+    kept_steps: tuple[Rule, ...] = KEPT_STEPS
+    generic: tuple[Rule, ...] = GENERIC_RULES
+
+    def names(self) -> list[str]:
+        """Every rule's name, table by table, in order."""
+        return [r.name for table in (self.sources, self.steps, self.kept_sources,
+                                     self.kept_steps, self.generic) for r in table]
+
+    def without(self, name: str) -> Rules:
+        """These rules with every rule called `name` left out."""
+        def drop(table: tuple[Rule, ...]) -> tuple[Rule, ...]:
+            return tuple(r for r in table if r.name != name)
+        return replace(self, sources=drop(self.sources), steps=drop(self.steps),
+                       kept_sources=drop(self.kept_sources), kept_steps=drop(self.kept_steps),
+                       generic=drop(self.generic))
+
+
+RULES = Rules()
+
+_CACHE: dict[tuple[int, str, str], list[QuestionEntity]] = {}
+_CACHE_SIZE = 4096
+
+
+def detect_question_entities(question: str, nlp: Any = None,
+                             context: str | None = None) -> list[QuestionEntity]:
+    """Entities named in `question`, in order of appearance, generic ones with anchor=False.
+
+    Args:
+        question: the question text.
+        nlp: a loaded spaCy pipeline; the default one is loaded when None.
+        context: the long answer, when known: a title that it writes out ("The Fox and the
+            Hound", "Avengers: Age of Ultron") is preferred to the pieces the question's
+            case and punctuation suggest, and a name is given as the answer writes it. What
+            the answer never names stays as the question has it.
+    """
+    if nlp is None:
+        nlp = load()
+    key = (id(nlp), question, context or "")
+    if key not in _CACHE:
+        if len(_CACHE) >= _CACHE_SIZE:
+            _CACHE.clear()  # audits of one question's variants come together; keep it simple
+        _CACHE[key] = detect(question, nlp, context)
+    return [q.model_copy() for q in _CACHE[key]]
+
+
+def detect(question: str, nlp: Any, context: str | None = None,
+           rules: Rules = RULES) -> list[QuestionEntity]:
+    """`detect_question_entities` with the given rule tables and no cache."""
+    doc = parse(nlp, question)
+    spans = candidates(doc, rules)
+    written = None
+    if context:
+        written = Written(context)
+        spans = widen(doc, spans, written)
+        spans = prefer_written(doc, spans + named_windows(doc, spans, written), written)
+    out: list[QuestionEntity] = []
+    seen: set[str] = set()
+    for span in spans:
+        name = clean(question[span.start:span.end])
+        generic = any(rule.apply(doc, span, name) for rule in rules.generic)
+        if written is not None and not span.quoted and not generic:
+            name = written_form(name, written, question)
+        if not name or name.lower() in seen or name.lower() in WH_WORDS:
+            continue
+        seen.add(name.lower())
+        out.append(QuestionEntity(name=name, anchor=not generic))
+    return out
+
+
+def candidates(doc: Any, rules: Rules = RULES) -> list[Candidate]:
+    """The question's candidates, overlaps resolved longest-first, in text order."""
+    found = _through(doc, [c for rule in rules.sources for c in rule.apply(doc)], rules.steps)
+    kept = _through(doc, [c for rule in rules.kept_sources for c in rule.apply(doc)],
+                    rules.kept_steps)
+    return longest_first(found, kept)
+
+
+def _through(doc: Any, found: list[Candidate], steps: tuple[Rule, ...]) -> list[Candidate]:
+    out = []
+    for cand in found:
+        for step in steps:
+            cand = step.apply(doc, cand)
+            if cand is None:
+                break
+        else:
+            out.append(cand)
+    return out

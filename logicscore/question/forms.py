@@ -1,0 +1,138 @@
+"""Written forms of a name in a parsed text: proper-noun runs, roles and awards, overlap
+resolution. The lowest layer of `logicscore.question`; other stages may use it too."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from typing import Any
+
+from ..lexicon.function_words import CONNECTORS, TITLE_CONNECTORS, WH_WORDS
+from ..lexicon.kinds import WORK_NOUNS
+from ..nlp import unknown_word
+
+# Words that join or open a name but never end one.
+JOINING_WORDS = CONNECTORS | TITLE_CONNECTORS | WH_WORDS
+
+
+@dataclass(frozen=True, order=True)
+class Candidate:
+    """A span of the question that may name something, in character offsets.
+
+    `label` says where it came from: a spaCy entity label, or the rule that found it
+    ("QUOTE", "PROPN", "TITLE", "COMPARE", "RELABELLED"; read against the answer:
+    "CONTEXT", "CASED", "REST"). Candidates sort in text order.
+    """
+
+    start: int
+    end: int
+    label: str
+
+    @property
+    def quoted(self) -> bool:
+        return self.label == "QUOTE"
+
+    def overlaps(self, other: Candidate) -> bool:
+        return self.start < other.end and other.start < self.end
+
+    def within(self, start: int, end: int) -> bool:
+        return start <= self.start and self.end <= end
+
+    def moved(self, start: int | None = None, end: int | None = None) -> Candidate:
+        """The same candidate with other offsets."""
+        return replace(self, start=self.start if start is None else start,
+                       end=self.end if end is None else end)
+
+    @property
+    def width(self) -> int:
+        return self.end - self.start
+
+    def __iter__(self) -> Iterator[Any]:
+        # Stages outside the package read a proper run as (start, end, label).
+        return iter((self.start, self.end, self.label))
+
+
+def token_end(tok: Any) -> int:
+    """The character offset just after `tok`."""
+    return tok.idx + len(tok)
+
+
+def longest_first(spans: list[Candidate], kept: list[Candidate] | None = None) -> list[Candidate]:
+    """`kept` and, longest (then leftmost) first, each span overlapping none taken before,
+    in text order."""
+    kept = list(kept or [])
+    for s in sorted(spans, key=lambda s: (-s.width, s.start)):
+        if not any(s.overlaps(k) for k in kept):
+            kept.append(s)
+    return sorted(kept)
+
+
+def proper_runs(doc: Any) -> list[Candidate]:
+    """Runs of proper nouns (inner of/de/la/von allowed), labelled "PROPN"."""
+    runs: list[Candidate] = []
+    toks = list(doc)
+    i = 0
+    while i < len(toks):
+        if not is_proper(toks[i]):
+            i += 1
+            continue
+        # After "film"/"song" a title may hold lowercase words: "film Sleepless in Seattle".
+        before = toks[i - 2:i] if i > 1 else toks[:i]
+        titled = any(t.lower_ in WORK_NOUNS for t in before) and (
+            i == 0 or toks[i - 1].lower_ in WORK_NOUNS or toks[i - 1].pos_ == "DET")
+        inner = TITLE_CONNECTORS if titled else CONNECTORS
+        j = i + 1
+        while j < len(toks):
+            if is_proper(toks[j]):
+                j += 1
+                continue
+            # "of", "of the" between proper nouns: "Bank of the United States".
+            k = j
+            # A lowercase verb ends a title: "the film Kamamar is Mana Norling".
+            while k < len(toks) and k - j < 2 and (toks[k].lower_ in inner or (
+                    k > j and toks[k].lower_ == "the")) and not (
+                    toks[k].is_lower and toks[k].pos_ in ("VERB", "AUX")):
+                k += 1
+            if k > j and k < len(toks) and is_proper(toks[k]):
+                j = k
+            else:
+                break
+        runs.append(Candidate(toks[i].idx, token_end(toks[j - 1]), "PROPN"))
+        i = j
+    return runs
+
+
+def is_proper(tok: Any) -> bool:
+    """Whether `tok` is a word of a name: a proper noun, an unknown word, or a capitalised
+    noun where a name stands."""
+    if tok.lower_ in WH_WORDS or tok.tag_ in ("WDT", "WP", "WP$", "WRB"):
+        return False
+    if tok.pos_ == "PROPN":
+        return tok.i != tok.sent.start or tok.tag_ == "NNP"
+    if unknown_word(tok):
+        return True  # an invented or foreign name, whatever the tagger made of it
+    if not tok.is_title or tok.pos_ not in ("NOUN", "ADJ", "X"):
+        return False
+    if tok.i != tok.sent.start:
+        return True  # capitalised mid-sentence words the tagger called NOUN are mostly names
+    # A sentence-initial singular subject without a determiner: "Inception was directed…".
+    return (tok.tag_ == "NN" and tok.dep_ in ("nsubj", "nsubjpass")
+            and not any(c.dep_ == "det" for c in tok.children))
+
+
+_ROLE_BEFORE = r"(?:play(?:s|ed|ing)?|voic(?:es|ed|ing)|portray(?:s|ed|ing)?|w[io]ns?|winning)"
+_CASTING = re.compile(r"\b(?:play|voice|portray|actor|actress|character|role|cast)", re.I)
+
+
+def role_name(question: str, name: str) -> bool:
+    """Whether the question uses `name` as a role or an award: "who played Scarlett in Gone
+    with the Wind", "the actor of Ethan in A Dog's Purpose", "Nim's actress in …", "win a Tony"."""
+    if not question or not name:
+        return False
+    n = re.escape(name)
+    if re.search(rf"\b{_ROLE_BEFORE}\s+(?:an?\s+|the\s+)?{n}\b", question, re.I):
+        return True
+    # "X in <Work>" is a role only in a question about casting, not "born in Paris in France".
+    return bool(_CASTING.search(question) and re.search(
+        rf"\b{n}(?:['’]s\s+\w+)?\s+(?:in|on)\s+(?:the\s+)?[\"“]?[A-Z]", question))

@@ -1,0 +1,229 @@
+"""The rules that read a question on its own (SPEC §4.3), as ordered, named tables.
+
+A question's candidates come from `SOURCES`, in order; each goes through `STEPS`, in order
+(a step may move a candidate's ends or drop it); `KEPT_SOURCES` name whole things that win
+every overlap. Of the candidates left, one that any of `GENERIC_RULES` holds for constrains
+the answer but is no anchor. Each rule is a row of `tests/test_question_rules.py`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ..lexicon.dates import CALENDAR_WORDS
+from ..lexicon.function_words import CONNECTORS, TITLE_CONNECTORS, WH_WORDS
+from ..lexicon.generic import is_generic
+from ..lexicon.kinds import WORK_NOUNS
+from ..lexicon.names import EPITHET, PARENTHESIS
+from .forms import Candidate, is_proper, proper_runs, token_end
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One named rule: a source (doc → candidates), a step (doc, candidate → candidate or
+    None) or a generic test (doc, candidate, name → bool)."""
+
+    name: str
+    apply: Callable[..., Any]
+
+
+_COMPARE = re.compile(r",\s*(?P<a>[^,]+?)\s+or\s+(?P<b>[^?]+?)[\s?.]*$")
+_NAME_START = re.compile(r"^[\"“‘'(]?[A-Z0-9]")
+_QUOTED = re.compile(r"\"([^\"]{2,120})\"|“([^”]{2,120})”|‘([^’]{2,120})’")
+_LEADING = re.compile(r"^(?:(?:which|what|whose|the|a|an)\s+)+", re.I)
+_POSSESSIVE = re.compile(r"(?:'s|’s|')$")
+_LOWER_HEAD = re.compile(r"^(?:[a-z][\w-]*\s+)+")
+_LOWER_TAIL = re.compile(r"(?:(?:'s|’s)?\s+[a-z][\w-]*)+$")
+# A model or series number continues the name before it; a year is an edition, not a name.
+_MODEL_NUMBER = re.compile(r" (?!1\d{3}\b|20\d{2}\b)\d{1,4}\b(?![.,:]?\d|%| ?-)")
+GENERIC_LABELS = frozenset({"NORP", "LANGUAGE"})
+
+
+# Sources: where candidates come from.
+
+def quoted(doc: Any) -> list[Candidate]:
+    """A quoted span, whole, whatever its case."""
+    return [Candidate(m.start(g), m.end(g), "QUOTE") for m in _QUOTED.finditer(doc.text)
+            for g in [next(i for i in (1, 2, 3) if m.group(i))]]
+
+
+def entities(doc: Any) -> list[Candidate]:
+    """The named entities, ordinals aside, "X or Y" inside one split in two. A capitalised
+    date or number that is no calendar word is a name ending in a digit."""
+    found: list[Candidate] = []
+    for ent in doc.ents:
+        if ent.label_ == "ORDINAL":
+            continue
+        label = ent.label_
+        if label in ("DATE", "CARDINAL") and ent[0].is_title and ent[0].lower_ not in CALENDAR_WORDS:
+            label = "RELABELLED"
+        found.extend(_split_or(ent, label))
+    return found
+
+
+def _split_or(span: Any, label: str) -> list[Candidate]:
+    parts: list[Candidate] = []
+    start = span.start
+    for tok in span:
+        if tok.lower_ == "or":
+            if tok.i > start:
+                parts.append(Candidate(span.doc[start].idx, token_end(span.doc[tok.i - 1]), label))
+            start = tok.i + 1
+    if start < span.end:
+        parts.append(Candidate(span.doc[start].idx, token_end(span.doc[span.end - 1]), label))
+    return parts
+
+
+def title_runs(doc: Any) -> list[Candidate]:
+    """Two or more capitalised words mid-sentence, none of them a proper noun to the
+    tagger, still name something (a song or a film)."""
+    def capital(tok: Any) -> bool:
+        return tok.is_title and tok.i != tok.sent.start and tok.text != "I" \
+            and tok.lower_ not in WH_WORDS
+
+    out: list[Candidate] = []
+    run: list[Any] = []
+    for tok in [*doc, None]:
+        if tok is not None and capital(tok):
+            run.append(tok)
+            continue
+        if len(run) >= 2 and not any(is_proper(t) for t in run):
+            out.append(Candidate(run[0].idx, token_end(run[-1]), "PROPN"))
+        run = []
+    return out
+
+
+def work_titles(doc: Any) -> list[Candidate]:
+    """After a work noun ("film", "song"), a capitalised run is a title even when the
+    tagger calls its words pronouns or prepositions."""
+    out: list[Candidate] = []
+    toks = list(doc)
+    for i, tok in enumerate(toks[:-1]):
+        if tok.lower_ not in WORK_NOUNS or not (toks[i + 1].is_title or toks[i + 1].like_num):
+            continue
+        j = i + 1
+        while j < len(toks) and (toks[j].is_title or toks[j].like_num or toks[j].is_upper
+                                 or toks[j].lower_ in TITLE_CONNECTORS or toks[j].text in ("'", "’", "'s", "’s")):
+            j += 1
+        while j > i + 1 and (toks[j - 1].lower_ in TITLE_CONNECTORS or toks[j - 1].is_punct):
+            j -= 1
+        if j > i + 1:
+            out.append(Candidate(toks[i + 1].idx, token_end(toks[j - 1]), "TITLE"))
+    return out
+
+
+def comparison(doc: Any) -> list[Candidate]:
+    """"…, X or Y?" names two whole things, even when they hold lowercase words or commas."""
+    m = _COMPARE.search(doc.text)
+    if not m or not all(_NAME_START.match(m.group(g)) for g in ("a", "b")):
+        return []
+    return [Candidate(m.start(g), m.end(g), "COMPARE") for g in ("a", "b")]
+
+
+# Steps: each moves a candidate's ends or drops it.
+
+def trim(doc: Any, cand: Candidate) -> Candidate | None:
+    """Drop a leading wh-word or article and a trailing possessive; outside quotes, also
+    the lowercase words at either end, which describe the name."""
+    text, start, end = doc.text, cand.start, cand.end
+    m = _LEADING.match(text[start:end])
+    if m:
+        start += m.end()
+    m = _POSSESSIVE.search(text[start:end])
+    if m:
+        end -= len(m.group(0))
+    if not cand.quoted and re.search(r"[A-Z0-9]", text[start:end]):
+        m = _LOWER_HEAD.match(text[start:end])
+        if m:
+            start += m.end()
+        m = _LOWER_TAIL.search(text[start:end])
+        if m and not text[start:end].endswith(tuple(f" {w}" for w in CONNECTORS)):
+            end -= len(m.group(0))
+    return cand.moved(start, end) if end > start else None
+
+
+def model_number(doc: Any, cand: Candidate) -> Candidate:
+    """A model or series number after a name is part of it; a year is not."""
+    m = _MODEL_NUMBER.match(doc.text, cand.end)
+    if cand.quoted or not m or not doc.text[cand.start:cand.end][-1:].isalpha():
+        return cand
+    return cand.moved(end=m.end())
+
+
+def needs_capital(doc: Any, cand: Candidate) -> Candidate | None:
+    """Lowercase words alone name no specific thing."""
+    if cand.quoted or any(ch.isupper() or ch.isdigit() for ch in doc.text[cand.start:cand.end]):
+        return cand
+    return None
+
+
+def no_disambiguator(doc: Any, cand: Candidate) -> Candidate | None:
+    """A parenthesis after a name says which one is meant; it names nothing itself."""
+    inside = any(cand.within(m.start(1), m.end(1)) for m in PARENTHESIS.finditer(doc.text))
+    return None if inside else cand
+
+
+def no_epithet(doc: Any, cand: Candidate) -> Candidate | None:
+    """An epithet (", 2nd Earl of …") belongs to the name before it."""
+    cut = any(cand.start < e and b < cand.end for b, e in
+              (m.span() for m in EPITHET.finditer(doc.text)))
+    return None if cut else cand
+
+
+# Generic tests: a candidate any of them holds for is no anchor.
+
+def people_or_language(doc: Any, cand: Candidate, name: str) -> bool:
+    """A people or a language constrains the answer. After "The", the tagger reads a band
+    as a people; a real people is a known word, which `generic_name` catches."""
+    return cand.label in GENERIC_LABELS and doc.text[max(0, cand.start - 4):cand.start] != "The "
+
+
+def generic_name(doc: Any, cand: Candidate, name: str) -> bool:
+    """A nationality, a language, a year, a number, an ordinal (`is_generic`)."""
+    return is_generic(name)
+
+
+def asked_for(doc: Any, cand: Candidate, name: str) -> bool:
+    """A name inside "what/which … noun" describes what is asked for; it is no chain end."""
+    return any(cand.within(a, b) for a, b in wh_phrases(doc))
+
+
+def wh_phrases(doc: Any) -> list[tuple[int, int]]:
+    """Character spans of "what/which … noun" phrases."""
+    return [(t.idx, token_end(t.head)) for t in doc
+            if t.lower_ in ("what", "which") and t.dep_ == "det" and t.head.i > t.i]
+
+
+SOURCES: tuple[Rule, ...] = (
+    Rule("quoted", quoted),
+    Rule("entities", entities),
+    Rule("proper_runs", proper_runs),
+    Rule("title_runs", title_runs),
+    Rule("work_titles", work_titles),
+)
+_TRIM = Rule("trim", trim)
+STEPS: tuple[Rule, ...] = (
+    _TRIM,
+    Rule("model_number", model_number),
+    Rule("needs_capital", needs_capital),
+    Rule("no_disambiguator", no_disambiguator),
+    Rule("no_epithet", no_epithet),
+)
+# Found first and trimmed only: they win every overlap.
+KEPT_SOURCES: tuple[Rule, ...] = (Rule("comparison", comparison),)
+KEPT_STEPS: tuple[Rule, ...] = (_TRIM,)
+GENERIC_RULES: tuple[Rule, ...] = (
+    Rule("people_or_language", people_or_language),
+    Rule("generic_name", generic_name),
+    Rule("asked_for", asked_for),
+)
+
+
+def clean(name: str) -> str:
+    """`name` without end punctuation or an unclosed bracket the tokenizer cut off."""
+    if name.count("(") > name.count(")"):
+        name = name[:name.rindex("(")]
+    return name.strip().strip(",;:?!").strip()
