@@ -215,7 +215,7 @@ class ReportBuilder:
         for name, rows in self.slices.items():
             if name == "signature" and len(rows) < 2:
                 continue
-            ordered = sorted(rows.values(), key=lambda r: (r.value == "(other)", _natural(r.value)))
+            ordered = sorted(rows.values(), key=lambda r: (r.value in ("(missing)", "(other)"), _natural(r.value)))
             out.append(Slice(name, ordered))
         return out
 
