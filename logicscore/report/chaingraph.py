@@ -80,7 +80,7 @@ def render_chain_svg(result: AuditResult) -> str:
         pos[node] = (PAD + col * COL, PAD + rows.get(col, 0) * ROW)
         rows[col] = rows.get(col, 0) + 1
     width = PAD * 2 + (max(layer.values()) + 1) * COL
-    height = PAD * 2 + max(rows.values()) * ROW
+    height = PAD * 2 + max(rows.values()) * ROW + (ROW if gaps else 0)
     chain, redundant = set(result.chain), set(result.diagnosis.redundant)
     out = [f'<svg class="chain-graph" xmlns="http://www.w3.org/2000/svg" width="{width}" '
            f'height="{height}" viewBox="0 0 {width} {height}" role="img">']
@@ -94,9 +94,11 @@ def render_chain_svg(result: AuditResult) -> str:
                    f'<text x="{(x1 + x2 + W) / 2}" y="{(y1 + y2 + H) / 2 - 4}">{escape(p.id)}</text></g>')
     for gap in gaps:
         (x1, y1), (x2, y2) = pos[gap.from_], pos[gap.to]
+        # An arc under the rows, so the missing link never hides behind a node between its ends.
+        low = max(y1, y2) + H + ROW / 2
         out.append(f'<g class="gap"><title>{escape(gap.describe())}</title>'
-                   f'<line x1="{x1 + W / 2}" y1="{y1 + H / 2}" x2="{x2 + W / 2}" y2="{y2 + H / 2}"/>'
-                   f'<text x="{(x1 + x2 + W) / 2}" y="{(y1 + y2 + H) / 2 + 14}">missing</text></g>')
+                   f'<path d="M{x1 + W / 2},{y1 + H} Q{(x1 + x2 + W) / 2},{low} {x2 + W / 2},{y2 + H}"/>'
+                   f'<text x="{(x1 + x2 + W) / 2}" y="{(y1 + y2) / 2 + H + ROW / 4 + 10}">missing</text></g>')
     for node in nodes:
         x, y = pos[node]
         cls = "node question" if node in question else "node answer" if node == result.answer_entity \
