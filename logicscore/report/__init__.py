@@ -14,7 +14,7 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from .models import AuditResult
+from ..models import AuditResult
 
 METRICS = ("completeness", "conciseness", "determinateness", "partial_completeness")
 

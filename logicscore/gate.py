@@ -1,0 +1,235 @@
+"""The CI gate: thresholds on a run (and on its drop against a baseline) to a pass/fail verdict.
+
+Thresholds come from `[tool.logicscore.gate]` in pyproject.toml, overridden by flags. Runs
+audited under different signatures are not compared unless the caller allows it: a score
+that moved because a setting changed is not a regression of the answers.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from xml.etree import ElementTree as ET
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from .errors import InputError
+from .models import AuditResult
+from .report.aggregate import CATEGORIES, METRICS, Aggregate
+
+FAILURES = CATEGORIES[1:]
+
+
+class GateInputError(InputError):
+    """A gate that cannot be evaluated: bad thresholds, unreadable or incomparable runs."""
+
+
+class Thresholds(BaseModel):
+    """Every limit the gate checks; None (or an empty table) means not checked."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    min_completeness: float | None = Field(None, ge=0, le=1)
+    min_conciseness: float | None = Field(None, ge=0, le=1)
+    min_determinateness: float | None = Field(None, ge=0, le=1)
+    max_failure: dict[str, float] = Field(default_factory=dict)
+    max_errors: float | None = Field(None, ge=0, le=1)
+    max_regression: dict[str, float] = Field(default_factory=dict)
+    min_records: int | None = Field(None, ge=0)
+
+    def is_empty(self) -> bool:
+        return not any(v not in (None, {}) for v in self.model_dump().values())
+
+
+def parse_pairs(pairs: Iterable[str], option: str, known: Iterable[str]) -> dict[str, float]:
+    """`["broken=0.2"]` -> `{"broken": 0.2}`, naming the flag and the known keys on error."""
+    names = list(known)
+    out = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or key not in names:
+            raise GateInputError(f"{option} {pair!r}: expected NAME=SHARE with NAME one of "
+                                 f"{', '.join(names)}")
+        try:
+            out[key] = float(value)
+        except ValueError:
+            raise GateInputError(f"{option} {pair!r}: {value!r} is not a number") from None
+    return out
+
+
+def find_pyproject(start: Path) -> Path | None:
+    """The nearest pyproject.toml at or above `start`, as pytest and ruff look for theirs."""
+    for folder in [start, *start.parents]:
+        if (folder / "pyproject.toml").is_file():
+            return folder / "pyproject.toml"
+    return None
+
+
+def load_thresholds(pyproject: Path | None, overrides: dict) -> Thresholds:
+    """`[tool.logicscore.gate]` of `pyproject` with every non-empty override on top."""
+    base: dict = {}
+    if pyproject is not None:
+        try:
+            data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
+        except (OSError, tomllib.TOMLDecodeError) as exc:
+            raise GateInputError(f"{pyproject}: cannot read it ({exc})") from None
+        base = dict(data.get("tool", {}).get("logicscore", {}).get("gate", {}))
+    for key, value in overrides.items():
+        if isinstance(value, dict):
+            base[key] = {**base.get(key, {}), **value}
+        elif value is not None:
+            base[key] = value
+    try:
+        thresholds = Thresholds.model_validate(base)
+    except ValidationError as exc:
+        where = f"[tool.logicscore.gate] in {pyproject}" if pyproject else "the gate options"
+        first = exc.errors()[0]
+        raise GateInputError(f"{where}: {'.'.join(map(str, first['loc']))}: {first['msg']}") from None
+    for key in thresholds.max_failure:
+        if key not in FAILURES:
+            raise GateInputError(f"max_failure: unknown failure type {key!r} (one of {', '.join(FAILURES)})")
+    for key in thresholds.max_regression:
+        if key not in (*METRICS, *FAILURES):
+            raise GateInputError(f"max_regression: unknown measure {key!r} (one of "
+                                 f"{', '.join((*METRICS, *FAILURES))})")
+    return thresholds
+
+
+@dataclass
+class Check:
+    name: str
+    value: float | None
+    op: str
+    threshold: float
+    passed: bool
+    detail: str = ""
+
+
+@dataclass
+class GateResult:
+    checks: list[Check]
+    records: int
+    signatures: list[str]
+    baseline_signatures: list[str] = field(default_factory=list)
+
+    @property
+    def passed(self) -> bool:
+        return all(c.passed for c in self.checks)
+
+    @property
+    def exit_code(self) -> int:
+        return 0 if self.passed else 1
+
+    def to_json_dict(self) -> dict:
+        return {"passed": self.passed, "exit_code": self.exit_code, "records": self.records,
+                "signatures": self.signatures, "baseline_signatures": self.baseline_signatures,
+                "checks": [asdict(c) for c in self.checks]}
+
+
+def aggregate(results: Iterable[AuditResult], what: str) -> Aggregate:
+    agg = Aggregate()
+    for result in results:
+        agg.add(result)
+    if agg.total == 0:
+        raise GateInputError(f"{what} has no records: was `logicscore score` run on an empty input?")
+    return agg
+
+
+def _check(name: str, value: float | None, op: str, threshold: float, detail: str = "") -> Check:
+    # A measure that cannot be computed (nothing scored) fails: the gate never passes by default.
+    ok = value is not None and (value >= threshold if op == ">=" else value <= threshold)
+    return Check(name, value, op, threshold, ok, detail)
+
+
+def evaluate(run: Aggregate, thresholds: Thresholds, baseline: Aggregate | None = None,
+             allow_signature_change: bool = False) -> GateResult:
+    """Check `run` against `thresholds` (and its drop from `baseline`); raises GateInputError."""
+    if thresholds.is_empty():
+        raise GateInputError("no thresholds set: give e.g. --min-completeness 0.8, or a "
+                             "[tool.logicscore.gate] table in pyproject.toml")
+    if thresholds.max_regression and baseline is None:
+        raise GateInputError("--max-regression needs --baseline OLD.jsonl to compare with")
+    sigs = run.signature_list()
+    base_sigs = baseline.signature_list() if baseline else []
+    if not allow_signature_change:
+        if len(sigs) > 1:
+            raise GateInputError(f"the run mixes {len(sigs)} signatures ({' ; '.join(sigs)}); "
+                                 "gate one configuration at a time or pass --allow-signature-change")
+        if baseline is not None and base_sigs != sigs:
+            raise GateInputError(f"the baseline was audited as {' ; '.join(base_sigs)} but the run as "
+                                 f"{' ; '.join(sigs)}; rescore the baseline with the same settings or "
+                                 "pass --allow-signature-change")
+    t = thresholds
+    checks = []
+    if t.min_records is not None:
+        checks.append(_check("records", float(run.total), ">=", t.min_records))
+    for metric in ("completeness", "conciseness", "determinateness"):
+        limit = getattr(t, f"min_{metric}")
+        if limit is not None:
+            checks.append(_check(f"mean {metric}", run.mean(metric), ">=", limit))
+    for kind, limit in t.max_failure.items():
+        checks.append(_check(f"share {kind}", run.share(kind), "<=", limit))
+    if t.max_errors is not None:
+        checks.append(_check("share errored", run.error_share, "<=", t.max_errors))
+    for key, limit in t.max_regression.items():
+        checks.append(_regression(key, limit, run, baseline))
+    return GateResult(checks, run.total, sigs, base_sigs)
+
+
+def _regression(key: str, limit: float, run: Aggregate, baseline: Aggregate | None) -> Check:
+    assert baseline is not None
+    # A metric regresses when it drops; a failure type when its share rises.
+    if key in METRICS:
+        old, new = baseline.mean(key), run.mean(key)
+        drop = None if old is None or new is None else old - new
+        return _check(f"drop in mean {key}", drop, "<=", limit,
+                      f"baseline {_f(old)}, now {_f(new)}")
+    old, new = baseline.share(key), run.share(key)
+    rise = None if old is None or new is None else new - old
+    return _check(f"rise in share {key}", rise, "<=", limit, f"baseline {_f(old)}, now {_f(new)}")
+
+
+def _f(x: float | None) -> str:
+    return "-" if x is None else f"{x:.4f}"
+
+
+def to_junit(result: GateResult) -> str:
+    """JUnit XML: one testsuite, one testcase per check, a <failure> on each failed one."""
+    failed = sum(not c.passed for c in result.checks)
+    counts = {"tests": str(len(result.checks)), "failures": str(failed), "errors": "0", "skipped": "0"}
+    root = ET.Element("testsuites", name="logicscore gate", **counts)
+    suite = ET.SubElement(root, "testsuite", name="logicscore.gate", time="0", **counts)
+    props = ET.SubElement(suite, "properties")
+    for sig in result.signatures:
+        ET.SubElement(props, "property", name="signature", value=sig)
+    for sig in result.baseline_signatures:
+        ET.SubElement(props, "property", name="baseline_signature", value=sig)
+    for c in result.checks:
+        case = ET.SubElement(suite, "testcase", classname="logicscore.gate",
+                             name=f"{c.name} {c.op} {c.threshold:g}", time="0")
+        if not c.passed:
+            failure = ET.SubElement(case, "failure", type="threshold",
+                                    message=f"{c.name} is {_f(c.value)}, limit {c.op} {c.threshold:g}")
+            failure.text = c.detail or None
+    ET.indent(root)
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+
+
+def render_table(result: GateResult):
+    """A rich table of metric, value, threshold, verdict."""
+    from rich.console import Group
+    from rich.table import Table
+    from rich.text import Text
+
+    verdict = "PASS" if result.passed else "FAIL"
+    table = Table(title=f"logicscore gate: {verdict} ({result.records} records)", title_justify="left")
+    for name in ("check", "value", "threshold", "verdict", "detail"):
+        table.add_column(name, justify="right" if name in ("value", "threshold") else "left")
+    for c in result.checks:
+        table.add_row(c.name, _f(c.value), f"{c.op} {c.threshold:g}",
+                      "pass" if c.passed else "FAIL", c.detail, style=None if c.passed else "red")
+    lines = [f"signature: {s}" for s in result.signatures]
+    lines += [f"baseline signature: {s}" for s in result.baseline_signatures]
+    return Group(table, *(Text(line, style="dim") for line in lines))

@@ -1,0 +1,233 @@
+"""One pass over output records into a `Report`: plain data that every renderer reads.
+
+Memory stays flat in the number of records: counts and running moments are exact, medians
+and bootstrap intervals come from a seeded reservoir (exact while the run fits in it), and
+each category keeps a bounded number of worked examples (the first ones, in input order).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..models import AuditResult
+from .aggregate import CATEGORIES, METRICS, Aggregate, Reservoir, category
+from .findings import Finding, findings, reason, recommend
+
+RESERVOIR = 5000
+RESAMPLES = 1000
+EXAMPLES = 3
+# A slice field with more distinct values than this pools the rest under "(other)".
+SLICE_VALUES = 30
+SLICE_METRICS = ("completeness", "conciseness", "determinateness")
+
+
+@dataclass
+class MetricSummary:
+    name: str
+    n: int
+    mean: float | None
+    median: float | None
+    std: float | None
+    ci: tuple[float, float] | None
+
+
+@dataclass
+class SliceRow:
+    value: str
+    n: int = 0
+    errors: int = 0
+    sums: dict[str, float] = field(default_factory=lambda: dict.fromkeys(SLICE_METRICS, 0.0))
+    categories: Counter = field(default_factory=Counter)
+
+    def mean(self, metric: str) -> float | None:
+        scored = self.n - self.errors
+        return self.sums[metric] / scored if scored else None
+
+
+@dataclass
+class Slice:
+    field: str
+    rows: list[SliceRow]
+
+
+@dataclass
+class Gold:
+    """Answer accuracy, the right-for-wrong-reason rate and what completeness adds."""
+
+    n: int
+    correct: int
+    right_wrong_reason: int     # correct answer, incomplete chain
+    chain_agrees: int           # completeness == correct
+    mentioned_agrees: int       # short answer stated in a proposition == correct
+
+    @property
+    def accuracy(self) -> float:
+        return self.correct / self.n
+
+    @property
+    def rwr_rate(self) -> float | None:
+        """Share of the correct answers whose chain is incomplete."""
+        return self.right_wrong_reason / self.correct if self.correct else None
+
+    @property
+    def majority(self) -> float:
+        # Always predicting the more common outcome: the floor any predictor must beat.
+        return max(self.correct, self.n - self.correct) / self.n
+
+
+@dataclass
+class Section:
+    kind: str
+    count: int
+    share: float
+    findings: list[Finding]
+    recommendation: str | None
+    signals: list[tuple[str, int]]
+    examples: list[AuditResult]
+
+
+@dataclass
+class Report:
+    signatures: list[tuple[str, int]]
+    total: int
+    scored: int
+    errors: list[tuple[str, int]]
+    metrics: list[MetricSummary]
+    categories: list[tuple[str, int, float]]
+    answer_absent: int
+    verdicts: list[tuple[str, int]]
+    signals: list[tuple[str, int, Counter]]
+    gold: Gold | None
+    slices: list[Slice]
+    sections: list[Section]
+    error_examples: list[AuditResult]
+    sampled: bool
+    seed: int
+
+    @property
+    def mixed(self) -> bool:
+        return len(self.signatures) > 1
+
+
+def _lookup(record: dict[str, Any], path: str) -> str:
+    node: Any = record
+    for part in path.split("."):
+        if not isinstance(node, dict) or part not in node:
+            return "(missing)"
+        node = node[part]
+    return node if isinstance(node, str) else json.dumps(node, sort_keys=True)
+
+
+class ReportBuilder:
+    """Feed results with `add`, then `build()`; `by` lists dotted paths into the input meta."""
+
+    def __init__(self, by: Sequence[str] = (), seed: int = 0, reservoir: int = RESERVOIR,
+                 examples: int = EXAMPLES):
+        self.agg = Aggregate()
+        self.by = list(by)
+        self.seed = seed
+        self.sample = Reservoir(reservoir, seed)
+        self.examples_cap = examples
+        self.examples: dict[str, list[AuditResult]] = {k: [] for k in (*CATEGORIES, "error")}
+        self.reasons: dict[str, Counter] = {k: Counter() for k in CATEGORIES[1:]}
+        self.signals: dict[str, Counter] = {}
+        self.signals_by_category: dict[str, Counter] = {k: Counter() for k in CATEGORIES}
+        self.gold = Counter()
+        self.slices: dict[str, dict[str, SliceRow]] = {}
+
+    def add(self, result: AuditResult) -> None:
+        self.agg.add(result)
+        kind = category(result)
+        if len(self.examples[kind]) < self.examples_cap:
+            self.examples[kind].append(result)
+        self._slice(result, kind)
+        if kind == "error":
+            return
+        assert result.scores is not None and result.diagnosis is not None
+        self.sample.add(tuple(float(getattr(result.scores, m)) for m in METRICS))
+        if kind != "complete":
+            self.reasons[kind][reason(result)] += 1
+        for sig_kind in dict.fromkeys(s.kind for s in result.diagnosis.signals):
+            self.signals_by_category[kind][sig_kind] += 1
+        for sig in result.diagnosis.signals:
+            self.signals.setdefault(sig.kind, Counter())[sig.severity] += 1
+        if result.correct is not None:
+            complete = bool(result.scores.completeness)
+            mentioned = not result.diagnosis.answer_absent
+            self.gold.update(n=1, correct=result.correct,
+                             rwr=result.correct and not complete,
+                             chain=complete == result.correct, mentioned=mentioned == result.correct)
+
+    def _slice(self, result: AuditResult, kind: str) -> None:
+        keys = {"hops": "(missing)" if result.meta.hops is None else str(result.meta.hops),
+                "signature": result.meta.signature}
+        qtype = getattr(result, "question_type", None)
+        if qtype is not None:
+            keys["question_type"] = str(qtype)
+        for path in self.by:
+            keys[path] = _lookup(result.meta.record, path)
+        for name, value in keys.items():
+            rows = self.slices.setdefault(name, {})
+            if value not in rows and len(rows) >= SLICE_VALUES:
+                value = "(other)"
+            row = rows.setdefault(value, SliceRow(value))
+            row.n += 1
+            if kind == "error":
+                row.errors += 1
+                continue
+            row.categories[kind] += 1
+            for metric in SLICE_METRICS:
+                row.sums[metric] += float(getattr(result.scores, metric))
+
+    def build(self) -> Report:
+        agg = self.agg
+        from .stats import summarize_metrics
+
+        metrics = summarize_metrics(agg, self.sample, RESAMPLES, self.seed)
+        sections = []
+        for kind in CATEGORIES:
+            count = agg.categories.get(kind, 0)
+            found = findings(kind, self.reasons.get(kind, Counter()))
+            sections.append(Section(
+                kind, count, count / agg.scored if agg.scored else 0.0, found,
+                None if kind == "complete" else recommend(kind, found),
+                sorted(self.signals_by_category[kind].items(), key=lambda kv: (-kv[1], kv[0])),
+                self.examples[kind]))
+        g = self.gold
+        return Report(
+            signatures=list(agg.signatures.items()), total=agg.total, scored=agg.scored,
+            errors=sorted(agg.errors.items()), metrics=metrics,
+            categories=[(k, agg.categories.get(k, 0), agg.share(k) or 0.0) for k in CATEGORIES],
+            answer_absent=agg.answer_absent,
+            verdicts=[(v, agg.verdicts.get(v, 0)) for v in ("entailed", "contradicted", "underdetermined")],
+            signals=[(k, sum(c.values()), c) for k, c in
+                     sorted(self.signals.items(), key=lambda kv: (-sum(kv[1].values()), kv[0]))],
+            gold=Gold(g["n"], g["correct"], g["rwr"], g["chain"], g["mentioned"]) if g["n"] else None,
+            slices=self._slice_list(), sections=sections, error_examples=self.examples["error"],
+            sampled=self.sample.seen > self.sample.size, seed=self.seed)
+
+    def _slice_list(self) -> list[Slice]:
+        out = []
+        for name, rows in self.slices.items():
+            if name == "signature" and len(rows) < 2:
+                continue
+            ordered = sorted(rows.values(), key=lambda r: (r.value in ("(missing)", "(other)"), _natural(r.value)))
+            out.append(Slice(name, ordered))
+        return out
+
+
+def _natural(value: str) -> tuple:
+    # Hop counts sort as numbers, everything else as text.
+    return (0, int(value), "") if value.isdigit() else (1, 0, value)
+
+
+def build_report(results: Iterable[AuditResult], by: Sequence[str] = (), seed: int = 0) -> Report:
+    """Stream `results` into a `Report` (same input and seed, same report)."""
+    builder = ReportBuilder(by=by, seed=seed)
+    for result in results:
+        builder.add(result)
+    return builder.build()

@@ -1,0 +1,125 @@
+"""gate: thresholds from flags and pyproject, baseline regression, signature refusal, JUnit, JSON."""
+
+import json
+from xml.etree import ElementTree as ET
+
+import pytest
+from typer.testing import CliRunner
+
+from logicscore.cli import app
+from logicscore.report.synthetic import make_result
+
+runner = CliRunner()
+
+
+def _write(path, kinds, signature=None):
+    extra = {"signature": signature} if signature else {}
+    path.write_text("".join(make_result(f"q{i}", k, line=i + 1, **extra).to_json() + "\n"
+                            for i, k in enumerate(kinds)), encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def runs(tmp_path, monkeypatch):
+    # No pyproject above tmp_path's cwd may leak thresholds into a test.
+    monkeypatch.chdir(tmp_path)
+    good = _write(tmp_path / "good.jsonl", ["complete"] * 8 + ["broken"] * 2)
+    worse = _write(tmp_path / "worse.jsonl", ["complete"] * 7 + ["broken"] * 3)
+    return tmp_path, good, worse
+
+
+def _gate(*args):
+    result = runner.invoke(app, ["gate", *map(str, args)])
+    return result.exit_code, result
+
+
+def _junit(path):
+    root = ET.parse(path).getroot()
+    assert root.tag == "testsuites"
+    suites = root.findall("testsuite")
+    assert len(suites) == 1
+    cases = suites[0].findall("testcase")
+    failures = [c for c in cases if c.find("failure") is not None]
+    for node in (root, suites[0]):
+        assert int(node.get("tests")) == len(cases) and int(node.get("failures")) == len(failures)
+    assert all(c.get("name") and c.get("classname") for c in cases)
+    return cases, failures
+
+
+@pytest.mark.parametrize("args, code, failed", [
+    (["--min-completeness", "0.8"], 0, []),
+    (["--min-completeness", "0.9"], 1, ["mean completeness >= 0.9"]),
+    (["--max-failure", "broken=0.1", "--min-records", "5"], 1, ["share broken <= 0.1"]),
+    (["--max-errors", "0", "--min-records", "11"], 1, ["records >= 11"]),
+])
+def test_gate_thresholds_pass_and_fail(runs, args, code, failed):
+    tmp, good, _ = runs
+    exit_code, res = _gate(good, *args, "--junit", tmp / "g.xml")
+    assert exit_code == code, res.output
+    cases, failures = _junit(tmp / "g.xml")
+    assert [c.get("name") for c in failures] == failed
+    assert len(cases) == len(args) // 2
+
+
+def test_gate_regression_only_fails_against_baseline(runs):
+    tmp, good, worse = runs
+    # 0.7 clears the absolute bar; the 0.1 drop from the baseline is what fails.
+    code, res = _gate(worse, "--min-completeness", "0.6", "--baseline", good,
+                      "--max-regression", "completeness=0.05", "--junit", tmp / "r.xml", "--json")
+    assert code == 1
+    verdict = json.loads(res.stdout)
+    assert verdict["passed"] is False and verdict["exit_code"] == 1
+    assert [(c["name"], c["passed"]) for c in verdict["checks"]] == [
+        ("mean completeness", True), ("drop in mean completeness", False)]
+    assert verdict["checks"][1]["value"] == pytest.approx(0.1)
+    _, failures = _junit(tmp / "r.xml")
+    assert [f.get("name") for f in failures] == ["drop in mean completeness <= 0.05"]
+    code, _ = _gate(worse, "--baseline", good, "--max-regression", "completeness=0.15")
+    assert code == 0
+
+
+def test_gate_refuses_runs_with_different_signatures(runs):
+    tmp, good, _ = runs
+    other = _write(tmp / "other.jsonl", ["complete"] * 10, signature="logicscore:0.1.0|extractor:given")
+    args = [other, "--baseline", good, "--max-regression", "completeness=0.05"]
+    code, res = _gate(*args)
+    assert code == 2 and "--allow-signature-change" in res.output
+    code, _ = _gate(*args, "--allow-signature-change")
+    assert code == 0
+
+
+@pytest.mark.parametrize("setup, args, needle", [
+    (lambda t: None, ["missing.jsonl", "--min-completeness", "0.5"], "no such file"),
+    (lambda t: (t / "bad.jsonl").write_text('{"id": 1}\n'), ["bad.jsonl", "--min-completeness", "0.5"],
+     "not a logicscore result"),
+    (lambda t: (t / "empty.jsonl").write_text(""), ["empty.jsonl", "--min-completeness", "0.5"], "no records"),
+    (lambda t: None, ["good.jsonl"], "no thresholds set"),
+    (lambda t: None, ["good.jsonl", "--max-failure", "broke=0.1"], "one of broken"),
+    (lambda t: None, ["good.jsonl", "--max-regression", "completeness=0.1"], "needs --baseline"),
+])
+def test_gate_bad_input_is_exit_2_with_one_line(runs, setup, args, needle):
+    tmp, _, _ = runs
+    setup(tmp)
+    code, res = _gate(*args)
+    assert code == 2
+    lines = [line for line in res.output.splitlines() if line.strip()]
+    assert len(lines) == 1 and needle in lines[0], res.output
+
+
+def test_gate_reads_pyproject_and_flags_override(runs):
+    tmp, good, _ = runs
+    (tmp / "pyproject.toml").write_text(
+        "[tool.logicscore.gate]\nmin_completeness = 0.9\nmax_failure = { broken = 0.5 }\n")
+    code, res = _gate(good, "--json")
+    assert code == 1
+    names = {c["name"]: c["threshold"] for c in json.loads(res.stdout)["checks"]}
+    assert names == {"mean completeness": 0.9, "share broken": 0.5}
+    code, res = _gate(good, "--min-completeness", "0.7", "--json")
+    assert code == 0 and json.loads(res.stdout)["checks"][0]["threshold"] == 0.7
+
+
+def test_gate_pyproject_with_unknown_key_is_exit_2(runs):
+    tmp, good, _ = runs
+    (tmp / "pyproject.toml").write_text("[tool.logicscore.gate]\nmin_completenes = 0.9\n")
+    code, res = _gate(good)
+    assert code == 2 and "min_completenes" in res.output

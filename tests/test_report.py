@@ -1,0 +1,109 @@
+"""report: figures from hand-built runs, bounded memory, determinism, mixed signatures, the CLI."""
+
+import pytest
+from typer.testing import CliRunner
+
+from logicscore.cli import app
+from logicscore.report.build import ReportBuilder, build_report
+from logicscore.report.chaingraph import render_chain_svg
+from logicscore.report.render import render_markdown
+from logicscore.report.synthetic import make_result, synthetic_run
+
+
+def _kinds(*kinds, **kw):
+    return [make_result(f"q{i}", k, line=i + 1, **kw) for i, k in enumerate(kinds)]
+
+
+def test_report_counts_coverage_and_failures():
+    rep = build_report(_kinds("complete", "complete", "broken", "circular", "error"))
+    assert (rep.total, rep.scored, rep.errors) == (5, 4, [("InputError", 1)])
+    assert [(k, n) for k, n, _ in rep.categories] == [("complete", 2), ("broken", 1), ("circular", 1),
+                                                      ("deviated", 0)]
+    comp = rep.metrics[0]
+    assert comp.name == "completeness" and comp.mean == 0.5 and comp.n == 4
+    assert comp.ci[0] <= comp.mean <= comp.ci[1]
+    assert [e.id for e in rep.error_examples] == ["q4"]
+
+
+def test_report_gold_accuracy_right_for_wrong_reason_and_baselines():
+    results = [make_result("a", "complete", correct=True), make_result("b", "broken", correct=True),
+               make_result("c", "broken", correct=False), make_result("d", "complete", correct=True),
+               make_result("e", "complete")]
+    gold = build_report(results).gold
+    assert (gold.n, gold.correct, gold.right_wrong_reason) == (4, 3, 1)
+    assert gold.accuracy == 0.75 and gold.rwr_rate == pytest.approx(1 / 3) and gold.majority == 0.75
+    # Completeness agrees with correctness on a, c, d; "answer mentioned" (never absent here)
+    # agrees wherever the answer was correct.
+    assert (gold.chain_agrees, gold.mentioned_agrees) == (3, 3)
+    assert build_report([make_result("e", "complete")]).gold is None
+
+
+def test_report_slices_by_hops_and_meta_field():
+    results = [make_result("a", "complete", hops=1, meta={"m": {"name": "x"}}),
+               make_result("b", "broken", hops=2, meta={"m": {"name": "y"}}),
+               make_result("c", "complete", hops=2)]
+    slices = {s.field: s for s in build_report(results, by=["m.name"]).slices}
+    assert set(slices) == {"hops", "m.name"}
+    assert [(r.value, r.n, r.mean("completeness")) for r in slices["hops"].rows] == [("1", 1, 1.0),
+                                                                                    ("2", 2, 0.5)]
+    assert [r.value for r in slices["m.name"].rows] == ["x", "y", "(missing)"]
+
+
+def test_report_mixed_signatures_are_shown_and_sliced():
+    results = [make_result("a", "complete", signature="s:1"), make_result("b", "broken", signature="s:2")]
+    rep = build_report(results)
+    assert rep.mixed and rep.signatures == [("s:1", 1), ("s:2", 1)]
+    assert "signature" in {s.field for s in rep.slices}
+    assert "MIXED SIGNATURES" in render_markdown(rep)
+
+
+def test_report_memory_is_bounded_and_figures_stay_exact():
+    builder = ReportBuilder(reservoir=200, examples=2)
+    for result in synthetic_run(3000, seed=4):
+        builder.add(result)
+    rep = builder.build()
+    assert len(builder.sample.items) == 200 and builder.sample.seen == rep.scored
+    assert all(len(s.examples) <= 2 for s in rep.sections) and rep.sampled
+    # Means are exact whatever the sample; the interval comes from it, scaled to the run.
+    exact = [r for r in synthetic_run(3000, seed=4) if r.scores]
+    comp = rep.metrics[0]
+    assert comp.mean == sum(r.scores.completeness for r in exact) / len(exact)
+    assert comp.ci[0] < comp.mean < comp.ci[1] and comp.ci[1] - comp.ci[0] < 0.06
+
+
+def test_report_same_input_same_bytes():
+    a = render_markdown(build_report(synthetic_run(400, seed=2)))
+    b = render_markdown(build_report(synthetic_run(400, seed=2)))
+    assert a == b and "95% CI" in a
+
+
+def test_report_findings_recommend_from_the_data():
+    rep = build_report(_kinds("broken", "broken", "complete"))
+    broken = next(s for s in rep.sections if s.kind == "broken")
+    # The synthetic broken record names a question entity no proposition mentions.
+    assert broken.findings[0].reason == "no_anchor" and broken.findings[0].count == 2
+    assert broken.recommendation.startswith("100% of broken answers (2 of 2)")
+
+
+@pytest.mark.parametrize("kind, present, absent", [
+    ("complete", ['class="edge chain"', 'class="edge redundant"', 'class="node question"'], ['class="gap"']),
+    ("broken", ['class="gap"', 'class="edge redundant"'], ['class="edge chain"']),
+])
+def test_report_chain_graph_marks_chain_redundancy_and_gap(kind, present, absent):
+    svg = render_chain_svg(make_result("a", kind))
+    assert svg.startswith("<svg") and svg.endswith("</svg>")
+    assert all(p in svg for p in present) and not any(a in svg for a in absent)
+    assert svg == render_chain_svg(make_result("a", kind))
+
+
+def test_report_cli_terminal_markdown_and_bad_input(tmp_path):
+    run = tmp_path / "run.jsonl"
+    run.write_text("".join(r.to_json() + "\n" for r in synthetic_run(50)))
+    runner = CliRunner()
+    res = runner.invoke(app, ["report", str(run), "--by", "model"])
+    assert res.exit_code == 0 and "By model" in res.output and "Coverage" in res.output
+    md = tmp_path / "r.md"
+    assert runner.invoke(app, ["report", str(run), "--md", str(md)]).exit_code == 0
+    assert md.read_text().startswith("# logicscore report")
+    res = runner.invoke(app, ["report", str(tmp_path / "none.jsonl")])
+    assert res.exit_code == 2 and "no such file" in res.output
