@@ -198,6 +198,38 @@ def _dreyfus_wagner(g: Graph, root: str, terms: list[str], ok: Passable, nodes: 
     return out
 
 
+def separating_edges(g: Graph, root: str, terms: Iterable[str]) -> set[int]:
+    """Edges without which some of `terms` is cut off from `root` (all nodes passable): the
+    bridges of `root`'s component with a term on their far side, by one iterative DFS."""
+    tset = set(terms)
+    order = {root: 0}
+    low = {root: 0}
+    below = {root: int(root in tset)}  # terms in each node's DFS subtree
+    found: set[int] = set()
+    stack = [(root, -1, iter(g.adj.get(root, ())))]
+    while stack:
+        u, via, todo = stack[-1]
+        for v, e in todo:
+            if e == via:
+                continue  # the edge we came in by; a parallel edge is a way back
+            if v in order:
+                low[u] = min(low[u], order[v])
+                continue
+            order[v] = low[v] = len(order)
+            below[v] = int(v in tset)
+            stack.append((v, e, iter(g.adj.get(v, ()))))
+            break
+        else:
+            stack.pop()
+            if stack:
+                p = stack[-1][0]
+                low[p] = min(low[p], low[u])
+                below[p] += below[u]
+                if low[u] > order[p] and below[u]:
+                    found.add(via)
+    return found
+
+
 def component(g: Graph, start: str) -> dict[str, int]:
     """Every node connected to `start`, with its distance (all nodes passable)."""
     return bfs(g, [start], lambda _: True)[0]
