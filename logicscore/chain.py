@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .graph import Graph, bfs, component, path_to, shortest_paths, steiner
+from .graph import Graph, bfs, component, path_to, separating_edges, shortest_paths, steiner
 from .models import LITERAL_KINDS, Diagnosis, Entity, Gap, Proposition, QuestionEntity
 from .normalize.phrases import restates_question
 
@@ -151,9 +151,13 @@ def _alternative_trees(ctx: _Ctx, answer: str, ends: list[str], tree: list[int],
     """Other minimum trees, found by re-solving without one tree edge (not exhaustive)."""
     seen = {frozenset(tree)}
     out = []
+    # Without one of these no tree connects the anchors at all: nothing to re-solve.
+    needed = separating_edges(ctx.g, answer, ends)
     for e in sorted(tree):
         if len(out) >= cap:
             break
+        if e in needed:
+            continue
         g = ctx.g.without({e})
         alt = steiner(g, answer, ends, ctx.no_literal) or steiner(g, answer, ends, lambda _: True)
         if alt is not None and len(alt) == len(tree) and frozenset(alt) not in seen:

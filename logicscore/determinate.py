@@ -96,13 +96,20 @@ def competitors(props: list[Proposition], final: list[Proposition], answer: str,
                 kinds: dict[str, str]) -> tuple[list[Proposition], list[Proposition]]:
     """Propositions giving another value for a final relation: (all, functional conflicts)."""
     linked = {frozenset((p.subject_entity, p.object_entity)) for p in props if not p.negated}
+    # Propositions by entity, in order: each final one is compared with its bridge's only,
+    # not with every proposition (quadratic when many touch the answer).
+    touching: dict[str, list[Proposition]] = {}
+    for q in props:
+        for end in dict.fromkeys((q.subject_entity, q.object_entity)):
+            if end is not None:
+                touching.setdefault(end, []).append(q)
     every, conflict = [], []
     for p in final:
         bridge, _ = _other(p, answer)
         if bridge is None:
             continue
-        for q in props:
-            if q is p or q.negated or q.conclusion or bridge not in (q.subject_entity, q.object_entity):
+        for q in touching.get(bridge, ()):
+            if q is p or q.negated or q.conclusion:
                 continue
             value, _ = _other(q, bridge)
             if value in (None, answer, bridge) or not same_relation(p, q, bridge):

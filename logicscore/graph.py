@@ -132,6 +132,9 @@ def steiner(g: Graph, root: str, terms: list[str], passable: Passable) -> list[i
         return []
     if len(terms) == 1:
         return path_to(parent_r, terms[0])
+    forced = _forced_tree(g, root, terms, ok)
+    if forced is not None:
+        return forced
     nodes = list(dist_r)
     size = sum(len(g.adj.get(n, ())) for n in nodes) + len(nodes)
     if len(terms) + 1 > STEINER_MAX_TERMINALS or (1 << len(terms)) * size > STEINER_BUDGET:
@@ -140,6 +143,40 @@ def steiner(g: Graph, root: str, terms: list[str], passable: Passable) -> list[i
             out.extend(e for e in path_to(parent_r, t) if e not in out)
         return out
     return _dreyfus_wagner(g, root, terms, ok, nodes)
+
+
+def _forced_tree(g: Graph, root: str, terms: list[str], ok: Passable) -> list[int] | None:
+    """The edges every tree connecting `root` to `terms` must use, when they already connect
+    them through passable nodes: then they are the one minimum tree, which Dreyfus–Wagner
+    and the union of shortest paths would both return (callers use the edge set). A long
+    chain is such a tree; this is what keeps re-solving it linear. None otherwise.
+
+    Of parallel edges only the first counts: both searches relax it first, so a later one
+    never enters their trees, and without them a restated link is no cycle."""
+    first: dict[frozenset[str], int] = {}
+    for e, (u, v) in g.ends.items():
+        first.setdefault(frozenset((u, v)), e)
+    if len(first) < len(g.ends):
+        kept = set(first.values())
+        g = Graph((e, u, v) for e, (u, v) in g.ends.items() if e in kept)
+    needed = separating_edges(g, root, terms)
+    degree: dict[str, int] = {}
+    adj: defaultdict[str, list[str]] = defaultdict(list)
+    for e in needed:
+        u, v = g.ends[e]
+        adj[u].append(v)
+        adj[v].append(u)
+        degree[u] = degree.get(u, 0) + 1
+        degree[v] = degree.get(v, 0) + 1
+    if any(d > 1 and not ok(n) for n, d in degree.items()):
+        return None  # it bridges through a literal: the search decides
+    seen, todo = {root}, [root]
+    while todo:
+        for w in adj[todo.pop()]:
+            if w not in seen:
+                seen.add(w)
+                todo.append(w)
+    return sorted(needed) if all(t in seen for t in terms) else None
 
 
 def _dreyfus_wagner(g: Graph, root: str, terms: list[str], ok: Passable, nodes: list[str]) -> list[int]:
@@ -196,6 +233,38 @@ def _dreyfus_wagner(g: Graph, root: str, terms: list[str], ok: Passable, nodes: 
         else:
             todo.extend([(step[1], v), (mask ^ step[1], v)])
     return out
+
+
+def separating_edges(g: Graph, root: str, terms: Iterable[str]) -> set[int]:
+    """Edges without which some of `terms` is cut off from `root` (all nodes passable): the
+    bridges of `root`'s component with a term on their far side, by one iterative DFS."""
+    tset = set(terms)
+    order = {root: 0}
+    low = {root: 0}
+    below = {root: int(root in tset)}  # terms in each node's DFS subtree
+    found: set[int] = set()
+    stack = [(root, -1, iter(g.adj.get(root, ())))]
+    while stack:
+        u, via, todo = stack[-1]
+        for v, e in todo:
+            if e == via:
+                continue  # the edge we came in by; a parallel edge is a way back
+            if v in order:
+                low[u] = min(low[u], order[v])
+                continue
+            order[v] = low[v] = len(order)
+            below[v] = int(v in tset)
+            stack.append((v, e, iter(g.adj.get(v, ()))))
+            break
+        else:
+            stack.pop()
+            if stack:
+                p = stack[-1][0]
+                low[p] = min(low[p], low[u])
+                below[p] += below[u]
+                if low[u] > order[p] and below[u]:
+                    found.add(via)
+    return found
 
 
 def component(g: Graph, start: str) -> dict[str, int]:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from rapidfuzz import fuzz, process
+
 from ..models import EntityKind
 from .mentions import DATE, NUMBER, Form, compare, normalize
 
@@ -43,19 +45,96 @@ class Cluster:
 def best(clusters: list[Cluster], form: Form, threshold: float,
           persons: bool) -> tuple[int, tuple[int, float, str]] | None:
     """The cluster `form` matches most strongly by the mention rules, and how."""
-    top: tuple[int, tuple[int, float, str]] | None = None
-    budget = MAX_FUZZY_FORMS
-    for ci, cluster in enumerate(clusters):
-        if cluster.recs[0].pronoun:
-            continue
-        for other in cluster.forms.values():
-            budget -= 1
-            hit = compare(form, other, threshold, persons and cluster.person)
+    return FormIndex(clusters, threshold).best(form, persons)
+
+
+class FormIndex:
+    """The forms `best` compares, indexed so that one lookup compares only those that can match.
+
+    `best` compares a form with the forms of the clusters in order until MAX_FUZZY_FORMS
+    forms have been compared (pronoun clusters skipped), keeping the first strongest hit.
+    Every rule of `compare` but fuzzy similarity needs a word in common (equal keys,
+    containment, first and last name, tail, inner, polity, regnal name), and both fuzzy
+    rules need `fuzz.ratio` ≥ threshold - 5; so comparing only the forms sharing a word or
+    passing that ratio (rapidfuzz, over all the eligible keys at once) in the same order
+    gives the same answer as comparing them all.
+
+    Built from a cluster list as it is, or grown with `add` while clusters are being formed
+    (a form is added to a cluster once, at the end of its `forms`).
+    """
+
+    def __init__(self, clusters: list[Cluster], threshold: float):
+        self.clusters = clusters
+        # Below this ratio no fuzzy rule of `compare` can accept (the epsilon only widens).
+        self.threshold = threshold
+        self.cutoff = min(100.0, threshold + 7, threshold - 5) - 1e-6
+        self.sizes: dict[int, int] = {}  # forms added per cluster
+        self.total = 0
+        # The last cluster compared once the budget is spent; None: every cluster is.
+        self.limit: int | None = None
+        self.entries: list[tuple[int, int, Form]] = []  # (cluster, position in its forms, form)
+        self.keys: list[str] = []
+        self.words: dict[str, list[int]] = {}
+        for ci, cluster in enumerate(clusters):
+            if self.limit is not None:
+                break
+            if cluster.recs and cluster.recs[0].pronoun:
+                continue
+            for f in cluster.forms.values():
+                self.add(ci, f)
+
+    def add(self, ci: int, form: Form) -> None:
+        """Record that `form` was just added at the end of cluster `ci`'s forms."""
+        if self.limit is not None and ci > self.limit:
+            return  # past the budget now, and the budget only moves earlier as clusters grow
+        j = self.sizes.get(ci, 0)
+        self.sizes[ci] = j + 1
+        self.total += 1
+        self._index(len(self.entries), (ci, j, form))
+        if self.limit is not None or self.total >= MAX_FUZZY_FORMS:
+            self._shrink()
+
+    def _index(self, at: int, entry: tuple[int, int, Form]) -> None:
+        self.entries.append(entry)
+        self.keys.append(entry[2].key)
+        for word in set(entry[2].tokens) | {entry[2].key}:
+            self.words.setdefault(word, []).append(at)
+
+    def _shrink(self) -> None:
+        """Move the limit to the cluster where the budget runs out; drop what lies past it."""
+        spent, limit = 0, None
+        for ci in sorted(self.sizes):
+            spent += self.sizes[ci]
+            if spent >= MAX_FUZZY_FORMS:
+                limit = ci
+                break
+        if limit is None or limit == self.limit:
+            return
+        self.limit = limit
+        self.sizes = {ci: n for ci, n in self.sizes.items() if ci <= limit}
+        kept = [e for e in self.entries if e[0] <= limit]
+        self.entries, self.keys, self.words = [], [], {}
+        for entry in kept:
+            self._index(len(self.entries), entry)
+
+    def best(self, form: Form, persons: bool) -> tuple[int, tuple[int, float, str]] | None:
+        """What `best` over the clusters returns for `form`."""
+        if not form.key:
+            return None  # `compare` accepts nothing without a key
+        found: set[int] = set()
+        for word in set(form.tokens) | {form.key}:
+            found.update(self.words.get(word, ()))
+        if len(form.key) >= 4 and self.keys:
+            found.update(i for _, _, i in process.extract(
+                form.key, self.keys, scorer=fuzz.ratio, processor=None, limit=None,
+                score_cutoff=max(0.0, self.cutoff)))
+        top: tuple[int, tuple[int, float, str]] | None = None
+        for ci, _, other in sorted((self.entries[i] for i in found), key=lambda e: e[:2]):
+            cluster = self.clusters[ci]
+            hit = compare(form, other, self.threshold, persons and cluster.person)
             if hit and (top is None or hit[:2] > top[1][:2]):
                 top = (ci, hit)
-        if budget <= 0:
-            break
-    return top
+        return top
 
 
 def absorb(target: Cluster, other: Cluster, reason: str) -> None:

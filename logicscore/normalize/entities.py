@@ -26,7 +26,7 @@ from ..lexicon.pronouns import PERSON_PRONOUNS
 from ..models import LITERAL_KINDS, Entity, Mention, Proposition, QARecord, QuestionEntity
 from .abbreviations import abbreviation
 from .aliases import alias_pairs
-from .clusters import MAX_ABBREVIATIONS, Cluster, Rec, absorb, best, kind_of
+from .clusters import MAX_ABBREVIATIONS, Cluster, FormIndex, Rec, absorb, kind_of
 from .external import expansion, match_external
 from .mentions import analyze, is_pronoun, normalize, same_answer
 from .relations import person_args
@@ -108,6 +108,7 @@ def _locate(p: Proposition, arg: str, known: list[ExtractedMention]) -> tuple[in
 def _cluster(recs: list[Rec], threshold: float) -> list[Cluster]:
     clusters: list[Cluster] = []
     exact: dict[str, int] = {}
+    index = FormIndex(clusters, threshold)
     for rec in recs:
         key = rec.form.key
         if rec.pronoun or not key:
@@ -118,7 +119,7 @@ def _cluster(recs: list[Rec], threshold: float) -> list[Cluster]:
             first = clusters[ci].recs[0]
             rec.reason = rec.reason or ("exact" if rec.text == first.text else "normalized")
         else:
-            hit = best(clusters, rec.form, threshold, persons=True)
+            hit = index.best(rec.form, persons=True)
             if hit is None:
                 clusters.append(Cluster([], {}))
                 ci = len(clusters) - 1
@@ -127,6 +128,7 @@ def _cluster(recs: list[Rec], threshold: float) -> list[Cluster]:
                 name = clusters[ci].recs[0].form.display
                 rec.reason = rec.reason or f"{hit[1][2]}: {name}"
             exact[key] = ci
+            index.add(ci, rec.form)
         clusters[ci].recs.append(rec)
         clusters[ci].forms.setdefault(key, rec.form)
     return _merge_abbreviations(_merge_regnal(_merge_surnames(clusters)))

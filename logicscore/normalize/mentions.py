@@ -6,6 +6,7 @@ Inception") are told apart from capitalized parts of a name ("City of London").
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -69,6 +70,9 @@ def _mask(text: str) -> tuple[str, set[int]]:
     return "".join(chars), possessive_ends
 
 
+# Linking, the pronoun test and question matching analyse each mention text several times;
+# a Form is immutable, so each text is analysed once (bounded, for long streams).
+@functools.lru_cache(maxsize=1 << 16)
 def analyze(text: str) -> Form:
     """Normalize `text`, remembering case so descriptors are told apart from names."""
     masked, possessive_ends = _mask(text)

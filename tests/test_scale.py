@@ -1,0 +1,39 @@
+"""Shortcuts taken for long answers give what the plain search gives (SPEC §4.4)."""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from logicscore import graph
+from logicscore.graph import Graph, component, separating_edges
+
+nodes = st.sampled_from("abcdefgh")
+multigraphs = st.lists(st.tuples(nodes, nodes), max_size=14)
+
+
+@settings(max_examples=300, deadline=None)
+@given(pairs=multigraphs, root=nodes, terms=st.lists(nodes, max_size=4))
+def test_separating_edges_are_those_whose_removal_cuts_a_term_off(pairs, root, terms):
+    g = Graph((i, u, v) for i, (u, v) in enumerate(pairs))
+    reach = component(g, root)
+    expected = {e for e in g.ends
+                if any(t in reach and t not in component(g.without({e}), root) for t in terms)}
+    assert separating_edges(g, root, terms) == expected
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(pairs=multigraphs, root=nodes, terms=st.lists(nodes, min_size=2, max_size=4),
+       blocked=st.sets(nodes, max_size=3))
+def test_steiner_shortcut_gives_the_searched_tree(monkeypatch, pairs, root, terms, blocked):
+    # A forced tree (every edge a bridge once parallels are dropped) must be the very edge
+    # set Dreyfus–Wagner or the union of shortest paths returns, literals blocked or not.
+    g = Graph((i, u, v) for i, (u, v) in enumerate(pairs))
+    for passable in (lambda x: x not in blocked, lambda _: True):
+        fast = graph.steiner(g, root, terms, passable)
+        with monkeypatch.context() as m:
+            m.setattr(graph, "_forced_tree", lambda *a: None)
+            slow = graph.steiner(g, root, terms, passable)
+        assert (fast is None) == (slow is None)
+        if fast is not None:
+            assert sorted(fast) == sorted(slow)
