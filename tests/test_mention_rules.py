@@ -96,3 +96,54 @@ def test_mention_rules_legal_form_is_no_person_hint():
     assert not forms.analyze("Brevik Rovers F.C.").person_hint
     assert forms.analyze("B. R. Orlin").person_hint
 
+
+# (rule, mention, kind, known names, inner name or None)
+NESTED_ROWS = [
+    ("of_tail", "Siege of Port Delmar", "other", {"port delmar"}, "Port Delmar"),
+    ("of_tail", "Abbey of the Vane", "other", {"vane"}, "Vane"),
+    ("of_tail", "Stade de Orlin Park", "other", {"orlin park"}, "Orlin Park"),
+    ("of_tail", "Siege of Port Delmar", "other", {"delmar"}, None),  # the whole tail only
+    ("of_tail", "Treaty of 1844", "other", {"1844"}, None),  # never through a year
+    ("of_tail", "Siege of Port Delmar", "other", set(), None),  # named nowhere else
+    ("period_tail", "Middle Veltic", "other", {"veltic"}, "Veltic"),
+    ("period_tail", "Middle Veltic Verse", "other", {"veltic"}, None),
+    ("maker_tail", "Tarnwell Skyphone Mini", "other", {"skyphone mini"}, "Skyphone Mini"),
+    ("maker_tail", "Tarnwell Mini", "other", {"mini"}, None),  # a one-word tail never
+    ("maker_tail", "Dale Ferris Orlin", "person", {"ferris orlin"}, None),  # nor a person's
+    ("head_name", "Port Delmar Council", "other", {"port delmar"}, "Port Delmar"),
+    ("head_name", "College of Brevik Owls", "other", {"college of brevik"}, "College of Brevik"),
+    ("head_name", "Delmar Council", "other", {"delmar"}, None),  # one word never
+    ("head_name", "Dale Ferris Orlin", "person", {"dale ferris"}, None),  # a person is nobody's
+    ("head_name", "Dale Ferris Sr.", "person", {"dale ferris"}, "Dale Ferris"),  # but a son
+    ("head_name", "College of Brevik Owls", "person", {"college of brevik"}, "College of Brevik"),
+]
+
+
+def _nested_inner(text, kind, known):
+    from logicscore.extract.mentions import Arg
+    from logicscore.extract.nested import nested
+
+    arg = Arg(text, 0, 7, kind, end=7 + len(text))
+    got = nested([arg], known)
+    for outer, inner in got:
+        assert outer is arg and inner.start == 7 + text.index(inner.text)
+        assert inner.end == inner.start + len(inner.text)
+    return got[0][1].text if got else None
+
+
+@pytest.mark.parametrize("rule, text, kind, known, inner", NESTED_ROWS)
+def test_mention_rules_nested(rule, text, kind, known, inner):
+    assert _nested_inner(text, kind, known) == inner
+
+
+def test_mention_rules_nested_rule_is_needed(monkeypatch):
+    from logicscore.extract import nested as module
+
+    names = [r.__name__ for r in module.RULES]
+    assert sorted(names) == sorted({row[0] for row in NESTED_ROWS})
+    for name in names:
+        with monkeypatch.context() as m:
+            m.setattr(module, "RULES", tuple(r for r in module.RULES if r.__name__ != name))
+            changed = [row for row in NESTED_ROWS
+                       if row[0] == name and _nested_inner(*row[1:4]) != row[4]]
+        assert changed, f"no row of {name} needs it"
