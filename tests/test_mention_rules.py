@@ -147,3 +147,141 @@ def test_mention_rules_nested_rule_is_needed(monkeypatch):
             changed = [row for row in NESTED_ROWS
                        if row[0] == name and _nested_inner(*row[1:4]) != row[4]]
         assert changed, f"no row of {name} needs it"
+
+
+def _doc(text, propn=(), ents=(), pos=None):
+    """A hand-built Doc: blank tokenizer, the listed tokens tagged PROPN, given entities."""
+    from spacy.tokens import Doc, Span
+
+    nlp = _blank()
+    toks = nlp.make_doc(text)
+    tags = pos or {}
+    doc = Doc(nlp.vocab, words=[t.text for t in toks], spaces=[bool(t.whitespace_) for t in toks],
+              pos=[tags.get(i, "PROPN" if i in propn else "X") for i in range(len(toks))],
+              tags=["POS" if t.text == "'s" else "" for t in toks],
+              sent_starts=[i == 0 for i in range(len(toks))])
+    doc.ents = [Span(doc, s, e, label=label) for s, e, label in ents]
+    return doc
+
+
+_NLP = []
+
+
+def _blank():
+    import spacy
+
+    if not _NLP:
+        _NLP.append(spacy.blank("en"))
+    return _NLP[0]
+
+
+# (rule, text, entities, priority, kept text)
+SPAN_TRIM_ROWS = [
+    ("opening_article", "The Velmar Sisters", (), 2, "Velmar Sisters"),
+    ("opening_article", "“ Velmar Sisters", (), 3, "Velmar Sisters"),
+    ("opening_article", "The Velmar Sisters", (), 0, "The Velmar Sisters"),  # asked for whole
+    ("dangling_end", "4 March 1911 –", (), 2, "4 March 1911"),
+    ("dangling_end", "Orlin 's", (), 2, "Orlin"),
+    ("dangling_end", "Orlin 's", (), 0, "Orlin 's"),
+    ("dangling_end", "Velmar Sisters )", (), 2, "Velmar Sisters )"),
+    ("leading_modifiers", "geographer Dale Ferris", (), 2, "Dale Ferris"),
+    ("leading_modifiers", "geographer Dale Ferris", (), 0, "geographer Dale Ferris"),
+]
+
+# (rule, text, entities, kept text), all at NER's priority
+MODIFIER_ROWS = [
+    ("relation_of", "Widow of Dale Ferris", (), "Dale Ferris"),
+    ("relation_of", "Chairman of Bank of Brevik", (), "Bank of Brevik"),
+    ("relation_of", "Widow of them", (), "Widow of them"),
+    ("nationality", "Norwegian Dale Ferris", ((0, 1, "NORP"),), "Dale Ferris"),
+    ("nationality", "Norwegian Airways", ((0, 2, "ORG"),), "Norwegian Airways"),  # one name
+    ("nationality", "Norwegian 12", ((0, 1, "NORP"),), "12"),
+    ("role_noun", "geographer Dale Ferris", (), "Dale Ferris"),
+    ("role_noun", "the geographer Dale Ferris", (), "Dale Ferris"),
+    ("role_noun", "de Orlin Tarn", (), "de Orlin Tarn"),  # a name particle stays
+    ("role_noun", "geographer and Dale", (), "geographer and Dale"),  # only right before a name
+]
+
+
+def _trimmed(text, ents, priority):
+    from logicscore.extract.mentions import trim
+
+    doc = _doc(text, ents=ents)
+    s, e = trim(doc, 0, len(doc), priority)
+    return doc[s:e].text
+
+
+@pytest.mark.parametrize("rule, text, ents, priority, kept", SPAN_TRIM_ROWS)
+def test_mention_rules_span_trim(rule, text, ents, priority, kept):
+    assert _trimmed(text, ents, priority) == kept
+
+
+@pytest.mark.parametrize("rule, text, ents, kept", MODIFIER_ROWS)
+def test_mention_rules_modifier(rule, text, ents, kept):
+    assert _trimmed(text, ents, 2) == kept
+
+
+@pytest.mark.parametrize("table, rows", [
+    ("TRIMS", SPAN_TRIM_ROWS),
+    ("MODIFIERS", [(r, t, e, 2, k) for r, t, e, k in MODIFIER_ROWS]),
+])
+def test_mention_rules_span_rule_is_needed(monkeypatch, table, rows):
+    from logicscore.extract import mentions as module
+
+    names = [r.__name__ for r in getattr(module, table)]
+    assert sorted(names) == sorted({row[0] for row in rows})
+    for name in names:
+        with monkeypatch.context() as m:
+            m.setattr(module, table, tuple(r for r in getattr(module, table) if r.__name__ != name))
+            changed = [row for row in rows if row[0] == name and _trimmed(*row[1:4]) != row[4]]
+        assert changed, f"no row of {name} needs it"
+
+
+# (source, text, PROPN tokens, entities, hints, answers, spans it proposes)
+SOURCE_ROWS = [
+    ("question_hints", "Orlin Tarn met Dale", (0, 1, 3), (), ["Orlin Tarn"], (), ["Orlin Tarn"]),
+    ("question_hints", "Ernst Tarn met Dale", (0, 1, 3), (), ["Tarn"], (), []),  # inside a name
+    ("question_hints", "they met us", (), (), ["US"], (), []),  # capitals match exactly
+    ("short_answers", "the Brevik College", (1, 2), (), [], ("Brevik",), ["Brevik"]),
+    ("short_answers", "it rained", (), (), [], ("it",), []),  # a stop word matches nothing
+    ("quoted", 'He wrote "Glass Orchard" then', (), (), [], (), ["Glass Orchard"]),
+    ("quoted", 'Oswald "Ozzie" Tarn Marl met', (0, 2, 4, 5), (), [], (),
+     ["Ozzie", 'Ozzie" Tarn Marl']),  # the name a nickname goes by
+    ("whole_dates", "born 4 March 1911 in Brevik", (), (), [], (), ["4 March 1911"]),
+    ("whole_dates", "Orlin Tarn (1505–1572)", (), (), [], (), ["1505–1572"]),
+    ("named_entities", "Tarnwell Holdings hired two Norwegian men in 12 days", (),
+     ((0, 2, "ORG"), (3, 4, "CARDINAL"), (4, 5, "NORP"), (7, 9, "DATE")), [], (),
+     ["Tarnwell Holdings", "12 days"]),
+    ("named_entities", "Orlin featured Dale", (), ((0, 3, "PERSON"),), [], (), ["Orlin", "Dale"]),
+    ("proper_noun_runs", "they met Velmar Sisters", (2, 3), (), [], (), ["Velmar Sisters"]),
+]
+
+
+def _proposed(source, text, propn, ents, hints, answers):
+    from logicscore.extract import mentions as module
+
+    doc = _doc(text, propn, ents, {i: "VERB" for i, t in enumerate(text.split())
+                                   if t in ("featured", "met", "wrote", "hired")} | {
+        i: "PROPN" for i in propn})
+    wanted = module.Wanted(hints, answers, _blank().make_doc)
+    return [doc[f.start:f.end].text for f in getattr(module, source)(doc, wanted)]
+
+
+@pytest.mark.parametrize("source, text, propn, ents, hints, answers, spans", SOURCE_ROWS)
+def test_mention_rules_source(source, text, propn, ents, hints, answers, spans):
+    assert _proposed(source, text, propn, ents, hints, answers) == spans
+
+
+def test_mention_rules_every_source_has_rows():
+    from logicscore.extract.mentions import SOURCES
+
+    assert [s.__name__ for s in SOURCES] == list(dict.fromkeys(row[0] for row in SOURCE_ROWS))
+
+
+def test_mention_rules_overlap_prefers_priority_then_length():
+    from logicscore.extract.mentions import find_mentions
+
+    doc = _doc("Governor of Port Delmar met Dale", (0, 2, 3, 5),
+               ((0, 4, "PERSON"), (5, 6, "PERSON")), {4: "VERB"})
+    got = find_mentions(doc, ["Port Delmar"], _blank().make_doc)
+    assert [(m.arg.text, m.priority) for m in got] == [("Port Delmar", 0), ("Dale", 2)]

@@ -16,7 +16,8 @@ from ..normalize.mentions import DATE, normalize
 from ..stages import SpacyPipeline
 from . import Extraction, Mention
 from .draft import Draft, SentenceBase
-from .mentions import Arg, find_mentions, strip_citations
+from .clean import strip_citations
+from .mentions import Arg, find_mentions
 from .nested import nested
 from .references import References
 from .syntax import (ANSWER_IS, CONCLUSION, HEADING, HEDGE, causal, join_headings,
