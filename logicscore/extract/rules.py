@@ -232,6 +232,8 @@ class _Run(References):
     # ---- sentences
 
     def _sentence(self, n: int, sent: Any) -> list[Draft]:
+        """The claims of sentence n: a conclusion, then each predicate's, nested names, the
+        heading's link and the co-occurrences nothing else covers."""
         text = sent.text.strip()
         args = self._args_in(sent)
         base = SentenceBase(
@@ -254,55 +256,77 @@ class _Run(References):
         preds = sorted({self._clause_of(self.doc[a.top]) for a in args}
                        | {t.i for t in sent if self._is_pred(t)})
         for pi in preds:
-            p = self.doc[pi]
-            subjects, subj_tok, how = self._subjects(p)
-            objects = [a for a in args if self._clause_of(self.doc[a.top]) == pi
-                       and all(a is not s for s in subjects)]
-            rel = next((c for c in p.children
-                        if c.lower_ in RELATIVE_PRONOUNS and c.dep_ not in _SUBJ), None)
-            if how in ("relcl", "acl") and rel is not None:
-                extra = self._noun_arg(p.head)  # "the film that Nolan directed": that = film
-                if extra is not None and all(extra is not s for s in subjects):
-                    objects.append(replace(extra, top=rel.i))
-                    covered.add(id(extra))
-            for k, s in enumerate(subjects):
-                for o in objects:
-                    if o.text.lower() == s.text.lower():
-                        continue
-                    relation, tags, negated = self._path(o, p, subj_tok)
-                    if k > 0:
-                        tags.add("conj")
-                    if how:
-                        tags.add(how)
-                    pattern = next(t for t in _PATTERN_ORDER if t in tags or t == "svo")
-                    props.append(self._prop(base, s, o, relation, pattern, negated))
-                    if causal(p):  # "A because A restated": two claims, mutual support
-                        props[-1].reason = pi
-                    covered.update((id(s), id(o)))
-            dative = next((self.arg_at[c.i] for c in p.children
-                           if c.dep_ == "dative" and c.i in self.arg_at), None)
-            if dative is not None and self.lemma(p).lower() in _GIVE_VERBS:
-                # "The album earned him the Grammy": what is given goes to him.
-                for o in objects:
-                    if o is not dative and self.doc[o.top].dep_ == "dobj" \
-                            and o.text.lower() != dative.text.lower():
-                        props.append(self._prop(base, dative, o, self.lemma(p).lower(), "svo",
-                                                any(c.dep_ == "neg" for c in p.children)))
-                        covered.update((id(dative), id(o)))
-            if p.dep_ == "advcl" and subjects and any(
-                    c.dep_ == "mark" and c.lower_ == "for" for c in p.children):
-                # "wrote the song for Audrey Hepburn to sing": the song is for her.
-                head = self.doc[self._clause_of(p.head)]
-                obj = next((self.arg_at[c.i] for c in head.children
-                            if c.dep_ == "dobj" and c.i in self.arg_at), None)
-                if obj is None:  # "wrote the song for X": the writers, when the song is unnamed
-                    obj = next(iter(self._subjects(head)[0]), None)
-                if obj is not None and obj.text.lower() != subjects[0].text.lower():
-                    props.append(self._prop(base, obj, subjects[0],
-                                            f"{self.lemma(head).lower()} for", "prep", False))
-                    covered.update((id(obj), id(subjects[0])))
+            self._predicate(pi, args, base, props, covered)
         for outer, inner in nested(args, self.known):
             props.append(self._prop(base, outer, inner, "of", "nested", False))
+        self._topic_link(n, args, base, props, covered)
+        self._cooccurrences(args, base, props, covered)
+        return props
+
+    def _predicate(self, pi: int, args: list[Arg], base: SentenceBase, props: list[Draft],
+                   covered: set[int]) -> None:
+        """The claims one predicate states between its subjects and objects."""
+        p = self.doc[pi]
+        subjects, subj_tok, how = self._subjects(p)
+        objects = [a for a in args if self._clause_of(self.doc[a.top]) == pi
+                   and all(a is not s for s in subjects)]
+        rel = next((c for c in p.children
+                    if c.lower_ in RELATIVE_PRONOUNS and c.dep_ not in _SUBJ), None)
+        if how in ("relcl", "acl") and rel is not None:
+            extra = self._noun_arg(p.head)  # "the film that Nolan directed": that = film
+            if extra is not None and all(extra is not s for s in subjects):
+                objects.append(replace(extra, top=rel.i))
+                covered.add(id(extra))
+        for k, s in enumerate(subjects):
+            for o in objects:
+                if o.text.lower() == s.text.lower():
+                    continue
+                relation, tags, negated = self._path(o, p, subj_tok)
+                if k > 0:
+                    tags.add("conj")
+                if how:
+                    tags.add(how)
+                pattern = next(t for t in _PATTERN_ORDER if t in tags or t == "svo")
+                props.append(self._prop(base, s, o, relation, pattern, negated))
+                if causal(p):  # "A because A restated": two claims, mutual support
+                    props[-1].reason = pi
+                covered.update((id(s), id(o)))
+        self._given_to(p, objects, base, props, covered)
+        self._purpose(p, subjects, base, props, covered)
+
+    def _given_to(self, p: Any, objects: list[Arg], base: SentenceBase, props: list[Draft],
+                  covered: set[int]) -> None:
+        """What a verb of giving gives goes to its dative."""
+        dative = next((self.arg_at[c.i] for c in p.children
+                       if c.dep_ == "dative" and c.i in self.arg_at), None)
+        if dative is not None and self.lemma(p).lower() in _GIVE_VERBS:
+            # "The album earned him the Grammy": what is given goes to him.
+            for o in objects:
+                if o is not dative and self.doc[o.top].dep_ == "dobj" \
+                        and o.text.lower() != dative.text.lower():
+                    props.append(self._prop(base, dative, o, self.lemma(p).lower(), "svo",
+                                            any(c.dep_ == "neg" for c in p.children)))
+                    covered.update((id(dative), id(o)))
+
+    def _purpose(self, p: Any, subjects: list[Arg], base: SentenceBase, props: list[Draft],
+                 covered: set[int]) -> None:
+        """A "for X to ..." clause: what the head verb made is for X."""
+        if p.dep_ == "advcl" and subjects and any(
+                c.dep_ == "mark" and c.lower_ == "for" for c in p.children):
+            # "wrote the song for Audrey Hepburn to sing": the song is for her.
+            head = self.doc[self._clause_of(p.head)]
+            obj = next((self.arg_at[c.i] for c in head.children
+                        if c.dep_ == "dobj" and c.i in self.arg_at), None)
+            if obj is None:  # "wrote the song for X": the writers, when the song is unnamed
+                obj = next(iter(self._subjects(head)[0]), None)
+            if obj is not None and obj.text.lower() != subjects[0].text.lower():
+                props.append(self._prop(base, obj, subjects[0],
+                                        f"{self.lemma(head).lower()} for", "prep", False))
+                covered.update((id(obj), id(subjects[0])))
+
+    def _topic_link(self, n: int, args: list[Arg], base: SentenceBase, props: list[Draft],
+                    covered: set[int]) -> None:
+        """A titled section's heading links to what its body says first."""
         topic = self.topics.get(n)
         named = {t.lower() for p in props for t in (p.subject, p.object)}
         if topic is not None and topic.text.lower() not in named and len(args) >= 2:
@@ -314,6 +338,10 @@ class _Run(References):
             if first is not None:
                 props.append(self._prop(base, topic, first, "about", "cooccur", False))
                 covered.update((id(topic), id(first)))
+
+    def _cooccurrences(self, args: list[Arg], base: SentenceBase, props: list[Draft],
+                       covered: set[int]) -> None:
+        """Arguments no claim covers join the sentence's hub through their tree path."""
         if len(args) >= 2:
             # A date opening the clause ("In 1925 he …") is no hub for the rest.
             anchor = next((a for a in args if id(a) in covered and a.kind not in LITERAL_KINDS),
@@ -324,7 +352,6 @@ class _Run(References):
                 relation = self._path(o, self.doc[self._lca(anchor.top, o.top)], None)[0]
                 props.append(self._prop(base, anchor, o, relation or "co-occurs with",
                                         "cooccur", False))
-        return props
 
     def _in_mention(self, sent: Any, offset: int) -> bool:
         """Whether a conclusion cue is part of a name ("So Much Love" is a song)."""
