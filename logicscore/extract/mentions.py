@@ -88,7 +88,7 @@ def short_answers(doc: Any, wanted: Wanted) -> list[Found]:
 
 def quoted(doc: Any, wanted: Wanted) -> list[Found]:
     """A quoted title, and the name a quoted nickname goes by."""
-    out = []
+    out: list[Found] = []
     for m in re.finditer(r"\"([^\"]{2,120})\"|“([^”]{2,120})”", doc.text):
         g = 1 if m.group(1) else 2
         span = doc.char_span(m.start(g), m.end(g), alignment_mode="contract")
@@ -102,7 +102,7 @@ def quoted(doc: Any, wanted: Wanted) -> list[Found]:
 
 def whole_dates(doc: Any, wanted: Wanted) -> list[Found]:
     """Full dates and year ranges, which NER cuts or leaves untagged."""
-    out = []
+    out: list[Found] = []
     for m in (*_DATE.finditer(doc.text), *_YEARS.finditer(doc.text)):
         span = doc.char_span(m.start(), m.end(), alignment_mode="contract")
         if span is not None and len(span):
@@ -113,7 +113,7 @@ def whole_dates(doc: Any, wanted: Wanted) -> list[Found]:
 def named_entities(doc: Any, wanted: Wanted) -> list[Found]:
     """NER spans, split at verbs; no nationalities, languages or ordinals, and a date or
     quantity only when it holds a digit."""
-    out = []
+    out: list[Found] = []
     for ent in doc.ents:
         keep = ent.label_ not in ("ORDINAL", "NORP", "LANGUAGE") and (
             ent.label_ not in ("DATE", "TIME", "CARDINAL", "QUANTITY", "MONEY", "PERCENT")
@@ -125,7 +125,7 @@ def named_entities(doc: Any, wanted: Wanted) -> list[Found]:
 
 def proper_noun_runs(doc: Any, wanted: Wanted) -> list[Found]:
     """Runs of proper nouns NER missed."""
-    out = []
+    out: list[Found] = []
     for start, end, _ in proper_runs(doc):
         span = doc.char_span(start, end, alignment_mode="contract")
         if span is not None and len(span):
