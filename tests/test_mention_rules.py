@@ -244,6 +244,8 @@ SOURCE_ROWS = [
     ("question_hints", "they met us", (), (), ["US"], (), []),  # capitals match exactly
     ("short_answers", "the Brevik College", (1, 2), (), [], ("Brevik",), ["Brevik"]),
     ("short_answers", "it rained", (), (), [], ("it",), []),  # a stop word matches nothing
+    ("short_answers", "Norwegian Airways flew", (), ((0, 2, "ORG"),), [], ("Norwegian",), []),
+    ("short_answers", "a Norwegian duchess", (), (), [], ("Norwegian",), ["Norwegian"]),
     ("quoted", 'He wrote "Glass Orchard" then', (), (), [], (), ["Glass Orchard"]),
     ("quoted", 'Oswald "Ozzie" Tarn Marl met', (0, 2, 4, 5), (), [], (),
      ["Ozzie", 'Ozzie" Tarn Marl']),  # the name a nickname goes by
@@ -285,3 +287,34 @@ def test_mention_rules_overlap_prefers_priority_then_length():
                ((0, 4, "PERSON"), (5, 6, "PERSON")), {4: "VERB"})
     got = find_mentions(doc, ["Port Delmar"], _blank().make_doc)
     assert [(m.arg.text, m.priority) for m in got] == [("Port Delmar", 0), ("Dale", 2)]
+
+
+# (helper of normalize.mentions, shorter, longer, matches)
+MATCH_ROWS = [
+    ("contains", "Glass Orchard", "Glass Orchard sequel", True),  # a lowercase extra word
+    ("contains", "Glass Orchard", "Glass Orchard 1931", True),  # a year
+    ("contains", "Brevik", "Brevik Rovers", False),  # a capitalized extra word is a name
+    ("contains", "Voyager", "Voyager 9", False),  # another number, another thing
+    ("tail", "Dale Ferris", "Oswin Dale Ferris", True),
+    ("tail", "Ferris", "Oswin Dale Ferris", False),  # a lone surname never
+    ("tail", "Dale Ferris", "old Dale Ferris", False),  # the extra words must be names
+    ("inner", "Ana Luz Tarn", "Ana Luz Tarn Velmar", True),
+    ("inner", "Luz de Tarn", "Ana Luz de Tarn Velmar", True),
+    ("inner", "Ana Tarn", "Ana Tarn Velmar", False),  # three words at least
+    ("inner", "Ana Luz Tarn", "Ana Luz Tarn sequel", False),
+    ("same_regnal", "Oswin III", "Oswin III of Marl", True),
+    ("same_regnal", "Oswin III", "Oswin III de Marl", True),
+    ("same_regnal", "Oswin III", "Oswin IV of Marl", False),
+    ("same_regnal", "Oswin", "Oswin of Marl", False),  # no regnal number
+    ("_other_name", "Munval of Tesk", "Sunval of Tesk", True),  # first letter changed
+    ("_other_name", "Tam Sei-wen", "Tam Sei-wu", True),  # a short word two letters apart
+    ("_other_name", "Dale Tarn", "Dale Tan", False),  # one letter apart: a spelling
+    ("_other_name", "Dale Tarn", "Dora Tan", False),  # two words differ
+]
+
+
+@pytest.mark.parametrize("helper, short, long, matches", MATCH_ROWS)
+def test_mention_rules_match_helper(helper, short, long, matches):
+    from logicscore.normalize import mentions
+
+    assert getattr(mentions, helper)(forms.analyze(short), forms.analyze(long)) is matches

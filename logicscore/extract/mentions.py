@@ -218,7 +218,7 @@ def _phrase_hits(doc: Any, phrases: list[str], make_doc: Any,
     for s, e in sorted(set(hits)):
         if carve:
             # A nationality answer inside a name NER reads as one organisation or place is
-            # not that answer ("American" in "American Airlines"); "a French Duchess" is.
+            # not that answer (an airline named for its country); before a plain noun it is.
             ent = doc[s].ent_type_
             if doc[s:e].text.lower() in generic and ent not in _NOT_NAMES and (
                     doc[max(s - 1, 0)].ent_type_ == ent and s > 0
@@ -231,8 +231,8 @@ def _phrase_hits(doc: Any, phrases: list[str], make_doc: Any,
 
 
 def _nickname_name(doc: Any, span: Any) -> int:
-    """End token of the name a quoted nickname goes by, or 0: in 'Naftuli "Nathan" Hertz
-    Juran' the person is called "Nathan Hertz Juran" (then "Nathan Juran", "Nathan H. Juran")."""
+    """End token of the name a quoted nickname goes by, or 0: a person written 'Given
+    "Nick" Middle Last' is called by the nickname and the names after it."""
     close = span.end
     if (len(span) != 1 or not _name_part(doc, span.start) or not _name_part(doc, span.start - 2)
             or close >= len(doc) or not doc[close].is_quote):

@@ -74,17 +74,16 @@ def contains(short: Form, long: Form) -> bool:
 
 
 def tail(short: Form, long: Form) -> bool:
-    """A name of two or more words ending the longer one ("Michael Eavis" in "Athelstan
-    Joseph Michael Eavis"); a lone surname is never enough, and the extra words are names."""
+    """A name of two or more words ending the longer one (a person's usual name inside the
+    full one); a lone surname is never enough, and the extra words are names."""
     n = len(short.tokens)
     return (2 <= n < len(long.tokens) and long.tokens[-n:] == short.tokens
             and short.caps[0] and all(long.caps[:-n]))
 
 
 def inner(short: Form, long: Form) -> bool:
-    """Three or more words of a person's name inside the full one ("Juan Carlos Gumucio"
-    in "Juan Carlos Gumucio Quiroga", "Pilar del Río" in "María del Pilar del Río Sánchez");
-    the extra words are names or name particles."""
+    """Three or more words of a person's name inside the full one (names that add a second
+    surname or a particle-joined given name); the extra words are names or particles."""
     n, m = len(short.tokens), len(long.tokens)
     if n < 3 or n >= m or not short.caps[0]:
         return False
@@ -96,8 +95,8 @@ def inner(short: Form, long: Form) -> bool:
 
 
 def same_regnal(short: Form, long: Form) -> bool:
-    """"Henry III" and "Henry III of England", "Niccolò III" and "Niccolò III d'Este": one
-    regnal name with a territorial or family epithet."""
+    """A regnal name and the same name with a territorial or family epithet ("of" or a
+    particle after the regnal number): one ruler."""
     n = len(short.tokens)
     return (2 <= n < len(long.tokens) and long.tokens[:n] == short.tokens
             and any(m.startswith("r:") for m in short.markers) and short.markers == long.markers
@@ -107,8 +106,8 @@ def same_regnal(short: Form, long: Form) -> bool:
 
 def _other_name(a: Form, b: Form) -> bool:
     """Names alike but for one word that is another name, not a misspelling of it: its first
-    letter changed ("Munjong of Goryeo", "Sunjong of Goryeo": two kings) or a short word
-    two letters apart ("Chiang Hsiao-wen", "Chiang Hsiao-wu": two brothers; "Jon" is "John")."""
+    letter changed (two rulers of one house) or a short word two letters apart (siblings'
+    names; one letter apart is a spelling)."""
     if len(a.tokens) != len(b.tokens) or len(a.tokens) < 2:
         return False
     differ = [(x, y) for x, y in zip(a.tokens, b.tokens) if x != y]
@@ -125,7 +124,7 @@ def compare(a: Form, b: Form, threshold: float, persons: bool) -> tuple[int, flo
     if a.key == b.key:
         return (3, 100.0, "normalized")
     if a.markers and b.markers and a.markers != b.markers:
-        return None  # "Henry I" vs "Henry II", "1st Earl" vs "3rd Earl"
+        return None  # another regnal number, ordinal or number: another one
     # A year may be an extra descriptor word ("the 2010 film Inception"); other numbers not.
     if all(m.startswith("n:") and YEAR.match(m[2:]) for m in a.markers ^ b.markers) and (
             contains(a, b) or contains(b, a)):
