@@ -7,7 +7,7 @@ from pydantic import ValidationError
 
 from logicscore.errors import ConfigError
 from logicscore.extract import Extractor, get_extractor
-from logicscore.extract.mentions import strip_citations
+from logicscore.extract.clean import strip_citations
 from logicscore.extract.rules import RulesConfig, RulesExtractor
 from logicscore.models import QARecord
 
@@ -365,7 +365,7 @@ def test_rules_mentions(extractor, text, answer, present, absent):
     ],
 )
 def test_extract_rules_strip_markup_keeps_offsets(raw, clean):
-    from logicscore.extract.mentions import strip_citations
+    from logicscore.extract.clean import strip_citations
 
     text, offsets, _ = strip_citations(raw)
     assert text == clean

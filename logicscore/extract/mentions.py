@@ -1,9 +1,10 @@
-"""Entity mentions and citation markers of a long answer, for the rules extractor."""
+"""Entity mentions of a long answer, for the rules extractor: where they come from
+(`SOURCES`) and how each proposed span is narrowed (`TRIMS`, `MODIFIERS`)."""
 
 from __future__ import annotations
 
-import html
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,23 +17,6 @@ from ..lexicon.numbers import MENTION_NUMBER_WORDS
 from ..normalize import coref
 from ..question.forms import proper_runs
 
-CITATION = re.compile(
-    r"[ \t]*\[(?:(?P<ids>(?:doc\s*)?\d+(?:\s*[,;]\s*(?:doc\s*)?\d+)*)\]|doc\]\s*<(?P<s>s\d+)>)",
-    re.I,
-)
-_NOISE = re.compile(
-    CITATION.pattern
-    # A markdown link keeps its text and loses the target: "[John Smith](https://…)".
-    + r"|\[(?P<ltext>[^\[\]\n]{1,300})\]\((?P<url>[^()\s]{0,2000})\)"
-    r"|(?P<ent>&(?:[A-Za-z][A-Za-z0-9]{1,31}|#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6});)"
-    r"|(?P<inv>[\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff])"
-    r"|(?P<brk>[\x0b\x0c\x85\u2028\u2029])"
-    r"|(?P<tag><!--.*?-->|<(?P<blk>script|style)\b.*?</(?P=blk)\s*>|</?[A-Za-z][^<>]{0,200}>)"
-    r"|\x1b\[[0-9;?]*[A-Za-z]|[\x00-\x08\x0e-\x1f\x7f]"
-    r"|(?m:^[ \t]*(?:#{1,6}[ \t]+|(?:[-*_][ \t]*){3,}$))",
-    re.I | re.S,
-)
-_BLOCK_TAG = re.compile(r"</?(?:p|div|br|li|ul|ol|h[1-6]|tr|td|th|table|blockquote|pre)\b", re.I)
 # Whole dates: NER often drops the day inside a "(1 March 1943 – 4 May 2012)" range.
 _DATE = re.compile(r"\b(?:\d{1,2}\s+%s,?\s+\d{3,4}|%s\s+\d{1,2},\s+\d{3,4})\b"
                    % (MONTH_PATTERN, MONTH_PATTERN))
@@ -69,52 +53,89 @@ class Placed:
     arg: Arg
 
 
-def strip_citations(text: str) -> tuple[str, list[int], list[tuple[int, list[str]]]]:
-    """Remove citation markers and invisible noise; return the clean text, clean→original
-    offsets, and the markers as (offset in the clean text, ids).
+@dataclass(frozen=True, slots=True)
+class Wanted:
+    """What the record asks the mentions to keep whole: question-entity strings (`hints`),
+    the short answer, and the tokenizer their phrase patterns are made with."""
 
-    Markers: `[Doc1]`, `[1]`, `[1, 2]`, `[doc]<s3>`. Noise a reader does not see (control
-    and zero-width characters, bidi marks, soft hyphens, ANSI escapes, HTML tags, markdown
-    heading and rule marks) is dropped or becomes a space, so it cannot split names or sentences.
-    """
-    parts: list[str] = []
-    # offsets[i] is where clean character i sits in the original text (one past the end too).
-    offsets: list[int] = []
-    markers: list[tuple[int, list[str]]] = []
-    pos = 0
-    for m in _NOISE.finditer(text):
-        parts.append(text[pos:m.start()])
-        offsets.extend(range(pos, m.start()))
-        if m.group("ltext"):
-            parts.append(m.group("ltext"))
-            offsets.extend(range(m.start("ltext"), m.end("ltext")))
-        elif m.group("ids") or m.group("s"):
-            ids = [m.group("s")] if m.group("s") else [
-                i.strip() for i in re.split(r"[,;]", m.group("ids"))]
-            markers.append((len(offsets), ids))
-        else:
-            gap = _gap(text, m)
-            parts.append(gap)
-            offsets.extend([m.start()] * len(gap))
-        pos = m.end()
-    parts.append(text[pos:])
-    offsets.extend(range(pos, len(text) + 1))
-    return "".join(parts), offsets, markers
+    hints: list[str]
+    answers: tuple[str, ...]
+    make_doc: Any
 
 
-def _gap(text: str, m: re.Match) -> str:
-    """What replaces a piece of noise: nothing inside a word, else a space or line break."""
-    if m.group("brk"):
-        return "\n"
-    if m.group("ent"):
-        char = html.unescape(m.group("ent"))
-        # A lone unknown entity stays as written; spacing entities become a plain space.
-        return " " if char.isspace() else char
-    if m.group("inv"):
-        return ""
-    joined = text[m.start() - 1:m.start()].isalnum() and text[m.end():m.end() + 1].isalnum()
-    block = m.group("tag") and _BLOCK_TAG.match(m.group("tag"))
-    return " " if joined or block else ""
+@dataclass(frozen=True, slots=True)
+class Found:
+    """A span one source proposes, before overlaps are resolved: token span, the source's
+    priority (as `Placed`) and the NER label it came with, if any."""
+
+    start: int
+    end: int
+    priority: int
+    label: str = ""
+
+
+def question_hints(doc: Any, wanted: Wanted) -> list[Found]:
+    """Question entities, kept whole ahead of NER; one inside a longer proper name is not
+    that entity."""
+    return [Found(s, e, 0) for s, e in _phrase_hits(doc, wanted.hints, wanted.make_doc, False)]
+
+
+def short_answers(doc: Any, wanted: Wanted) -> list[Found]:
+    """The short answer, kept whole and carved out of a longer name: the chain must end at it."""
+    return [Found(s, e, 0)
+            for s, e in _phrase_hits(doc, list(wanted.answers), wanted.make_doc, True)]
+
+
+def quoted(doc: Any, wanted: Wanted) -> list[Found]:
+    """A quoted title, and the name a quoted nickname goes by."""
+    out: list[Found] = []
+    for m in re.finditer(r"\"([^\"]{2,120})\"|“([^”]{2,120})”", doc.text):
+        g = 1 if m.group(1) else 2
+        span = doc.char_span(m.start(g), m.end(g), alignment_mode="contract")
+        if span is not None and len(span):
+            out.append(Found(span.start, span.end, 1))
+            nick = _nickname_name(doc, span)
+            if nick:
+                out.append(Found(span.start, nick, 1, "PERSON"))
+    return out
+
+
+def whole_dates(doc: Any, wanted: Wanted) -> list[Found]:
+    """Full dates and year ranges, which NER cuts or leaves untagged."""
+    out: list[Found] = []
+    for m in (*_DATE.finditer(doc.text), *_YEARS.finditer(doc.text)):
+        span = doc.char_span(m.start(), m.end(), alignment_mode="contract")
+        if span is not None and len(span):
+            out.append(Found(span.start, span.end, 1, "DATE"))
+    return out
+
+
+def named_entities(doc: Any, wanted: Wanted) -> list[Found]:
+    """NER spans, split at verbs; no nationalities, languages or ordinals, and a date or
+    quantity only when it holds a digit."""
+    out: list[Found] = []
+    for ent in doc.ents:
+        keep = ent.label_ not in ("ORDINAL", "NORP", "LANGUAGE") and (
+            ent.label_ not in ("DATE", "TIME", "CARDINAL", "QUANTITY", "MONEY", "PERCENT")
+            or any(t.like_num and any(ch.isdigit() for ch in t.text) for t in ent))
+        if keep:
+            out.extend(Found(s, e, 2, ent.label_) for s, e in _split_at_verbs(ent))
+    return out
+
+
+def proper_noun_runs(doc: Any, wanted: Wanted) -> list[Found]:
+    """Runs of proper nouns NER missed."""
+    out: list[Found] = []
+    for start, end, _ in proper_runs(doc):
+        span = doc.char_span(start, end, alignment_mode="contract")
+        if span is not None and len(span):
+            out.append(Found(span.start, span.end, 3))
+    return out
+
+
+# Where mentions come from; on overlap the stronger priority, then the longer span, wins.
+SOURCES: tuple[Callable[[Any, Wanted], list[Found]], ...] = (
+    question_hints, short_answers, quoted, whole_dates, named_entities, proper_noun_runs)
 
 
 def find_mentions(doc: Any, hints: list[str], make_doc: Any,
@@ -122,55 +143,25 @@ def find_mentions(doc: Any, hints: list[str], make_doc: Any,
     """Entity mentions placed on the parse, overlaps resolved, in token order.
 
     `hints` are question-entity strings and `answers` the short answer: both are kept whole
-    ahead of NER, which cuts "1 March 2012" to "March 2012" or swallows "São Paulo" into
-    "Governor of São Paulo". A question hint inside a longer proper name ("Mach" in
-    "Ernst Mach") is not that entity; the answer is carved out of one, since the chain
-    must end at it ("Harvard" in "Harvard College").
+    ahead of NER, which cuts a full date to its month and year or swallows a place into
+    the title of its governor (see `SOURCES`); each span is then trimmed by `TRIMS`.
     """
-    found: list[tuple[int, int, int, str]] = []
-    found += [(s, e, 0, "") for s, e in _phrase_hits(doc, hints, make_doc, carve=False)]
-    found += [(s, e, 0, "") for s, e in _phrase_hits(doc, list(answers), make_doc, carve=True)]
-    for m in re.finditer(r"\"([^\"]{2,120})\"|“([^”]{2,120})”", doc.text):
-        g = 1 if m.group(1) else 2
-        span = doc.char_span(m.start(g), m.end(g), alignment_mode="contract")
-        if span is not None and len(span):
-            found.append((span.start, span.end, 1, ""))
-            nick = _nickname_name(doc, span)
-            if nick:
-                found.append((span.start, nick, 1, "PERSON"))
-    for m in (*_DATE.finditer(doc.text), *_YEARS.finditer(doc.text)):
-        span = doc.char_span(m.start(), m.end(), alignment_mode="contract")
-        if span is not None and len(span):
-            found.append((span.start, span.end, 1, "DATE"))
-    for ent in doc.ents:
-        keep = ent.label_ not in ("ORDINAL", "NORP", "LANGUAGE") and (
-            ent.label_ not in ("DATE", "TIME", "CARDINAL", "QUANTITY", "MONEY", "PERCENT")
-            or any(t.like_num and any(ch.isdigit() for ch in t.text) for t in ent))
-        if keep:
-            found.extend((s, e, 2, ent.label_) for s, e in _split_at_verbs(ent))
-    for start, end, _ in proper_runs(doc):
-        span = doc.char_span(start, end, alignment_mode="contract")
-        if span is not None and len(span):
-            found.append((span.start, span.end, 3, ""))
+    wanted = Wanted(hints, answers, make_doc)
+    found = [f for source in SOURCES for f in source(doc, wanted)]
     labels = {(e.start, e.end): e.label_ for e in doc.ents}
     taken = [False] * len(doc)
     out: list[Placed] = []
-    for s, e, prio, label in sorted(found, key=lambda f: (f[2] > 0, -(f[1] - f[0]), f[2], f[0])):
-        while s < e and prio > 0 and (doc[s].lower_ in ARTICLES or _loose(doc[s])):
-            s += 1
-        while e > s and (_loose(doc[e - 1]) or prio > 0 and doc[e - 1].tag_ == "POS"):
-            e -= 1  # "December 18, 1904 –": dangling punctuation from NER; "Faequin's"
-        if prio > 0:
-            s = _trim_modifiers(doc, s, e)
+    for f in sorted(found, key=lambda f: (f.priority > 0, f.start - f.end, f.priority, f.start)):
+        s, e = trim(doc, f.start, f.end, f.priority)
         if s >= e or any(taken[s:e]):
             continue
         for i in range(s, e):
             taken[i] = True
-        label = label or labels.get((s, e)) or _overlapping_label(doc, s, e)
+        label = f.label or labels.get((s, e)) or _overlapping_label(doc, s, e)
         span = doc[s:e]
         arg = Arg(span.text, span.root.i, span.start_char, KIND.get(label, "other"),
                    end=span.end_char)
-        out.append(Placed(s, e, prio, arg))
+        out.append(Placed(s, e, f.priority, arg))
     return sorted(out, key=lambda m: m.start)
 
 
@@ -227,7 +218,7 @@ def _phrase_hits(doc: Any, phrases: list[str], make_doc: Any,
     for s, e in sorted(set(hits)):
         if carve:
             # A nationality answer inside a name NER reads as one organisation or place is
-            # not that answer ("American" in "American Airlines"); "a French Duchess" is.
+            # not that answer (an airline named for its country); before a plain noun it is.
             ent = doc[s].ent_type_
             if doc[s:e].text.lower() in generic and ent not in _NOT_NAMES and (
                     doc[max(s - 1, 0)].ent_type_ == ent and s > 0
@@ -240,8 +231,8 @@ def _phrase_hits(doc: Any, phrases: list[str], make_doc: Any,
 
 
 def _nickname_name(doc: Any, span: Any) -> int:
-    """End token of the name a quoted nickname goes by, or 0: in 'Naftuli "Nathan" Hertz
-    Juran' the person is called "Nathan Hertz Juran" (then "Nathan Juran", "Nathan H. Juran")."""
+    """End token of the name a quoted nickname goes by, or 0: a person written 'Given
+    "Nick" Middle Last' is called by the nickname and the names after it."""
     close = span.end
     if (len(span) != 1 or not _name_part(doc, span.start) or not _name_part(doc, span.start - 2)
             or close >= len(doc) or not doc[close].is_quote):
@@ -260,28 +251,85 @@ def _name_part(doc: Any, i: int) -> bool:
     return tok.is_title and tok.pos_ == "PROPN" and tok.lower_ not in ARTICLES
 
 
+@dataclass(slots=True)
+class Cut:
+    """A proposed span while `TRIMS` narrow it: token span [start, end) and its priority."""
+
+    doc: Any
+    start: int
+    end: int
+    priority: int
 
 
-def _trim_modifiers(doc: Any, s: int, e: int) -> int:
-    """Skip leading words that describe the name rather than belong to it: "the Jewish Mack",
-    "geographer Henri Coudreau", "American ColumbiaColor Western"."""
-    while e - s >= 2:
-        tok = doc[s]
-        nxt = doc[s + 1]
-        if tok.lower_ in RELATIONAL and nxt.lower_ == "of" and e - s >= 3 \
-                and doc[s + 2].text[:1].isupper():
-            s += 2  # "Widow of David Nevins", "CEO of Bank of America": the name follows
-            continue
-        if not (nxt.text[:1].isupper() or nxt.like_num):
-            break
-        if (tok.text.lower() in GENERIC_WORDS and not tok.text.isupper()
-                and tok.ent_type_ in ("NORP", "LANGUAGE", "")):
-            s += 1  # a nationality before a name; "American Airlines" is one ORG for NER
-        elif tok.is_lower and tok.is_alpha and tok.lower_ not in CONNECTORS:
-            s += 1  # a lowercase role noun NER pulled into a person's span
+def opening_article(c: Cut) -> None:
+    """Articles and stray punctuation open a phrase, not a name (an exact question or
+    answer string keeps them)."""
+    while c.start < c.end and c.priority > 0 and (
+            c.doc[c.start].lower_ in ARTICLES or _loose(c.doc[c.start])):
+        c.start += 1
+
+
+def dangling_end(c: Cut) -> None:
+    """Punctuation NER leaves after a date ("D Month YYYY –"), and a possessive ending."""
+    while c.end > c.start and (_loose(c.doc[c.end - 1])
+                               or c.priority > 0 and c.doc[c.end - 1].tag_ == "POS"):
+        c.end -= 1
+
+
+def leading_modifiers(c: Cut) -> None:
+    """Leading words that describe the name rather than belong to it: the first of
+    `MODIFIERS` that skips some, then again from the top."""
+    if c.priority == 0:
+        return
+    while c.end - c.start >= 2:
+        for rule in MODIFIERS:
+            skip = rule(c.doc, c.start, c.end)
+            if skip:
+                c.start += skip
+                break
         else:
-            break
-    return s
+            return
+
+
+TRIMS: tuple[Callable[[Cut], None], ...] = (opening_article, dangling_end, leading_modifiers)
+
+
+def trim(doc: Any, start: int, end: int, priority: int) -> tuple[int, int]:
+    """The span [start, end) once every rule of `TRIMS` has narrowed it, in order."""
+    cut = Cut(doc, start, end, priority)
+    for rule in TRIMS:
+        rule(cut)
+    return cut.start, cut.end
+
+
+def relation_of(doc: Any, s: int, e: int) -> int:
+    """"Widow of Name", "Chairman of Firm of Place": the name follows the relation."""
+    if (doc[s].lower_ in RELATIONAL and doc[s + 1].lower_ == "of" and e - s >= 3
+            and doc[s + 2].text[:1].isupper()):
+        return 2
+    return 0
+
+
+def _before_name(doc: Any, s: int) -> bool:
+    return doc[s + 1].text[:1].isupper() or doc[s + 1].like_num
+
+
+def nationality(doc: Any, s: int, e: int) -> int:
+    """A nationality before a name (a name NER reads as one organisation keeps it: its
+    label is not NORP)."""
+    tok = doc[s]
+    return int(_before_name(doc, s) and tok.text.lower() in GENERIC_WORDS
+               and not tok.text.isupper() and tok.ent_type_ in ("NORP", "LANGUAGE", ""))
+
+
+def role_noun(doc: Any, s: int, e: int) -> int:
+    """A lowercase role noun NER pulled into a person's span ("geographer Name")."""
+    tok = doc[s]
+    return int(_before_name(doc, s) and tok.is_lower and tok.is_alpha
+               and tok.lower_ not in CONNECTORS)
+
+
+MODIFIERS: tuple[Callable[[Any, int, int], int], ...] = (relation_of, nationality, role_noun)
 
 
 def _loose(tok: Any) -> bool:

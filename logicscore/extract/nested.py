@@ -1,12 +1,12 @@
-"""Names that contain another name the text uses on its own: "the Battle of New Orleans"
-is about New Orleans, "the Governor of Vatican City" about Vatican City, "the University of
-Mississippi Rebels" are the university's team. The outer name states that relation, so it
-becomes a proposition; the two are never one entity."""
+"""Names that contain another name the text uses on its own: a battle of a city is about
+the city, a governor of a state about the state, a university's team is the university's.
+The outer name states that relation, so it becomes a proposition; the two are never one
+entity. `RULES` are tried in order and the first that finds a known inner name decides."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 
 from ..lexicon.names import GENERATIONS
@@ -15,42 +15,69 @@ from .mentions import Arg
 
 # "<Head> of <Name>": the head is a common or title word, the tail a name of its own.
 _OF = re.compile(r"\s+(?:of|de)\s+(?:the\s+)?(?=[A-Z])")  # never a year: "War of 1812"
-# "Medieval Latin" is a stage of Latin, "Old English" of English.
+# A period of a language is a stage of that language.
 _PERIOD = re.compile(r"^(?:Old|Middle|Early|Late|Ancient|Classical|Medieval|Vulgar|Modern)\s+"
                      r"(?=[A-Z]\w+$)")
-# "Sony PlayStation Portable": a maker's name before a known name of two words or more.
+# A maker's name before a known name of two words or more.
 _MAKER = re.compile(r"^[A-Z][\w&.-]*\s+(?=[A-Z]\S*\s+\S)")
 
 
 def nested(args: Iterable[Arg], known: set[str]) -> list[tuple[Arg, Arg]]:
-    """(outer, inner) for each argument whose "of" tail, period-free ("Medieval Latin") or
-    maker-free ("Sony PlayStation Portable") name, or whose head, is a name in `known`
-    (normalized names used elsewhere: other mentions, the question's entities, the answer)."""
+    """(outer, inner) for each argument holding a name in `known` (normalized names used
+    elsewhere: other mentions, the question's entities, the answer): the first of `RULES`
+    that finds one decides."""
     out = []
     for arg in args:
         if arg.resolution is not None:
             continue
-        maker = _MAKER.finditer(arg.text) if arg.kind != "person" else ()
-        for m in (*_OF.finditer(arg.text), *_PERIOD.finditer(arg.text), *maker):
-            tail = arg.text[m.end():]
-            key = normalize(tail)
-            if key and key in known and key != normalize(arg.text):
-                start = arg.start + m.end()
-                out.append((arg, replace(arg, text=tail, start=start, end=start + len(tail))))
+        for rule in RULES:
+            inner = rule(arg, known)
+            if inner is not None:
+                out.append((arg, inner))
                 break
-        else:
-            head = _head_name(arg.text, known, arg.kind != "person")
-            if head:
-                out.append((arg, replace(arg, text=head, end=arg.start + len(head))))
     return out
 
 
+def _known_tail(arg: Arg, known: set[str], pattern: re.Pattern[str]) -> Arg | None:
+    """The text after the first match of `pattern` whose rest is a known name of its own."""
+    for m in pattern.finditer(arg.text):
+        tail = arg.text[m.end():]
+        key = normalize(tail)
+        if key and key in known and key != normalize(arg.text):
+            start = arg.start + m.end()
+            return replace(arg, text=tail, start=start, end=start + len(tail))
+    return None
+
+
+def of_tail(arg: Arg, known: set[str]) -> Arg | None:
+    """"X of Y" / "X de Y": the battle of a city, the governor of a state is about Y."""
+    return _known_tail(arg, known, _OF)
+
+
+def period_tail(arg: Arg, known: set[str]) -> Arg | None:
+    """"Middle Y": a period of a known language is that language's."""
+    return _known_tail(arg, known, _PERIOD)
+
+
+def maker_tail(arg: Arg, known: set[str]) -> Arg | None:
+    """"Maker Y Z": a maker's name before a known product name; a person is nobody's."""
+    return None if arg.kind == "person" else _known_tail(arg, known, _MAKER)
+
+
+def head_name(arg: Arg, known: set[str]) -> Arg | None:
+    """A known name heading a longer one: a state's senate, a university's team."""
+    head = _head_name(arg.text, known, arg.kind != "person")
+    return replace(arg, text=head, end=arg.start + len(head)) if head else None
+
+
+RULES: tuple[Callable[[Arg, set[str]], Arg | None], ...] = (
+    of_tail, period_tail, maker_tail, head_name)
+
+
 def _head_name(text: str, known: set[str], thing: bool) -> str | None:
-    """A known name of two words or more that starts a longer one: "University of
-    Mississippi Rebels" is the university's team, the "South Carolina Senate" the state's.
-    One word never ("Paris Hilton"), and a person's name only through "of" or before a
-    generation ("Hector Macpherson Sr." where the text also writes "Hector Macpherson, Sr."):
-    "Martin Luther King" is not Martin Luther's."""
+    """A known name of two words or more that starts a longer one. One word never (a
+    city's name starting a person's), and a person's name only through "of" or before a
+    generation (the text also writes "Name, Sr."): a person is nobody's."""
     words = text.split()
     for n in range(len(words) - 1, 1, -1):
         head = " ".join(words[:n])

@@ -15,12 +15,14 @@ from ..models import LITERAL_KINDS, Pattern, Proposition, QARecord, Resolution
 from ..normalize.mentions import DATE, normalize
 from ..stages import SpacyPipeline
 from . import Extraction, Mention
+from .clean import strip_citations
 from .draft import Draft, SentenceBase
-from .mentions import Arg, find_mentions, strip_citations
+from .mentions import Arg, find_mentions
 from .nested import nested
+from .paths import Paths
 from .references import References
 from .syntax import (ANSWER_IS, CONCLUSION, HEADING, HEDGE, causal, join_headings,
-                     misparsed_verb, np_text)
+                     misparsed_verb)
 
 _PRED_DEPS = frozenset({"relcl", "acl", "advcl", "ccomp", "csubj", "parataxis", "conj"})
 _SUBJ = ("nsubj", "nsubjpass")
@@ -78,7 +80,7 @@ class RulesExtractor:
                     answers).extract()
 
 
-class _Run(References):
+class _Run(Paths, References):
     """One extraction over one parsed long answer."""
 
     def __init__(self, doc: Any, hints: list[str], offsets: list[int], markers: list,
@@ -231,6 +233,8 @@ class _Run(References):
     # ---- sentences
 
     def _sentence(self, n: int, sent: Any) -> list[Draft]:
+        """The claims of sentence n: a conclusion, then each predicate's, nested names, the
+        heading's link and the co-occurrences nothing else covers."""
         text = sent.text.strip()
         args = self._args_in(sent)
         base = SentenceBase(
@@ -253,55 +257,77 @@ class _Run(References):
         preds = sorted({self._clause_of(self.doc[a.top]) for a in args}
                        | {t.i for t in sent if self._is_pred(t)})
         for pi in preds:
-            p = self.doc[pi]
-            subjects, subj_tok, how = self._subjects(p)
-            objects = [a for a in args if self._clause_of(self.doc[a.top]) == pi
-                       and all(a is not s for s in subjects)]
-            rel = next((c for c in p.children
-                        if c.lower_ in RELATIVE_PRONOUNS and c.dep_ not in _SUBJ), None)
-            if how in ("relcl", "acl") and rel is not None:
-                extra = self._noun_arg(p.head)  # "the film that Nolan directed": that = film
-                if extra is not None and all(extra is not s for s in subjects):
-                    objects.append(replace(extra, top=rel.i))
-                    covered.add(id(extra))
-            for k, s in enumerate(subjects):
-                for o in objects:
-                    if o.text.lower() == s.text.lower():
-                        continue
-                    relation, tags, negated = self._path(o, p, subj_tok)
-                    if k > 0:
-                        tags.add("conj")
-                    if how:
-                        tags.add(how)
-                    pattern = next(t for t in _PATTERN_ORDER if t in tags or t == "svo")
-                    props.append(self._prop(base, s, o, relation, pattern, negated))
-                    if causal(p):  # "A because A restated": two claims, mutual support
-                        props[-1].reason = pi
-                    covered.update((id(s), id(o)))
-            dative = next((self.arg_at[c.i] for c in p.children
-                           if c.dep_ == "dative" and c.i in self.arg_at), None)
-            if dative is not None and self.lemma(p).lower() in _GIVE_VERBS:
-                # "The album earned him the Grammy": what is given goes to him.
-                for o in objects:
-                    if o is not dative and self.doc[o.top].dep_ == "dobj" \
-                            and o.text.lower() != dative.text.lower():
-                        props.append(self._prop(base, dative, o, self.lemma(p).lower(), "svo",
-                                                any(c.dep_ == "neg" for c in p.children)))
-                        covered.update((id(dative), id(o)))
-            if p.dep_ == "advcl" and subjects and any(
-                    c.dep_ == "mark" and c.lower_ == "for" for c in p.children):
-                # "wrote the song for Audrey Hepburn to sing": the song is for her.
-                head = self.doc[self._clause_of(p.head)]
-                obj = next((self.arg_at[c.i] for c in head.children
-                            if c.dep_ == "dobj" and c.i in self.arg_at), None)
-                if obj is None:  # "wrote the song for X": the writers, when the song is unnamed
-                    obj = next(iter(self._subjects(head)[0]), None)
-                if obj is not None and obj.text.lower() != subjects[0].text.lower():
-                    props.append(self._prop(base, obj, subjects[0],
-                                            f"{self.lemma(head).lower()} for", "prep", False))
-                    covered.update((id(obj), id(subjects[0])))
+            self._predicate(pi, args, base, props, covered)
         for outer, inner in nested(args, self.known):
             props.append(self._prop(base, outer, inner, "of", "nested", False))
+        self._topic_link(n, args, base, props, covered)
+        self._cooccurrences(args, base, props, covered)
+        return props
+
+    def _predicate(self, pi: int, args: list[Arg], base: SentenceBase, props: list[Draft],
+                   covered: set[int]) -> None:
+        """The claims one predicate states between its subjects and objects."""
+        p = self.doc[pi]
+        subjects, subj_tok, how = self._subjects(p)
+        objects = [a for a in args if self._clause_of(self.doc[a.top]) == pi
+                   and all(a is not s for s in subjects)]
+        rel = next((c for c in p.children
+                    if c.lower_ in RELATIVE_PRONOUNS and c.dep_ not in _SUBJ), None)
+        if how in ("relcl", "acl") and rel is not None:
+            extra = self._noun_arg(p.head)  # "the film that Nolan directed": that = film
+            if extra is not None and all(extra is not s for s in subjects):
+                objects.append(replace(extra, top=rel.i))
+                covered.add(id(extra))
+        for k, s in enumerate(subjects):
+            for o in objects:
+                if o.text.lower() == s.text.lower():
+                    continue
+                relation, tags, negated = self._path(o, p, subj_tok)
+                if k > 0:
+                    tags.add("conj")
+                if how:
+                    tags.add(how)
+                pattern = next(t for t in _PATTERN_ORDER if t in tags or t == "svo")
+                props.append(self._prop(base, s, o, relation, pattern, negated))
+                if causal(p):  # "A because A restated": two claims, mutual support
+                    props[-1].reason = pi
+                covered.update((id(s), id(o)))
+        self._given_to(p, objects, base, props, covered)
+        self._purpose(p, subjects, base, props, covered)
+
+    def _given_to(self, p: Any, objects: list[Arg], base: SentenceBase, props: list[Draft],
+                  covered: set[int]) -> None:
+        """What a verb of giving gives goes to its dative."""
+        dative = next((self.arg_at[c.i] for c in p.children
+                       if c.dep_ == "dative" and c.i in self.arg_at), None)
+        if dative is not None and self.lemma(p).lower() in _GIVE_VERBS:
+            # "The album earned him the Grammy": what is given goes to him.
+            for o in objects:
+                if o is not dative and self.doc[o.top].dep_ == "dobj" \
+                        and o.text.lower() != dative.text.lower():
+                    props.append(self._prop(base, dative, o, self.lemma(p).lower(), "svo",
+                                            any(c.dep_ == "neg" for c in p.children)))
+                    covered.update((id(dative), id(o)))
+
+    def _purpose(self, p: Any, subjects: list[Arg], base: SentenceBase, props: list[Draft],
+                 covered: set[int]) -> None:
+        """A "for X to ..." clause: what the head verb made is for X."""
+        if p.dep_ == "advcl" and subjects and any(
+                c.dep_ == "mark" and c.lower_ == "for" for c in p.children):
+            # "wrote the song for Audrey Hepburn to sing": the song is for her.
+            head = self.doc[self._clause_of(p.head)]
+            obj = next((self.arg_at[c.i] for c in head.children
+                        if c.dep_ == "dobj" and c.i in self.arg_at), None)
+            if obj is None:  # "wrote the song for X": the writers, when the song is unnamed
+                obj = next(iter(self._subjects(head)[0]), None)
+            if obj is not None and obj.text.lower() != subjects[0].text.lower():
+                props.append(self._prop(base, obj, subjects[0],
+                                        f"{self.lemma(head).lower()} for", "prep", False))
+                covered.update((id(obj), id(subjects[0])))
+
+    def _topic_link(self, n: int, args: list[Arg], base: SentenceBase, props: list[Draft],
+                    covered: set[int]) -> None:
+        """A titled section's heading links to what its body says first."""
         topic = self.topics.get(n)
         named = {t.lower() for p in props for t in (p.subject, p.object)}
         if topic is not None and topic.text.lower() not in named and len(args) >= 2:
@@ -313,6 +339,10 @@ class _Run(References):
             if first is not None:
                 props.append(self._prop(base, topic, first, "about", "cooccur", False))
                 covered.update((id(topic), id(first)))
+
+    def _cooccurrences(self, args: list[Arg], base: SentenceBase, props: list[Draft],
+                       covered: set[int]) -> None:
+        """Arguments no claim covers join the sentence's hub through their tree path."""
         if len(args) >= 2:
             # A date opening the clause ("In 1925 he …") is no hub for the rest.
             anchor = next((a for a in args if id(a) in covered and a.kind not in LITERAL_KINDS),
@@ -323,7 +353,6 @@ class _Run(References):
                 relation = self._path(o, self.doc[self._lca(anchor.top, o.top)], None)[0]
                 props.append(self._prop(base, anchor, o, relation or "co-occurs with",
                                         "cooccur", False))
-        return props
 
     def _in_mention(self, sent: Any, offset: int) -> bool:
         """Whether a conclusion cue is part of a name ("So Much Love" is a song)."""
@@ -338,94 +367,6 @@ class _Run(References):
             if arg is not None:
                 found.setdefault(id(arg), arg)
         return sorted(found.values(), key=lambda a: a.start)
-
-    def _path(self, o: Arg, p: Any, subj_tok: Any) -> tuple[str, set[str], bool]:
-        """Relation words from the clause predicate down to the object, and pattern tags."""
-        chain = [self.doc[o.top]]
-        while chain[-1].i != p.i and chain[-1].head.i != chain[-1].i:
-            chain.append(chain[-1].head)
-        down = chain[::-1]
-        tags: set[str] = set()
-        if subj_tok is not None and any(t.i == subj_tok.i for t in down):
-            down = down[[t.i for t in down].index(subj_tok.i):]  # inside the subject phrase
-        if self.lemma(p) == "be":
-            tags.add("copula")
-        if down[0].i != p.i and (subj_tok is None or down[0].i != subj_tok.i):
-            down = [self.doc[o.top]]  # the object is not below the predicate: no path words
-            if p.head.i == o.top and misparsed_verb(p):
-                return self.lemma(p).lower(), tags, False
-        words: list[str] = []
-        mark = 0
-        negated = any(c.dep_ == "neg" for c in p.children)
-        for k, t in enumerate(down):
-            below = down[k + 1] if k + 1 < len(down) else None
-            if t.dep_ == "conj" and t.i != p.i:
-                tags.add("conj")
-            if t.dep_ == "agent":
-                tags.add("passive")
-            if below is not None and below.dep_ == "poss":
-                tags.add("poss")
-            if t.dep_ == "appos" and k == 1 and subj_tok is not None and down[0].i == subj_tok.i:
-                tags.add("appos")  # "Atlanta, Georgia": the subject's own apposition
-            negated = negated or any(c.dep_ == "neg" for c in t.children)
-            if t.i == o.top:
-                continue
-            if t.i in self.arg_at:
-                if below is None or below.dep_ not in ("appos", "conj"):
-                    del words[mark:]  # "in London, England by X": only what follows the last entity
-                continue
-            if t.pos_ in ("VERB", "AUX") and self.lemma(t) != "be":
-                words.append("born" if self.lemma(t) == "bear" else self.lemma(t).lower())
-                words.extend(c.lower_ for c in t.children if c.dep_ == "prt")
-                mark = len(words)
-            elif t.pos_ == "ADP":
-                words.append(t.lower_)
-                tags.add("prep")
-            elif t.pos_ in ("NOUN", "ADJ"):
-                words.append(self.lemma(t).lower())
-                if below is not None and below.dep_ == "poss":
-                    words.append("of")
-        if len(words) >= 3 and words[-1] == "of":
-            words.pop()  # "have population of 67 million" reads as "have population"
-        if not words:
-            words = ["be"] if tags & {"copula", "appos"} else ["related to"]
-        return " ".join(words), tags, negated
-
-    def _lca(self, a: int, b: int) -> int:
-        up = {a}
-        t = self.doc[a]
-        while t.head.i != t.i:
-            t = t.head
-            up.add(t.i)
-        t = self.doc[b]
-        while t.i not in up and t.head.i != t.i:
-            t = t.head
-        return t.i
-
-    def _conclusion(self, sent: Any, args: list[Arg], base: SentenceBase) -> list[Draft]:
-        """One proposition stating the result; it never bridges (SPEC §4.5)."""
-        m = ANSWER_IS.search(base.text)
-        x = m.group("x").strip().strip(".\"'“”").strip() if m else ""
-        subject = "answer"
-        if x:
-            start = sent.start_char + (len(sent.text) - len(sent.text.lstrip())) + m.start("x")
-            inside = [a for a in args if a.start >= start]
-            obj = inside[0].text if inside else x
-        else:
-            root = sent.root
-            subj = next((c for c in root.children if c.dep_ in _SUBJ), None)
-            attr = next((c for c in root.children if c.dep_ == "attr"), None)
-            if self.lemma(root) == "be" and subj is not None and attr is not None:
-                if self.lemma(attr) == "answer":  # "Thus, Nolan is the answer."
-                    subj, attr = attr, subj
-                subject = "answer" if self.lemma(subj) == "answer" else np_text(subj, self.arg_at)
-                obj = np_text(attr, self.arg_at)
-            elif args:
-                obj = args[-1].text
-            else:
-                return []
-        return [Draft(base, subject=subject, relation="be", object=obj, pattern="conclusion",
-                       negated=False, order=(base.sentence, sent.start_char, 0), conclusion=True)]
 
     def _prop(self, base: SentenceBase, s: Arg, o: Arg, relation: str, pattern: Pattern,
               negated: bool) -> Draft:

@@ -1,33 +1,19 @@
-"""Mention normalization (SPEC §4.2): one comparable form per surface string.
-
-Case is remembered while normalizing so that lowercase descriptor words ("the film
-Inception") are told apart from capitalized parts of a name ("City of London").
-"""
+"""Mention matching (SPEC §4.2): how two forms of `forms.analyze` compare."""
 
 from __future__ import annotations
 
-import functools
 import re
-from dataclasses import dataclass
 
 from rapidfuzz import fuzz
 from rapidfuzz.distance import Levenshtein
 
 from ..lexicon.dates import MONTH_WORDS
-from ..lexicon.kinds import DESCRIPTORS, LANDFORMS, ORG_SUFFIXES, POLITIES, TRAILING, WORK_TYPES
-from ..lexicon.names import (ARTICLES, MENTION_HONORIFICS, PERSON_PARTICLES, PERSON_TITLES,
-                             ROYAL_TITLES)
-from ..lexicon.numbers import ORDINAL_WORDS
+from ..lexicon.kinds import LANDFORMS, POLITIES, WORK_TYPES
+from ..lexicon.names import PERSON_PARTICLES
 from ..lexicon.pronouns import PRONOUNS
-from ..lexicon.text import fold
+from .forms import Form, analyze
 
-_ORDINAL_WORDS = {w: str(i) for i, w in enumerate(ORDINAL_WORDS[:11])}
-_ROMAN = re.compile(r"^(?=[ivxlc]+$)c{0,3}(xc|xl|l?x{0,3})(ix|iv|v?i{0,3})$")
-# "&" is a word: "Thelma & Louise" is "Thelma and Louise".
-_TOKEN = re.compile(r"\d+(?:st|nd|rd|th)\b|\d+(?:[.,]\d+)*|[^\W_]+|&", re.UNICODE)
-_ORDINAL = re.compile(r"^(\d+)(?:st|nd|rd|th)$")
 YEAR = re.compile(r"^(1\d{3}|20\d{2})s?$")
-_MONTH_NAMES = frozenset(MONTH_WORDS)
 DATE = re.compile(
     r"^(?:(?:in|on|c|circa|around|about)\s+)?(?:(?:\d{1,2}\s+)?(?:%s)(?:\s+\d{1,2})?(?:\s+\d{3,4})?"
     r"|\d{3,4}s?|\d{4}\s+\d{1,2}\s+\d{1,2}|\d{1,2}(?:st|nd|rd|th)?\s+century)(?:\s+(?:ad|bc|bce|ce))?$"
@@ -36,148 +22,6 @@ NUMBER = re.compile(
     r"^(?:about|around|over|under|nearly|approximately)?\s*\d+(?:[.,]\d+)*"
     r"(?:\s+(?:hundred|thousand|million|billion|trillion|percent|per cent|people|inhabitants|km|"
     r"kilometres|kilometers|miles|metres|meters|years|dollars|euros))*$")
-
-
-@dataclass(frozen=True)
-class Form:
-    """A mention analysed once: normalized tokens, which were capitalized, display text."""
-
-    key: str
-    tokens: tuple[str, ...]
-    caps: tuple[bool, ...]
-    markers: frozenset[str]
-    display: str
-    person_hint: bool
-    # A royal or noble title was stripped ("Prince Albert" → "Albert").
-    titled: bool = False
-
-
-def _mask(text: str) -> tuple[str, set[int]]:
-    """Blank parentheticals, citation brackets and possessive 's, keeping offsets."""
-    chars = list(text)
-    for pattern in (r"\([^()]*\)", r"\[[^\[\]]*\]"):
-        for m in re.finditer(pattern, text):
-            chars[m.start():m.end()] = " " * (m.end() - m.start())
-    # A parenthesis cut off by the sentence or the extractor runs to the end: "X (1935 – 2015".
-    rest = "".join(chars)
-    if "(" in rest and rest.index("(") > 0:
-        at = rest.index("(")
-        chars[at:] = " " * (len(chars) - at)
-    possessive_ends: set[int] = set()
-    for m in re.finditer(r"(?<=[^\W_])['’]s\b|(?<=s)['’](?=\s|$)", text):
-        chars[m.start():m.end()] = " " * (m.end() - m.start())
-        possessive_ends.add(m.start())
-    return "".join(chars), possessive_ends
-
-
-# Linking, the pronoun test and question matching analyse each mention text several times;
-# a Form is immutable, so each text is analysed once (bounded, for long streams).
-@functools.lru_cache(maxsize=1 << 16)
-def analyze(text: str) -> Form:
-    """Normalize `text`, remembering case so descriptors are told apart from names."""
-    masked, possessive_ends = _mask(text)
-    raw = [(m.group(), m.start(), m.end()) for m in _TOKEN.finditer(masked)]
-    if not raw:
-        folded = fold(text).strip()
-        return Form(folded, (folded,) if folded else (), (False,), frozenset(), text.strip(), False)
-    all_lower = not any(c.isupper() for c in text)
-    toks = ["and" if t == "&" else fold(t).replace(",", "") for t, _, _ in raw]
-    caps = [t[0].isupper() for t, _, _ in raw]
-    poss = [end in possessive_ends for _, _, end in raw]
-    person_hint = any(t in PERSON_TITLES for t in toks[:-1])
-    keep = list(range(len(raw)))
-    titled = False
-
-    def initial(i: int) -> bool:
-        """A lone capital letter read as an initial ("A. J. Mintu", "A J Mintu"), not "a"."""
-        tok, _, end = raw[i]
-        if len(tok) != 1 or not tok.isupper():
-            return False
-        nxt = raw[i + 1][0] if i + 1 < len(raw) else ""
-        return text[end:end + 1] == "." or (len(nxt) == 1 and nxt.isupper())
-
-    def is_name(i: int) -> bool:
-        if all_lower:
-            return toks[i] not in DESCRIPTORS | MENTION_HONORIFICS | ARTICLES | {"of"}
-        return caps[i] or toks[i][0].isdigit()
-
-    changed = True
-    while changed and len(keep) > 1:
-        changed = False
-        if toks[keep[0]] in ARTICLES and not initial(keep[0]):
-            keep.pop(0)
-            changed = True
-            continue
-        # The last descriptor or honorific that is followed by a name wraps that name.
-        for pos in range(len(keep) - 2, -1, -1):
-            i = keep[pos]
-            descriptor = toks[i] in DESCRIPTORS and (not caps[i] or all_lower)
-            honorific = toks[i] in MENTION_HONORIFICS
-            # A possessive owns what follows, it does not title it: "The King's Speech".
-            if not (descriptor or honorific) or poss[i]:
-                continue
-            nxt = pos + 1
-            while descriptor and nxt < len(keep) - 1 and toks[keep[nxt]] in ("of", "the"):
-                nxt += 1
-            if toks[keep[nxt]] not in ("of", "the") and is_name(keep[nxt]):
-                titled = titled or toks[i] in ROYAL_TITLES
-                del keep[:nxt]
-                changed = True
-                break
-        if changed:
-            continue
-        last, before = keep[-1], keep[-2]
-        if toks[last] in TRAILING and not caps[last] and is_name(before) and not poss[before]:
-            keep.pop()
-            changed = True
-    tokens: list[str] = []
-    tcaps: list[bool] = []
-    markers: set[str] = set()
-    run: list[str] = []
-    for pos, i in enumerate(keep):
-        tok, start, end = raw[i]
-        norm = toks[i]
-        dotted = text[end:end + 1] == "."
-        if _ORDINAL.match(norm) or norm in _ORDINAL_WORDS:
-            markers.add("o:" + (_ORDINAL.match(norm).group(1) if _ORDINAL.match(norm)
-                                else _ORDINAL_WORDS[norm]))
-        elif norm[0].isdigit():
-            markers.add("n:" + norm)
-        elif (pos > 0 and tok.isupper() and _ROMAN.match(norm) and not dotted and not run
-              and (pos == len(keep) - 1 or toks[keep[pos + 1]] in PERSON_PARTICLES | {"of"}
-                   or text[end:end + 1] == ",")):  # "Gerhard VII, Duke of Jülich-Berg"
-            markers.add("r:" + norm)
-        elif pos > 0 and norm in ("jr", "sr") and caps[i]:
-            markers.add("g:" + norm)  # "Fife Symington" is not "J. Fife Symington Jr."
-        # Initials ("J. K.", "J.K.", "JK") collapse into one token so all spellings agree.
-        if len(norm) == 1 and tok.isupper() and ("r:" + norm) not in markers:
-            run.append(norm)
-            person_hint = person_hint or dotted
-            continue
-        if run and tok == "s" and text[start - 1:start] == ".":
-            run.append(norm)  # a plural abbreviation: "The V.I.P.s" is "The V.I.P.S"
-            continue
-        if run:
-            tokens.append("".join(run))
-            tcaps.append(True)
-            run = []
-        tokens.append(norm)
-        tcaps.append(caps[i] or all_lower and is_name(i))
-    if run:
-        tokens.append("".join(run))
-        tcaps.append(True)
-    while len(tokens) > 1 and tokens[-1] in ORG_SUFFIXES and tcaps[-1]:
-        tokens.pop()
-        tcaps.pop()
-        person_hint = False  # "F.C." has dots but names a club
-    # "January 16, 1898" and "16 January 1898" are one date: day first.
-    if (2 <= len(tokens) <= 3 and tokens[0] in _MONTH_NAMES and tokens[1].isdigit()
-            and len(tokens[1]) <= 2 and all(t.isdigit() for t in tokens[2:])):
-        tokens[0], tokens[1] = tokens[1], tokens[0]
-        tcaps[0], tcaps[1] = tcaps[1], tcaps[0]
-    display = text[raw[keep[0]][1]:raw[keep[-1]][2]].strip()
-    return Form(" ".join(tokens), tuple(tokens), tuple(tcaps), frozenset(markers), display,
-                 person_hint, titled)
 
 
 def is_pronoun(text: str) -> bool:
@@ -201,7 +45,10 @@ def capitalized(text: str) -> str:
 
 
 def normalize(text: str) -> str:
-    """Normalize a mention for matching.
+    """Normalize a mention for matching: the key of its `analyze` form.
+
+    Not `lexicon.text.key`: the form reads the words (drops articles, descriptors, legal
+    forms; joins initials; keeps "1.5" one word) and folds each with `lexicon.text.fold`.
 
     Args:
         text: a surface form ("the film Inception", "J. K. Rowling's").
@@ -227,17 +74,16 @@ def contains(short: Form, long: Form) -> bool:
 
 
 def tail(short: Form, long: Form) -> bool:
-    """A name of two or more words ending the longer one ("Michael Eavis" in "Athelstan
-    Joseph Michael Eavis"); a lone surname is never enough, and the extra words are names."""
+    """A name of two or more words ending the longer one (a person's usual name inside the
+    full one); a lone surname is never enough, and the extra words are names."""
     n = len(short.tokens)
     return (2 <= n < len(long.tokens) and long.tokens[-n:] == short.tokens
             and short.caps[0] and all(long.caps[:-n]))
 
 
 def inner(short: Form, long: Form) -> bool:
-    """Three or more words of a person's name inside the full one ("Juan Carlos Gumucio"
-    in "Juan Carlos Gumucio Quiroga", "Pilar del Río" in "María del Pilar del Río Sánchez");
-    the extra words are names or name particles."""
+    """Three or more words of a person's name inside the full one (names that add a second
+    surname or a particle-joined given name); the extra words are names or particles."""
     n, m = len(short.tokens), len(long.tokens)
     if n < 3 or n >= m or not short.caps[0]:
         return False
@@ -249,8 +95,8 @@ def inner(short: Form, long: Form) -> bool:
 
 
 def same_regnal(short: Form, long: Form) -> bool:
-    """"Henry III" and "Henry III of England", "Niccolò III" and "Niccolò III d'Este": one
-    regnal name with a territorial or family epithet."""
+    """A regnal name and the same name with a territorial or family epithet ("of" or a
+    particle after the regnal number): one ruler."""
     n = len(short.tokens)
     return (2 <= n < len(long.tokens) and long.tokens[:n] == short.tokens
             and any(m.startswith("r:") for m in short.markers) and short.markers == long.markers
@@ -260,8 +106,8 @@ def same_regnal(short: Form, long: Form) -> bool:
 
 def _other_name(a: Form, b: Form) -> bool:
     """Names alike but for one word that is another name, not a misspelling of it: its first
-    letter changed ("Munjong of Goryeo", "Sunjong of Goryeo": two kings) or a short word
-    two letters apart ("Chiang Hsiao-wen", "Chiang Hsiao-wu": two brothers; "Jon" is "John")."""
+    letter changed (two rulers of one house) or a short word two letters apart (siblings'
+    names; one letter apart is a spelling)."""
     if len(a.tokens) != len(b.tokens) or len(a.tokens) < 2:
         return False
     differ = [(x, y) for x, y in zip(a.tokens, b.tokens) if x != y]
@@ -278,7 +124,7 @@ def compare(a: Form, b: Form, threshold: float, persons: bool) -> tuple[int, flo
     if a.key == b.key:
         return (3, 100.0, "normalized")
     if a.markers and b.markers and a.markers != b.markers:
-        return None  # "Henry I" vs "Henry II", "1st Earl" vs "3rd Earl"
+        return None  # another regnal number, ordinal or number: another one
     # A year may be an extra descriptor word ("the 2010 film Inception"); other numbers not.
     if all(m.startswith("n:") and YEAR.match(m[2:]) for m in a.markers ^ b.markers) and (
             contains(a, b) or contains(b, a)):

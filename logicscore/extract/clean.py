@@ -1,0 +1,72 @@
+"""Citation markers and invisible noise taken out of a long answer, offsets kept."""
+
+from __future__ import annotations
+
+import html
+import re
+
+CITATION = re.compile(
+    r"[ \t]*\[(?:(?P<ids>(?:doc\s*)?\d+(?:\s*[,;]\s*(?:doc\s*)?\d+)*)\]|doc\]\s*<(?P<s>s\d+)>)",
+    re.I,
+)
+_NOISE = re.compile(
+    CITATION.pattern
+    # A markdown link keeps its text and loses the target: "[John Smith](https://…)".
+    + r"|\[(?P<ltext>[^\[\]\n]{1,300})\]\((?P<url>[^()\s]{0,2000})\)"
+    r"|(?P<ent>&(?:[A-Za-z][A-Za-z0-9]{1,31}|#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6});)"
+    r"|(?P<inv>[\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff])"
+    r"|(?P<brk>[\x0b\x0c\x85\u2028\u2029])"
+    r"|(?P<tag><!--.*?-->|<(?P<blk>script|style)\b.*?</(?P=blk)\s*>|</?[A-Za-z][^<>]{0,200}>)"
+    r"|\x1b\[[0-9;?]*[A-Za-z]|[\x00-\x08\x0e-\x1f\x7f]"
+    r"|(?m:^[ \t]*(?:#{1,6}[ \t]+|(?:[-*_][ \t]*){3,}$))",
+    re.I | re.S,
+)
+_BLOCK_TAG = re.compile(r"</?(?:p|div|br|li|ul|ol|h[1-6]|tr|td|th|table|blockquote|pre)\b", re.I)
+
+
+def strip_citations(text: str) -> tuple[str, list[int], list[tuple[int, list[str]]]]:
+    """Remove citation markers and invisible noise; return the clean text, clean→original
+    offsets, and the markers as (offset in the clean text, ids).
+
+    Markers: `[Doc1]`, `[1]`, `[1, 2]`, `[doc]<s3>`. Noise a reader does not see (control
+    and zero-width characters, bidi marks, soft hyphens, ANSI escapes, HTML tags, markdown
+    heading and rule marks) is dropped or becomes a space, so it cannot split names or sentences.
+    """
+    parts: list[str] = []
+    # offsets[i] is where clean character i sits in the original text (one past the end too).
+    offsets: list[int] = []
+    markers: list[tuple[int, list[str]]] = []
+    pos = 0
+    for m in _NOISE.finditer(text):
+        parts.append(text[pos:m.start()])
+        offsets.extend(range(pos, m.start()))
+        if m.group("ltext"):
+            parts.append(m.group("ltext"))
+            offsets.extend(range(m.start("ltext"), m.end("ltext")))
+        elif m.group("ids") or m.group("s"):
+            ids = [m.group("s")] if m.group("s") else [
+                i.strip() for i in re.split(r"[,;]", m.group("ids"))]
+            markers.append((len(offsets), ids))
+        else:
+            gap = _gap(text, m)
+            parts.append(gap)
+            offsets.extend([m.start()] * len(gap))
+        pos = m.end()
+    parts.append(text[pos:])
+    offsets.extend(range(pos, len(text) + 1))
+    return "".join(parts), offsets, markers
+
+
+def _gap(text: str, m: re.Match) -> str:
+    """What replaces a piece of noise: nothing inside a word, else a space or line break."""
+    if m.group("brk"):
+        return "\n"
+    if m.group("ent"):
+        char = html.unescape(m.group("ent"))
+        # A lone unknown entity stays as written; spacing entities become a plain space.
+        return " " if char.isspace() else char
+    if m.group("inv"):
+        return ""
+    joined = text[m.start() - 1:m.start()].isalnum() and text[m.end():m.end() + 1].isalnum()
+    block = m.group("tag") and _BLOCK_TAG.match(m.group("tag"))
+    return " " if joined or block else ""

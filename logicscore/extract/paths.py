@@ -1,0 +1,109 @@
+"""Relation words along the parse, for the rules extractor: the path from a clause's
+predicate down to an object, the lowest common ancestor of two tokens, and the one
+proposition a concluding sentence states."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .draft import Draft, SentenceBase
+from .mentions import Arg
+from .syntax import ANSWER_IS, misparsed_verb, np_text
+
+_SUBJ = ("nsubj", "nsubjpass")
+
+
+class Paths:
+    """Mixin of `rules._Run`: needs doc, lemma and arg_at."""
+
+    doc: Any
+    lemma: Any
+    arg_at: dict[int, Arg]
+
+    def _path(self, o: Arg, p: Any, subj_tok: Any) -> tuple[str, set[str], bool]:
+        """Relation words from the clause predicate down to the object, and pattern tags."""
+        chain = [self.doc[o.top]]
+        while chain[-1].i != p.i and chain[-1].head.i != chain[-1].i:
+            chain.append(chain[-1].head)
+        down = chain[::-1]
+        tags: set[str] = set()
+        if subj_tok is not None and any(t.i == subj_tok.i for t in down):
+            down = down[[t.i for t in down].index(subj_tok.i):]  # inside the subject phrase
+        if self.lemma(p) == "be":
+            tags.add("copula")
+        if down[0].i != p.i and (subj_tok is None or down[0].i != subj_tok.i):
+            down = [self.doc[o.top]]  # the object is not below the predicate: no path words
+            if p.head.i == o.top and misparsed_verb(p):
+                return self.lemma(p).lower(), tags, False
+        words: list[str] = []
+        mark = 0
+        negated = any(c.dep_ == "neg" for c in p.children)
+        for k, t in enumerate(down):
+            below = down[k + 1] if k + 1 < len(down) else None
+            if t.dep_ == "conj" and t.i != p.i:
+                tags.add("conj")
+            if t.dep_ == "agent":
+                tags.add("passive")
+            if below is not None and below.dep_ == "poss":
+                tags.add("poss")
+            if t.dep_ == "appos" and k == 1 and subj_tok is not None and down[0].i == subj_tok.i:
+                tags.add("appos")  # "Atlanta, Georgia": the subject's own apposition
+            negated = negated or any(c.dep_ == "neg" for c in t.children)
+            if t.i == o.top:
+                continue
+            if t.i in self.arg_at:
+                if below is None or below.dep_ not in ("appos", "conj"):
+                    del words[mark:]  # "in London, England by X": only what follows the last entity
+                continue
+            if t.pos_ in ("VERB", "AUX") and self.lemma(t) != "be":
+                words.append("born" if self.lemma(t) == "bear" else self.lemma(t).lower())
+                words.extend(c.lower_ for c in t.children if c.dep_ == "prt")
+                mark = len(words)
+            elif t.pos_ == "ADP":
+                words.append(t.lower_)
+                tags.add("prep")
+            elif t.pos_ in ("NOUN", "ADJ"):
+                words.append(self.lemma(t).lower())
+                if below is not None and below.dep_ == "poss":
+                    words.append("of")
+        if len(words) >= 3 and words[-1] == "of":
+            words.pop()  # "have population of 67 million" reads as "have population"
+        if not words:
+            words = ["be"] if tags & {"copula", "appos"} else ["related to"]
+        return " ".join(words), tags, negated
+
+    def _lca(self, a: int, b: int) -> int:
+        up = {a}
+        t = self.doc[a]
+        while t.head.i != t.i:
+            t = t.head
+            up.add(t.i)
+        t = self.doc[b]
+        while t.i not in up and t.head.i != t.i:
+            t = t.head
+        return t.i
+
+    def _conclusion(self, sent: Any, args: list[Arg], base: SentenceBase) -> list[Draft]:
+        """One proposition stating the result; it never bridges (SPEC §4.5)."""
+        m = ANSWER_IS.search(base.text)
+        x = m.group("x").strip().strip(".\"'“”").strip() if m else ""
+        subject = "answer"
+        if m is not None and x:
+            start = sent.start_char + (len(sent.text) - len(sent.text.lstrip())) + m.start("x")
+            inside = [a for a in args if a.start >= start]
+            obj = inside[0].text if inside else x
+        else:
+            root = sent.root
+            subj = next((c for c in root.children if c.dep_ in _SUBJ), None)
+            attr = next((c for c in root.children if c.dep_ == "attr"), None)
+            if self.lemma(root) == "be" and subj is not None and attr is not None:
+                if self.lemma(attr) == "answer":  # "Thus, Nolan is the answer."
+                    subj, attr = attr, subj
+                subject = "answer" if self.lemma(subj) == "answer" else np_text(subj, self.arg_at)
+                obj = np_text(attr, self.arg_at)
+            elif args:
+                obj = args[-1].text
+            else:
+                return []
+        return [Draft(base, subject=subject, relation="be", object=obj, pattern="conclusion",
+                       negated=False, order=(base.sentence, sent.start_char, 0), conclusion=True)]
