@@ -158,7 +158,7 @@ class Auditor:
             scores=scores,
             determinateness=verdict,
             question_entities=question_out,
-            answer_entity=names.get(linked.answer_entity or "", None),
+            answer_entity=names.get(linked.answer_entity or ""),
             chain=result.chain,
             alternatives=result.alternatives,
             diagnosis=result.diagnosis.model_copy(update={"signals": signals}),

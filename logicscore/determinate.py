@@ -16,7 +16,8 @@ from .normalize.phrases import content as _content
 from .normalize.phrases import restates_question, words as _words
 from .normalize.relations import functional_slots, role, symmetric
 
-__all__ = ["RulesJudge", "judge", "functional", "same_relation", "role_key", "relation_key", "restates_question", "competitors"]
+__all__ = ["RulesJudge", "judge", "functional", "same_relation", "role_key", "relation_key", "restates_question",
+           "competitors"]
 
 _NEGATION = frozenset({"not", "never", "no", "n't", "neither", "nor"})
 _PASSIVE = "by"

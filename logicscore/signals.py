@@ -50,7 +50,7 @@ def _contradictions(props: list[Proposition], kinds: dict[str, str]) -> list[Sig
         for p, q in _pairs(group):
             a = p.object_entity if p.subject_entity == entity else p.subject_entity
             b = q.object_entity if q.subject_entity == entity else q.subject_entity
-            if a == b or a == entity or b == entity or (p.id, q.id) in found:
+            if a in (b, entity) or b == entity or (p.id, q.id) in found:
                 continue
             if (kinds.get(a) in LITERAL_KINDS) != (kinds.get(b) in LITERAL_KINDS):
                 continue  # "born in Springfield" and "born on 1970" are two facts

@@ -111,7 +111,7 @@ def draw_chain(rng: random.Random, n: int) -> Case:
     for lk in chain:
         families[lk.s].append(BY_NAME[lk.rel].family)
         families[lk.o].append(BY_NAME[lk.rel].family)
-    for i, lk in enumerate(chain, start=1):
+    for i, _lk in enumerate(chain, start=1):
         # A person is called after what the question says they did next ("the actor born in").
         nxt = chain[i] if i < n else None
         if world.ents[i].type == "person" and nxt is not None and nxt.s == i:

@@ -96,7 +96,7 @@ def _locate(p: Proposition, arg: str, known: list[ExtractedMention]) -> tuple[in
     for m in known:
         # An unknown proposition span (0, 0) still pairs an argument with its first
         # identical mention, so one occurrence is not listed twice.
-        if lo <= m.start and m.end <= hi or hi <= lo and m.text == arg:
+        if (lo <= m.start and m.end <= hi) or (hi <= lo and m.text == arg):
             return (m.start, m.end)
     if hi - lo == len(p.text) and hi > lo:
         at = p.text.casefold().find(arg.casefold())
