@@ -15,12 +15,10 @@ generational numbers ("II", "3rd", "Jr.") always guard.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..extract import Extraction
-from ..extract import Mention as ExtractedMention
 from ..lexicon.names import ARTICLES
 from ..lexicon.pronouns import PERSON_PRONOUNS
 from ..models import LITERAL_KINDS, Entity, Mention, Proposition, QARecord, QuestionEntity
@@ -28,6 +26,10 @@ from .abbreviations import abbreviation
 from .aliases import alias_pairs
 from .clusters import MAX_ABBREVIATIONS, Cluster, FormIndex, Rec, absorb, kind_of
 from .external import expansion, match_external
+
+if TYPE_CHECKING:  # the extractor's output, read here; extract/ itself uses normalize/
+    from ..extract import Extraction
+    from ..extract import Mention as ExtractedMention
 from .mentions import analyze, is_pronoun, normalize, same_answer
 from .relations import person_args
 
@@ -271,8 +273,8 @@ def link(extraction: Extraction, question: list[QuestionEntity], answer: str,
     ]
     q_out = []
     for q in question:
-        ci = match_external(clusters, q.name, threshold, question_text)
-        q_out.append(q.model_copy(update={"entity": ids[id(clusters[ci])] if ci is not None else None}))
+        qi = match_external(clusters, q.name, threshold, question_text)
+        q_out.append(q.model_copy(update={"entity": ids[id(clusters[qi])] if qi is not None else None}))
     ai = match_external(clusters, answer, threshold) if answer.strip() else None
     return Linked(props, entities, q_out, ids[id(clusters[ai])] if ai is not None else None)
 
