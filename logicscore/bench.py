@@ -126,7 +126,7 @@ def score_sliced(records: list[dict], preds: list[Pred]) -> dict[str, Any]:
     """`score` overall, plus `by_hops` and `by_variant` (first-seen variant order)."""
     golds = [r["meta"]["gold"] for r in records]
     out = score(golds, preds)
-    hops = sorted({r.get("hops") for r in records if r.get("hops") is not None})
+    hops = sorted({r["hops"] for r in records if r.get("hops") is not None})
     out["by_hops"] = {str(h): _subset(records, preds, lambda r, h=h: r.get("hops") == h)
                       for h in hops}
     tags: list[str] = []

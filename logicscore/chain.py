@@ -49,17 +49,16 @@ class _Ctx:
         self.names = {e.id: e.name for e in entities}
         self.mentions = {e.id: e.mentions for e in entities}
         self.literal = {e.id for e in entities if e.kind in LITERAL_KINDS}
-        edges, self.counted, self.mentioned = [], [], set()
+        edges, self.counted = [], []
+        self.mentioned: set[str] = set()
         for i, p in enumerate(props):
             u, v = p.subject_entity, p.object_entity
-            self.mentioned.add(u)
-            self.mentioned.add(v)
+            self.mentioned.update(e for e in (u, v) if e is not None)
             if p.conclusion:
                 continue
             self.counted.append(i)
             if not p.negated and u and v and u != v:
                 edges.append((i, u, v))
-        self.mentioned.discard(None)
         self.g = Graph(edges)
 
     def ids(self, edges: list[int]) -> list[str]:
@@ -150,7 +149,7 @@ def _fill_complete(ctx: _Ctx, result: ChainResult, answer: str, targets: list[st
 def _alternative_trees(ctx: _Ctx, answer: str, ends: list[str], tree: list[int], cap: int) -> list[list[int]]:
     """Other minimum trees, found by re-solving without one tree edge (not exhaustive)."""
     seen = {frozenset(tree)}
-    out = []
+    out: list[list[int]] = []
     # Without one of these no tree connects the anchors at all: nothing to re-solve.
     needed = separating_edges(ctx.g, answer, ends)
     for e in sorted(tree):
@@ -187,7 +186,7 @@ def _entity_path(ctx: _Ctx, edges: list[int], answer: str) -> list[str]:
     return path
 
 
-def _frontier(ctx: _Ctx, start: str, exclude: set[str] = frozenset()) -> tuple[str, list[int]]:
+def _frontier(ctx: _Ctx, start: str, exclude: frozenset[str] | set[str] = frozenset()) -> tuple[str, list[int]]:
     """The farthest non-literal entity from `start` in its component, and the path to it."""
     dist, parent = bfs(ctx.g, [start], lambda _: True)
     best = start
@@ -251,7 +250,7 @@ def _fill_incomplete(ctx: _Ctx, result: ChainResult, answer: str | None,
     result.partial_completeness = round(k / (k + m), 4)
 
 
-def _circular(ctx: _Ctx, answer: str, comp: dict[str, int], question_text: str | None) -> bool:
+def _circular(ctx: _Ctx, answer: str | None, comp: dict[str, int], question_text: str | None) -> bool:
     """The answer's component loops back on itself (SPEC §4.5).
 
     A cycle anywhere in the component (a triangle through the answer, a link restated as
@@ -293,7 +292,8 @@ def _one_assertion(ctx: _Ctx, p: Proposition, q: Proposition) -> bool:
         return False                      # clause spans that do not overlap: two claims
     lo, hi = min(p.span[0], q.span[0]), max(p.span[1], q.span[1])
     for ent in {p.subject_entity, p.object_entity}:
-        inside = {m.span for m in ctx.mentions.get(ent, ()) if m.span and lo <= m.span[0] < hi}
+        named = ctx.mentions.get(ent, ()) if ent is not None else ()
+        inside = {m.span for m in named if m.span and lo <= m.span[0] < hi}
         if len(inside) < 2:
             return True
     return False                          # both ends named twice: restated within the sentence

@@ -20,13 +20,16 @@ import sys
 from contextlib import nullcontext
 from itertools import chain
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import TYPE_CHECKING, Annotated, NoReturn
 
 import typer
 
 from . import __version__
 from .config import CLI_TIMEOUT, AuditorConfig, default
 from .errors import ConfigError, LogicscoreError
+
+if TYPE_CHECKING:
+    from .io import ResultWriter
 
 app = typer.Typer(
     name="logicscore",
@@ -191,13 +194,15 @@ def _rerun_command(ctx: typer.Context, extra: tuple[str, ...] = ()) -> str:
     params = ctx.command.params
     skip = {e.lstrip("-").replace("-", "_") for e in extra}
     for param in (p for p in params if p.param_type_name == "argument"):
+        assert param.name is not None  # typer names every parameter
         words.append(str(ctx.params[param.name]))
     for param in (p for p in params if p.param_type_name == "option"):
+        assert param.name is not None
         source = ctx.get_parameter_source(param.name)
         if param.name in skip or getattr(source, "name", None) not in ("COMMANDLINE", "ENVIRONMENT"):
             continue
         value, name = ctx.params[param.name], max(param.opts, key=len)
-        if param.is_flag:
+        if getattr(param, "is_flag", False):
             if value:
                 words.append(name)
             elif param.secondary_opts:
@@ -336,7 +341,7 @@ class _Run:
     def __init__(self, ctx: typer.Context, output: Path, stdout: bool):
         self.ctx, self.output, self.stdout = ctx, output, stdout
         self.before = 0
-        self.writer = None
+        self.writer: ResultWriter | None = None
 
     @property
     def written(self) -> int:
@@ -364,6 +369,7 @@ class _Run:
             self.fail(f"cannot read {'stdin' if str(input) == '-' else input}: {_reason(exc)}", 1)
 
     def write(self, result) -> None:
+        assert self.writer is not None  # set by the command before the first record
         try:
             self.writer.write(result)
         except OSError as exc:
@@ -451,6 +457,7 @@ def explain(
         if all(flags):
             result = auditor.audit(question=question, answer=answer, long_answer=long_answer)
         else:
+            assert file is not None  # checked with the flags above
             result = _find(io, auditor, file, id_, line_, mapping)
     except LogicscoreError as exc:
         _fail(exc.message)

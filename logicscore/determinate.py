@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import ClassVar
 
 from pydantic import BaseModel, ConfigDict
@@ -94,7 +95,7 @@ def _other(p: Proposition, entity: str) -> tuple[str | None, str]:
 
 
 def competitors(props: list[Proposition], final: list[Proposition], answer: str,
-                kinds: dict[str, str]) -> tuple[list[Proposition], list[Proposition]]:
+                kinds: Mapping[str, str]) -> tuple[list[Proposition], list[Proposition]]:
     """Propositions giving another value for a final relation: (all, functional conflicts)."""
     linked = {frozenset((p.subject_entity, p.object_entity)) for p in props if not p.negated}
     # Propositions by entity, in order: each final one is compared with its bridge's only,

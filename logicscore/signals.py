@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from .chain import ChainResult
 from .determinate import functional, role_key
 from .models import LITERAL_KINDS, Proposition, Signal, Verdict
@@ -13,7 +15,7 @@ from .normalize.entities import Linked
 MAX_PAIRS_PER_GROUP = 64
 
 
-def _contradictions(props: list[Proposition], kinds: dict[str, str]) -> list[Signal]:
+def _contradictions(props: list[Proposition], kinds: Mapping[str, str]) -> list[Signal]:
     """p and not-p on the same pair, or two values of a functional relation for one entity.
 
     Propositions are grouped by (entity, relation role) first, so only candidates that
@@ -25,6 +27,7 @@ def _contradictions(props: list[Proposition], kinds: dict[str, str]) -> list[Sig
 
     by_claim: dict[tuple, list[Proposition]] = {}
     for p in live:
+        assert p.subject_entity and p.object_entity  # `live` keeps linked propositions only
         # Keyed on one fixed end of the pair, so "A directed B" and "B was not directed by A" meet.
         ref = min(p.subject_entity, p.object_entity)
         key = role_key(p, ref)
@@ -42,6 +45,7 @@ def _contradictions(props: list[Proposition], kinds: dict[str, str]) -> list[Sig
     linked = {frozenset((p.subject_entity, p.object_entity)) for p in positive}
     by_role: dict[tuple, list[Proposition]] = {}
     for p in positive:
+        assert p.subject_entity and p.object_entity
         for entity in dict.fromkeys((p.subject_entity, p.object_entity)):
             key = role_key(p, entity)
             if key is not None and functional(p, entity):
