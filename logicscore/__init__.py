@@ -9,12 +9,13 @@ from __future__ import annotations
 __version__ = "0.1.0"
 
 from .auditor import Auditor
+from .chain import Chain
 from .config import AuditorConfig
 from .errors import (
     ConfigError, InputError, LLMError, LogicscoreError, ParseError, Timeout,
 )
 from .models import (
-    AuditResult, Chain, Diagnosis, Entity, Gap, Proposition, QARecord, QuestionEntity,
+    AuditResult, Diagnosis, Entity, Gap, Proposition, QARecord, QuestionEntity,
     Scores, Signal,
 )
 from .signature import Signature

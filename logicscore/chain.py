@@ -16,7 +16,7 @@ from .normalize.phrases import restates_question
 
 
 @dataclass
-class ChainResult:
+class Chain:
     """Everything the search found: the chain, its alternatives, and what is missing.
 
     `diagnosis` is the record's own `Diagnosis` (failure, gaps, absent answer, redundant
@@ -77,7 +77,7 @@ def analyze(
     max_alternatives: int = 16,
     answer_text: str | None = None,
     question_text: str | None = None,
-) -> ChainResult:
+) -> Chain:
     """Find the minimal chain from the question entities to the answer, or diagnose why none.
 
     Args:
@@ -90,7 +90,7 @@ def analyze(
         question_text: the question Q; a proposition restating it with the answer filled
             in makes an incomplete answer circular.
     Returns:
-        a `ChainResult`; `chain` is ordered from the question side to the answer.
+        a `Chain`; `chain` is ordered from the question side to the answer.
     """
     ctx = _Ctx(propositions, entities)
     mentioned = ctx.mentioned
@@ -101,7 +101,7 @@ def analyze(
     answer_absent = answer_entity is None or answer_entity not in mentioned
     comp = component(ctx.g, answer_entity) if answer_entity and not answer_absent else {}
     reached = list(dict.fromkeys(q.entity for q in question if q.entity and q.entity in comp))
-    result = ChainResult(
+    result = Chain(
         reached=reached, diagnosis=Diagnosis(answer_absent=answer_absent), fallback=fallback,
         unmatched_anchors=unmatched,
         conclusions=[p.id for p in propositions if p.conclusion],
@@ -120,7 +120,7 @@ def analyze(
     return result
 
 
-def _fill_complete(ctx: _Ctx, result: ChainResult, answer: str, targets: list[str],
+def _fill_complete(ctx: _Ctx, result: Chain, answer: str, targets: list[str],
                    fallback: bool, cap: int, comp: dict[str, int]) -> None:
     """Pmin, its alternatives and the redundant propositions of a complete answer."""
     result.complete = True
@@ -198,7 +198,7 @@ def _frontier(ctx: _Ctx, start: str, exclude: frozenset[str] | set[str] = frozen
     return best, list(reversed(path_to(parent, best)))
 
 
-def _fill_incomplete(ctx: _Ctx, result: ChainResult, answer: str | None,
+def _fill_incomplete(ctx: _Ctx, result: Chain, answer: str | None,
                      question: list[QuestionEntity], comp: dict[str, int],
                      mentioned: set[str], answer_text: str | None,
                      question_text: str | None = None) -> None:

@@ -7,7 +7,7 @@ from typing import ClassVar
 
 from pydantic import BaseModel, ConfigDict
 
-from .chain import ChainResult
+from .chain import Chain
 from .models import LITERAL_KINDS, Proposition, QARecord, Verdict
 from .normalize.entities import Linked
 from .lexicon.relations import FAMILIES
@@ -124,7 +124,7 @@ def competitors(props: list[Proposition], final: list[Proposition], answer: str,
     return every, conflict
 
 
-def judge(question: str, linked: Linked, result: ChainResult) -> Verdict:
+def judge(question: str, linked: Linked, result: Chain) -> Verdict:
     """Closed-world verdict on whether LA alone yields SA.
 
     Args:
@@ -183,7 +183,7 @@ class RulesJudge:
     def __init__(self, config: RulesJudge.Config | None = None):
         self.config = config or self.Config()
 
-    def judge(self, record: QARecord, linked: Linked, result: ChainResult) -> Verdict:
+    def judge(self, record: QARecord, linked: Linked, result: Chain) -> Verdict:
         """Whether LA alone yields SA: "entailed", "contradicted" or "underdetermined"."""
         return judge(record.question, linked, result)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from .chain import ChainResult
+from .chain import Chain
 from .determinate import functional, role_key
 from .models import LITERAL_KINDS, Proposition, Signal, Verdict
 from .normalize.entities import Linked
@@ -77,7 +77,7 @@ def _pairs(group: list[Proposition]):
             yield p, q
 
 
-def collect_signals(linked: Linked, result: ChainResult, verdict: Verdict,
+def collect_signals(linked: Linked, result: Chain, verdict: Verdict,
                     hops: int | None) -> list[Signal]:
     """Signals for one record, in a fixed kind order.
 
