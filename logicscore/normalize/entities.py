@@ -3,8 +3,8 @@
 Mentions are clustered in text order. A mention joins a cluster on an equal normalized key,
 on containment whose extra words are lowercase descriptors, on a person's name inside the
 full name (same first and last word; two or more words ending it; three or more inside it),
-on one regnal name with an epithet, or on fuzzy similarity with the safeguards measured in
-NOTES-rules-path.md. Afterwards a lone surname joins a person only when that surname is
+on one regnal name with an epithet, or on fuzzy similarity with safeguards (tests/test_entities.py
+holds the cases). Afterwards a lone surname joins a person only when that surname is
 unique among persons, a titled lone name ("Prince Albert") joins the text's only regnal
 bearer of it ("Albert II"), and an abbreviation ("MLB") joins the name it shortens ("Major
 League Baseball"), the most mentioned one when several fit. Otherwise clusters never merge
