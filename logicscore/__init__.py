@@ -8,16 +8,17 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
-from .auditor import Auditor  # noqa: E402
-from .config import AuditorConfig  # noqa: E402
-from .errors import (  # noqa: E402
+from .auditor import Auditor
+from .chain import Chain
+from .config import AuditorConfig
+from .errors import (
     ConfigError, InputError, LLMError, LogicscoreError, ParseError, Timeout,
 )
-from .models import (  # noqa: E402
-    AuditResult, Chain, Diagnosis, Entity, Gap, Proposition, QARecord, QuestionEntity,
+from .models import (
+    AuditResult, Diagnosis, Entity, Gap, Proposition, QARecord, QuestionEntity,
     Scores, Signal,
 )
-from .signature import Signature  # noqa: E402
+from .signature import Signature
 
 __all__ = [
     "Auditor", "AuditorConfig", "AuditResult", "Chain", "ConfigError", "Diagnosis", "Entity", "Gap",

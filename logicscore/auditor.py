@@ -158,7 +158,7 @@ class Auditor:
             scores=scores,
             determinateness=verdict,
             question_entities=question_out,
-            answer_entity=names.get(linked.answer_entity or "", None),
+            answer_entity=names.get(linked.answer_entity or ""),
             chain=result.chain,
             alternatives=result.alternatives,
             diagnosis=result.diagnosis.model_copy(update={"signals": signals}),
@@ -181,7 +181,7 @@ class Auditor:
             if isinstance(item, InputLine):
                 line = item.number
                 if item.record is None:
-                    err = item.error or InputError("unreadable line", line=line)
+                    err: LogicscoreError = item.error or InputError("unreadable line", line=line)
                     yield self.error_result(item.id, err, start, line=line)
                     continue
                 item = item.record
@@ -218,7 +218,7 @@ def _deadline(seconds: float | None, record_id: str):
     """Raise `Timeout` in the running code once `seconds` have passed (main thread, Unix)."""
     usable = (seconds is not None and hasattr(signal, "setitimer")
               and threading.current_thread() is threading.main_thread())
-    if not usable:
+    if not usable or seconds is None:
         yield
         return
 

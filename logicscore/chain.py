@@ -16,7 +16,7 @@ from .normalize.phrases import restates_question
 
 
 @dataclass
-class ChainResult:
+class Chain:
     """Everything the search found: the chain, its alternatives, and what is missing.
 
     `diagnosis` is the record's own `Diagnosis` (failure, gaps, absent answer, redundant
@@ -49,17 +49,16 @@ class _Ctx:
         self.names = {e.id: e.name for e in entities}
         self.mentions = {e.id: e.mentions for e in entities}
         self.literal = {e.id for e in entities if e.kind in LITERAL_KINDS}
-        edges, self.counted, self.mentioned = [], [], set()
+        edges, self.counted = [], []
+        self.mentioned: set[str] = set()
         for i, p in enumerate(props):
             u, v = p.subject_entity, p.object_entity
-            self.mentioned.add(u)
-            self.mentioned.add(v)
+            self.mentioned.update(e for e in (u, v) if e is not None)
             if p.conclusion:
                 continue
             self.counted.append(i)
             if not p.negated and u and v and u != v:
                 edges.append((i, u, v))
-        self.mentioned.discard(None)
         self.g = Graph(edges)
 
     def ids(self, edges: list[int]) -> list[str]:
@@ -78,7 +77,7 @@ def analyze(
     max_alternatives: int = 16,
     answer_text: str | None = None,
     question_text: str | None = None,
-) -> ChainResult:
+) -> Chain:
     """Find the minimal chain from the question entities to the answer, or diagnose why none.
 
     Args:
@@ -91,7 +90,7 @@ def analyze(
         question_text: the question Q; a proposition restating it with the answer filled
             in makes an incomplete answer circular.
     Returns:
-        a `ChainResult`; `chain` is ordered from the question side to the answer.
+        a `Chain`; `chain` is ordered from the question side to the answer.
     """
     ctx = _Ctx(propositions, entities)
     mentioned = ctx.mentioned
@@ -102,7 +101,7 @@ def analyze(
     answer_absent = answer_entity is None or answer_entity not in mentioned
     comp = component(ctx.g, answer_entity) if answer_entity and not answer_absent else {}
     reached = list(dict.fromkeys(q.entity for q in question if q.entity and q.entity in comp))
-    result = ChainResult(
+    result = Chain(
         reached=reached, diagnosis=Diagnosis(answer_absent=answer_absent), fallback=fallback,
         unmatched_anchors=unmatched,
         conclusions=[p.id for p in propositions if p.conclusion],
@@ -121,7 +120,7 @@ def analyze(
     return result
 
 
-def _fill_complete(ctx: _Ctx, result: ChainResult, answer: str, targets: list[str],
+def _fill_complete(ctx: _Ctx, result: Chain, answer: str, targets: list[str],
                    fallback: bool, cap: int, comp: dict[str, int]) -> None:
     """Pmin, its alternatives and the redundant propositions of a complete answer."""
     result.complete = True
@@ -150,7 +149,7 @@ def _fill_complete(ctx: _Ctx, result: ChainResult, answer: str, targets: list[st
 def _alternative_trees(ctx: _Ctx, answer: str, ends: list[str], tree: list[int], cap: int) -> list[list[int]]:
     """Other minimum trees, found by re-solving without one tree edge (not exhaustive)."""
     seen = {frozenset(tree)}
-    out = []
+    out: list[list[int]] = []
     # Without one of these no tree connects the anchors at all: nothing to re-solve.
     needed = separating_edges(ctx.g, answer, ends)
     for e in sorted(tree):
@@ -187,7 +186,7 @@ def _entity_path(ctx: _Ctx, edges: list[int], answer: str) -> list[str]:
     return path
 
 
-def _frontier(ctx: _Ctx, start: str, exclude: set[str] = frozenset()) -> tuple[str, list[int]]:
+def _frontier(ctx: _Ctx, start: str, exclude: frozenset[str] | set[str] = frozenset()) -> tuple[str, list[int]]:
     """The farthest non-literal entity from `start` in its component, and the path to it."""
     dist, parent = bfs(ctx.g, [start], lambda _: True)
     best = start
@@ -199,7 +198,7 @@ def _frontier(ctx: _Ctx, start: str, exclude: set[str] = frozenset()) -> tuple[s
     return best, list(reversed(path_to(parent, best)))
 
 
-def _fill_incomplete(ctx: _Ctx, result: ChainResult, answer: str | None,
+def _fill_incomplete(ctx: _Ctx, result: Chain, answer: str | None,
                      question: list[QuestionEntity], comp: dict[str, int],
                      mentioned: set[str], answer_text: str | None,
                      question_text: str | None = None) -> None:
@@ -251,7 +250,7 @@ def _fill_incomplete(ctx: _Ctx, result: ChainResult, answer: str | None,
     result.partial_completeness = round(k / (k + m), 4)
 
 
-def _circular(ctx: _Ctx, answer: str, comp: dict[str, int], question_text: str | None) -> bool:
+def _circular(ctx: _Ctx, answer: str | None, comp: dict[str, int], question_text: str | None) -> bool:
     """The answer's component loops back on itself (SPEC §4.5).
 
     A cycle anywhere in the component (a triangle through the answer, a link restated as
@@ -293,7 +292,8 @@ def _one_assertion(ctx: _Ctx, p: Proposition, q: Proposition) -> bool:
         return False                      # clause spans that do not overlap: two claims
     lo, hi = min(p.span[0], q.span[0]), max(p.span[1], q.span[1])
     for ent in {p.subject_entity, p.object_entity}:
-        inside = {m.span for m in ctx.mentions.get(ent, ()) if m.span and lo <= m.span[0] < hi}
+        named = ctx.mentions.get(ent, ()) if ent is not None else ()
+        inside = {m.span for m in named if m.span and lo <= m.span[0] < hi}
         if len(inside) < 2:
             return True
     return False                          # both ends named twice: restated within the sentence

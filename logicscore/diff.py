@@ -92,7 +92,8 @@ def diff(old: Iterable[AuditResult], new: Iterable[AuditResult]) -> DiffResult:
     old_agg, new_agg = Aggregate(), Aggregate()
     old_ids = _index(old, old_agg)
     new_ids = _index(new, new_agg)
-    moves, transitions, only_old, only_new = [], Counter(), [], []
+    transitions: Counter[tuple[str, str]] = Counter()
+    moves, only_old, only_new = [], [], []
     for key, entries in new_ids.items():
         pairs, lost, added = _pair(old_ids.get(key, []), entries)
         only_old += lost

@@ -199,8 +199,8 @@ def to_junit(result: GateResult) -> str:
     """JUnit XML: one testsuite, one testcase per check, a <failure> on each failed one."""
     failed = sum(not c.passed for c in result.checks)
     counts = {"tests": str(len(result.checks)), "failures": str(failed), "errors": "0", "skipped": "0"}
-    root = ET.Element("testsuites", name="logicscore gate", **counts)
-    suite = ET.SubElement(root, "testsuite", name="logicscore.gate", time="0", **counts)
+    root = ET.Element("testsuites", {"name": "logicscore gate", **counts})
+    suite = ET.SubElement(root, "testsuite", {"name": "logicscore.gate", "time": "0", **counts})
     props = ET.SubElement(suite, "properties")
     for sig in result.signatures:
         ET.SubElement(props, "property", name="signature", value=sig)

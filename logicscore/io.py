@@ -144,6 +144,7 @@ def _too_deep(obj: Any, limit: int) -> bool:
     stack = [(obj, 1)]
     while stack:
         value, depth = stack.pop()
+        children: Iterable[Any]
         if isinstance(value, dict):
             children = value.values()
         elif isinstance(value, list):

@@ -104,13 +104,6 @@ class QuestionEntity(_Strict):
     entity: str | None = None
 
 
-class Chain(_Strict):
-    """Proposition ids ordered from the question side to the answer, with the entity path."""
-
-    propositions: list[str]
-    entities: list[str] = Field(default_factory=list)
-
-
 class Gap(_Strict):
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
 

@@ -197,7 +197,7 @@ def dictionary(nlp: spacy.Language) -> frozenset[str]:
         for name in ("lemma_index", "lemma_exc", "lemma_lookup"):
             if lookups is None or not lookups.has_table(name):
                 continue
-            for key_or_pos, value in lookups.get_table(name).items():
+            for value in lookups.get_table(name).values():
                 if isinstance(value, dict):  # lemma_exc: {pos: {form: [lemmas]}}
                     words.update(value)
                     words.update(w for forms in value.values() for w in forms)

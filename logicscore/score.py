@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from .chain import ChainResult
+from .chain import Chain
 from .models import Scores, Verdict
 
 
-def compute_scores(result: ChainResult, n_propositions: int, verdict: Verdict) -> Scores:
+def compute_scores(result: Chain, n_propositions: int, verdict: Verdict) -> Scores:
     """Scores for one record.
 
     Args:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from .chain import ChainResult
+from collections.abc import Mapping
+
+from .chain import Chain
 from .determinate import functional, role_key
 from .models import LITERAL_KINDS, Proposition, Signal, Verdict
 from .normalize.entities import Linked
@@ -13,7 +15,7 @@ from .normalize.entities import Linked
 MAX_PAIRS_PER_GROUP = 64
 
 
-def _contradictions(props: list[Proposition], kinds: dict[str, str]) -> list[Signal]:
+def _contradictions(props: list[Proposition], kinds: Mapping[str, str]) -> list[Signal]:
     """p and not-p on the same pair, or two values of a functional relation for one entity.
 
     Propositions are grouped by (entity, relation role) first, so only candidates that
@@ -25,6 +27,7 @@ def _contradictions(props: list[Proposition], kinds: dict[str, str]) -> list[Sig
 
     by_claim: dict[tuple, list[Proposition]] = {}
     for p in live:
+        assert p.subject_entity and p.object_entity  # `live` keeps linked propositions only
         # Keyed on one fixed end of the pair, so "A directed B" and "B was not directed by A" meet.
         ref = min(p.subject_entity, p.object_entity)
         key = role_key(p, ref)
@@ -42,6 +45,7 @@ def _contradictions(props: list[Proposition], kinds: dict[str, str]) -> list[Sig
     linked = {frozenset((p.subject_entity, p.object_entity)) for p in positive}
     by_role: dict[tuple, list[Proposition]] = {}
     for p in positive:
+        assert p.subject_entity and p.object_entity
         for entity in dict.fromkeys((p.subject_entity, p.object_entity)):
             key = role_key(p, entity)
             if key is not None and functional(p, entity):
@@ -50,7 +54,7 @@ def _contradictions(props: list[Proposition], kinds: dict[str, str]) -> list[Sig
         for p, q in _pairs(group):
             a = p.object_entity if p.subject_entity == entity else p.subject_entity
             b = q.object_entity if q.subject_entity == entity else q.subject_entity
-            if a == b or a == entity or b == entity or (p.id, q.id) in found:
+            if a in (b, entity) or b == entity or (p.id, q.id) in found:
                 continue
             if (kinds.get(a) in LITERAL_KINDS) != (kinds.get(b) in LITERAL_KINDS):
                 continue  # "born in Springfield" and "born on 1970" are two facts
@@ -73,7 +77,7 @@ def _pairs(group: list[Proposition]):
             yield p, q
 
 
-def collect_signals(linked: Linked, result: ChainResult, verdict: Verdict,
+def collect_signals(linked: Linked, result: Chain, verdict: Verdict,
                     hops: int | None) -> list[Signal]:
     """Signals for one record, in a fixed kind order.
 

@@ -35,7 +35,7 @@ class Signature:
         return "|".join(f"{k}:{v}" for k, v in self.parts)
 
     @classmethod
-    def parse(cls, text: str) -> "Signature":
+    def parse(cls, text: str) -> Signature:
         sig = cls()
         for item in text.split("|"):
             key, sep, value = item.partition(":")

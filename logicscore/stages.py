@@ -21,7 +21,7 @@ from pydantic import BaseModel, ValidationError
 from .errors import ConfigError
 
 if TYPE_CHECKING:
-    from .chain import ChainResult
+    from .chain import Chain
     from .extract import Extraction
     from .models import QARecord, QuestionEntity, Verdict
     from .normalize.entities import Linked
@@ -62,7 +62,7 @@ class Linker(Stage, Protocol):
 
 
 class Judge(Stage, Protocol):
-    def judge(self, record: QARecord, linked: Linked, result: ChainResult) -> Verdict: ...
+    def judge(self, record: QARecord, linked: Linked, result: Chain) -> Verdict: ...
 
 
 class SpacyPipeline:

@@ -198,7 +198,8 @@ def main() -> int:
             rows.append(json.loads(proc.stdout.strip().splitlines()[-1]))
         if not args.json:
             r = rows[-1]
-            print(f"{r['case']:16s} {r.get('size', 0):>9,} {r['status']:17s} {r['seconds']:8.2f} s  peak RSS {r['peak_rss_mb']:7.1f} MB"
+            print(f"{r['case']:16s} {r.get('size', 0):>9,} {r['status']:17s} {r['seconds']:8.2f} s"
+                  f"  peak RSS {r['peak_rss_mb']:7.1f} MB"
                   f" (before {r.get('rss_before_mb', 0):6.1f})  chars {r.get('chars', 0):>9,}"
                   f"  props {r.get('propositions', 0):>7,}  alts {r.get('alternatives', 0)}"
                   + (f"  py-heap {r['python_peak_mb']} MB" if r.get("python_peak_mb") else "")

@@ -57,7 +57,8 @@ def test_chain_seed_broken_gap():
     r = run([("J.K. Rowling", "wrote", "Harry Potter"),
              ("United Kingdom", "has population", "67 million")], "United Kingdom", ["Harry Potter"])
     assert not r.complete and r.diagnosis.failure == "broken" and not r.diagnosis.answer_absent
-    assert (r.diagnosis.gap.from_, r.diagnosis.gap.to, r.diagnosis.gap.anchor) == ("J.K. Rowling", "United Kingdom", "Harry Potter")
+    assert (r.diagnosis.gap.from_, r.diagnosis.gap.to, r.diagnosis.gap.anchor) == \
+        ("J.K. Rowling", "United Kingdom", "Harry Potter")
     assert r.diagnosis.gap.describe() == "missing proposition linking J.K. Rowling to United Kingdom"
     assert r.best_partial == ["P1"] and r.partial_completeness == 0.5
     assert r.diagnosis.redundant == []

@@ -107,7 +107,8 @@ def test_cli_explain_from_file_and_flags(tmp_path):
     assert res.exit_code == 0, res.output
     assert "P1" in res.output and "Christopher Nolan" in res.output
     res = run("explain", "-Q", "What country is the birthplace of the author of Harry Potter?",
-              "-a", "United Kingdom", "-l", "J.K. Rowling wrote Harry Potter. The United Kingdom has a population of 67 million.")
+              "-a", "United Kingdom", "-l",
+              "J.K. Rowling wrote Harry Potter. The United Kingdom has a population of 67 million.")
     assert res.exit_code == 0, res.output
     assert "broken" in res.output and "gap" in res.output
 

@@ -70,15 +70,15 @@ def test_io_bad_line_becomes_input_error(raw, needle):
 def test_io_bom_and_crlf_are_tolerated():
     raw = b"\xef\xbb\xbf" + json.dumps(GOOD).encode() + b"\r\n" + json.dumps(GOOD | {"id": "b"}).encode()
     got = lines_of(raw)
-    assert [l.record.id for l in got] == ["a", "b"]
-    assert [l.number for l in got] == [1, 2]
+    assert [ln.record.id for ln in got] == ["a", "b"]
+    assert [ln.number for ln in got] == [1, 2]
 
 
 def test_io_one_item_per_line_in_order():
     raws = [json.dumps(GOOD).encode() + b"\n", b"oops\n", b"\n", json.dumps(GOOD | {"id": "z"}).encode() + b"\n"]
     got = lines_of(*raws)
-    assert [l.number for l in got] == [1, 2, 3, 4]
-    assert [l.record is not None for l in got] == [True, False, False, True]
+    assert [ln.number for ln in got] == [1, 2, 3, 4]
+    assert [ln.record is not None for ln in got] == [True, False, False, True]
 
 
 def test_io_bad_record_keeps_its_id():

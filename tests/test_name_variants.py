@@ -58,7 +58,7 @@ def test_question_lone_name_of_titled_ruler(question, matched):
 
 def test_lone_name_needs_a_title():
     # "Eavis" alone is never "Michael Eavis" (a surname); only a titled ruler goes by one name.
-    linked, got = ask("Setthathirath", ("Vat Yotkeo", "built by", "Sai Setthathirat"))
+    _, got = ask("Setthathirath", ("Vat Yotkeo", "built by", "Sai Setthathirat"))
     assert got is None
 
 
@@ -78,7 +78,7 @@ def test_question_person_named_by_family_surname():
 
 def test_family_surname_after_relatives_is_theirs():
     # "Godfrey Baring: … the Baring family": the surname follows a relative's full name.
-    linked, got = ask("Edward Baring", ("Godfrey Baring", "member of", "Baring"),
+    _, got = ask("Edward Baring", ("Godfrey Baring", "member of", "Baring"),
                       mentions=[Mention("Godfrey Baring", 0, 14, "person")])
     assert got is None
 

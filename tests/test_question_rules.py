@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -137,7 +138,7 @@ def test_question_package_layers_import_only_downward(lower, higher):
     import importlib
 
     module = importlib.import_module(f"logicscore.question.{lower}")
-    tree = ast.parse(open(module.__file__).read())
+    tree = ast.parse(Path(module.__file__).read_text())
     imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
     assert higher not in imported
     private = [a.name for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)

@@ -49,7 +49,7 @@ def _non_blank(png: bytes) -> float:
 def test_report_html_renders_offline_in_chromium(html_report, tmp_path):
     from playwright.sync_api import sync_playwright
 
-    path, results = html_report
+    path, _ = html_report
     errors, requests = [], []
     with sync_playwright() as pw:
         browser = pw.chromium.launch_persistent_context(

@@ -187,7 +187,7 @@ def _question_names(question: str) -> list[str]:
         while len(words) > 1 and words[0].lower() in _LEADING:
             words.pop(0)  # "In True Grit, who …" names True Grit
         phrase = " ".join(words)
-        if opening and words[0].lower() in _QUESTION_WORDS or not any(c.isalpha() for c in phrase):
+        if (opening and words[0].lower() in _QUESTION_WORDS) or not any(c.isalpha() for c in phrase):
             continue  # "Which American actor": the wh-phrase; inside: "on How I Met Your Mother"
         out.append(phrase)
         # "Barney on How I Met Your Mother": two names joined like "Miracle on 34th Street".
@@ -328,10 +328,11 @@ def make_cases(items: list[Item], seed: int = 0) -> Iterator[Case | tuple[Item, 
         yield _case(item, "gold", item.gold_lines())
         if not item.scored:
             continue
+        # Each builder is called within this iteration, so the late-bound `item` is this one.
         builders = {
-            "hop_removed": lambda: remove_hop(item),
-            "replaced": lambda: replace_hop(item, by_dataset[item.dataset], seed),
-            "distractor": lambda: add_distractors(item, seed),
+            "hop_removed": lambda: remove_hop(item),  # noqa: B023
+            "replaced": lambda: replace_hop(item, by_dataset[item.dataset], seed),  # noqa: B023
+            "distractor": lambda: add_distractors(item, seed),  # noqa: B023
         }
         for kind, build in builders.items():
             case = build()

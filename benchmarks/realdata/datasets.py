@@ -6,7 +6,8 @@ import json
 import os
 import re
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from rapidfuzz import fuzz
 

@@ -243,9 +243,7 @@ def capitalized_phrases(text: str) -> list[str]:
         word = match.group()
         if run and text[run[-1].end():match.start()] not in (" ", "-"):
             close()
-        if word[:1].isupper() or word[:1].isdigit():
-            run.append(match)
-        elif run and word in _JOINERS:
+        if word[:1].isupper() or word[:1].isdigit() or (run and word in _JOINERS):
             run.append(match)
         else:
             close()

@@ -89,7 +89,8 @@ class Case:
 def draw_chain(rng: random.Random, n: int) -> Case:
     """A random walk over the schema, avoiding a family twice in a row (no U-turns)."""
     while True:
-        types, steps = [rng.choice(TYPES)], []
+        types = [rng.choice(TYPES)]
+        steps: list[tuple[Rel, str]] = []
         for _ in range(n):
             opts = [(r, side) for r, side in incident(types[-1])
                     if not steps or r.family != steps[-1][0].family]
@@ -107,11 +108,11 @@ def draw_chain(rng: random.Random, n: int) -> Case:
     for i, (rel, side) in enumerate(steps, start=1):
         s, o = (i - 1, i) if side == "s" else (i, i - 1)
         chain.append(world.link(rel, s, o, "chain", i))
-    families = [[] for _ in types]
+    families: list[list[str]] = [[] for _ in types]
     for lk in chain:
         families[lk.s].append(BY_NAME[lk.rel].family)
         families[lk.o].append(BY_NAME[lk.rel].family)
-    for i, lk in enumerate(chain, start=1):
+    for i, _lk in enumerate(chain, start=1):
         # A person is called after what the question says they did next ("the actor born in").
         nxt = chain[i] if i < n else None
         if world.ents[i].type == "person" and nxt is not None and nxt.s == i:

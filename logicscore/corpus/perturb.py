@@ -194,7 +194,7 @@ def deviated(rng: random.Random, case: Case) -> Draft:
         units.append(Unit("single", [lk]))
         cur = lk.o if lk.s == cur else lk.s
         used = [BY_NAME[lk.rel].family]
-    tags = []
+    tags: list[str] = []
     fork = [lk for lk in case.forks.get(len(case.chain), []) if lk.role == "fork"]
     if fork and rng.random() < 0.5:
         _insert(rng, units, Unit("single", fork[:1]))

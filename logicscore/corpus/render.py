@@ -1,7 +1,7 @@
 """Turns links into sentences, tracking mentions so references stay resolvable.
 
 A pronoun or a definite description ("The film") is only written when the coreference rules
-of SPEC §4.1 (and the measured rules in NOTES-rules-path.md) resolve it to the intended
+of SPEC §4.1 (as `logicscore.normalize.coref` implements them) resolve it to the intended
 entity: otherwise the gold graph and the graph an extractor can recover would differ.
 """
 
@@ -131,6 +131,7 @@ class Writer:
             lead = self.rng.choice(("So the answer is", "Therefore, the answer is",
                                     "Thus, the answer is"))
             self.tag("conclusion")
+            assert unit.answer is not None  # a conclusion unit names the answer
             return f"{lead} {{A}}".replace("{A}", self.ents[unit.answer].name)
         if unit.kind == "merge":
             return self._merge(unit)
@@ -178,6 +179,7 @@ class Writer:
     def _merge(self, unit: Unit) -> str:
         first, second = unit.links
         x = unit.shared
+        assert x is not None  # a merge unit joins two links at one entity
         y1 = first.o if first.s == x else first.s
         y2 = second.o if second.s == x else second.s
         choices = []

@@ -221,8 +221,8 @@ def _phrase_hits(doc: Any, phrases: list[str], make_doc: Any,
             # not that answer (an airline named for its country); before a plain noun it is.
             ent = doc[s].ent_type_
             if doc[s:e].text.lower() in generic and ent not in _NOT_NAMES and (
-                    doc[max(s - 1, 0)].ent_type_ == ent and s > 0
-                    or e < len(doc) and doc[e].ent_type_ == ent and doc[e].ent_iob_ == "I"):
+                    (doc[max(s - 1, 0)].ent_type_ == ent and s > 0)
+                    or (e < len(doc) and doc[e].ent_type_ == ent and doc[e].ent_iob_ == "I")):
                 continue
         elif _name_part(doc, s - 1) or _name_part(doc, e):
             continue  # a question entity inside a longer name is not that entity ("Mach")
@@ -272,7 +272,7 @@ def opening_article(c: Cut) -> None:
 def dangling_end(c: Cut) -> None:
     """Punctuation NER leaves after a date ("D Month YYYY –"), and a possessive ending."""
     while c.end > c.start and (_loose(c.doc[c.end - 1])
-                               or c.priority > 0 and c.doc[c.end - 1].tag_ == "POS"):
+                               or (c.priority > 0 and c.doc[c.end - 1].tag_ == "POS")):
         c.end -= 1
 
 
@@ -333,7 +333,7 @@ MODIFIERS: tuple[Callable[[Any, int, int], int], ...] = (relation_of, nationalit
 
 
 def _loose(tok: Any) -> bool:
-    return tok.is_punct and tok.text not in (")", ".") or tok.is_space
+    return (tok.is_punct and tok.text not in (")", ".")) or tok.is_space
 
 
 def _overlapping_label(doc: Any, s: int, e: int) -> str:

@@ -215,8 +215,8 @@ class _Run(Paths, References):
             return ([arg] if arg else []), None, None
         if p.dep_ in ("relcl", "acl", "appos"):
             if p.head.dep_ == "pobj" and (
-                    p.dep_ == "appos" and self.lemma(p).lower() in KIN
-                    or p.dep_ == "acl" and self.lemma(p).lower() in _MAKE_VERBS):
+                    (p.dep_ == "appos" and self.lemma(p).lower() in KIN)
+                    or (p.dep_ == "acl" and self.lemma(p).lower() in _MAKE_VERBS)):
                 # "born in 1345 in Burg Grebenstein, the son of Louis", "a drama from
                 # Columbia Pictures, directed by Nathan Juran": the parser hangs these on
                 # the nearest noun; they describe the clause's subject.

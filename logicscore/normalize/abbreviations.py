@@ -93,5 +93,5 @@ def abbreviates(text: str, form: Form) -> bool:
                     nxt.add(at + len(toks))
         ends = nxt
     size = len(form.tokens)
-    return any(end == size or len(words) > 1 and all(t in _KIND_WORDS for t in form.tokens[end:])
+    return any(end == size or (len(words) > 1 and all(t in _KIND_WORDS for t in form.tokens[end:]))
                for end in ends)

@@ -125,7 +125,7 @@ def _resolve_one(
     allowed = _COMPATIBLE.get(cls, _COMPATIBLE[None])
     if ref.kind == "plural":
         # A titled sentence is about its title: "Nashua Pride: They played …".
-        if prev is not None and (prev.plural or prev.topic and prev.kind in ("org", "other")):
+        if prev is not None and (prev.plural or (prev.topic and prev.kind in ("org", "other"))):
             return prev, "previous subject is plural"
         for a in reversed(history):
             if a.plural:

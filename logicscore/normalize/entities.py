@@ -3,8 +3,8 @@
 Mentions are clustered in text order. A mention joins a cluster on an equal normalized key,
 on containment whose extra words are lowercase descriptors, on a person's name inside the
 full name (same first and last word; two or more words ending it; three or more inside it),
-on one regnal name with an epithet, or on fuzzy similarity with the safeguards measured in
-NOTES-rules-path.md. Afterwards a lone surname joins a person only when that surname is
+on one regnal name with an epithet, or on fuzzy similarity with safeguards (tests/test_entities.py
+holds the cases). Afterwards a lone surname joins a person only when that surname is
 unique among persons, a titled lone name ("Prince Albert") joins the text's only regnal
 bearer of it ("Albert II"), and an abbreviation ("MLB") joins the name it shortens ("Major
 League Baseball"), the most mentioned one when several fit. Otherwise clusters never merge
@@ -15,12 +15,10 @@ generational numbers ("II", "3rd", "Jr.") always guard.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..extract import Extraction
-from ..extract import Mention as ExtractedMention
 from ..lexicon.names import ARTICLES
 from ..lexicon.pronouns import PERSON_PRONOUNS
 from ..models import LITERAL_KINDS, Entity, Mention, Proposition, QARecord, QuestionEntity
@@ -28,6 +26,10 @@ from .abbreviations import abbreviation
 from .aliases import alias_pairs
 from .clusters import MAX_ABBREVIATIONS, Cluster, FormIndex, Rec, absorb, kind_of
 from .external import expansion, match_external
+
+if TYPE_CHECKING:  # the extractor's output, read here; extract/ itself uses normalize/
+    from ..extract import Extraction
+    from ..extract import Mention as ExtractedMention
 from .mentions import analyze, is_pronoun, normalize, same_answer
 from .relations import person_args
 
@@ -96,7 +98,7 @@ def _locate(p: Proposition, arg: str, known: list[ExtractedMention]) -> tuple[in
     for m in known:
         # An unknown proposition span (0, 0) still pairs an argument with its first
         # identical mention, so one occurrence is not listed twice.
-        if lo <= m.start and m.end <= hi or hi <= lo and m.text == arg:
+        if (lo <= m.start and m.end <= hi) or (hi <= lo and m.text == arg):
             return (m.start, m.end)
     if hi - lo == len(p.text) and hi > lo:
         at = p.text.casefold().find(arg.casefold())
@@ -271,8 +273,8 @@ def link(extraction: Extraction, question: list[QuestionEntity], answer: str,
     ]
     q_out = []
     for q in question:
-        ci = match_external(clusters, q.name, threshold, question_text)
-        q_out.append(q.model_copy(update={"entity": ids[id(clusters[ci])] if ci is not None else None}))
+        qi = match_external(clusters, q.name, threshold, question_text)
+        q_out.append(q.model_copy(update={"entity": ids[id(clusters[qi])] if qi is not None else None}))
     ai = match_external(clusters, answer, threshold) if answer.strip() else None
     return Linked(props, entities, q_out, ids[id(clusters[ai])] if ai is not None else None)
 

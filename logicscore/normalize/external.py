@@ -44,7 +44,7 @@ def expansion(clusters: list[Cluster], text: str, skip: int = -1) -> int | None:
                   or any(abbreviates(r.text, form) for r in c.recs))
              and kind_of(c, c.recs[0].text) != "person"]
     ranked = sorted(((len(clusters[ci].recs), ci) for ci in found), key=lambda x: (-x[0], x[1]))
-    if not ranked or len(ranked) > 1 and ranked[0][0] == ranked[1][0]:
+    if not ranked or (len(ranked) > 1 and ranked[0][0] == ranked[1][0]):
         return None
     return ranked[0][1]
 

@@ -268,7 +268,7 @@ def _join(r: Reading) -> None:
             r.tcaps.append(True)
             run = []
         r.tokens.append(norm)
-        r.tcaps.append(r.caps[i] or r.all_lower and r.is_name(i))
+        r.tcaps.append(r.caps[i] or (r.all_lower and r.is_name(i)))
     if run:
         r.tokens.append("".join(run))
         r.tcaps.append(True)

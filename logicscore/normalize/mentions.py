@@ -114,7 +114,7 @@ def _other_name(a: Form, b: Form) -> bool:
     if len(differ) != 1:
         return False
     x, y = differ[0]
-    return x[1:] == y[1:] or max(len(x), len(y)) <= 4 and Levenshtein.distance(x, y) >= 2
+    return x[1:] == y[1:] or (max(len(x), len(y)) <= 4 and Levenshtein.distance(x, y) >= 2)
 
 
 def compare(a: Form, b: Form, threshold: float, persons: bool) -> tuple[int, float, str] | None:

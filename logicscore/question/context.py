@@ -100,9 +100,9 @@ def named_windows(doc: Any, spans: list[Candidate], written: Written) -> list[Ca
             if j == i and (not lowered or not unknown_word(_Capitalised(first))):
                 continue  # single capitalised words are the other detectors' job
             lo, hi = first.idx, token_end(last)
-            if any(a < hi and lo < b for a, b in epithets + fences) or any(
+            if any(a < hi and lo < b for a, b in epithets + fences) or (any(
                     t.i in datey for t in window) and (
-                    len({dates.get(t.i, -1) for t in window}) > 1):
+                    len({dates.get(t.i, -1) for t in window}) > 1)):
                 continue
             # The wh-phrase's noun is what is asked, not a name.
             if i > 0 and toks[i - 1].lower_ in ("what", "which", "whose") and first.is_lower:

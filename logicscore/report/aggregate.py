@@ -17,7 +17,6 @@ from ..models import AuditResult
 METRICS = ("completeness", "conciseness", "determinateness", "partial_completeness",
            "conciseness_partial")
 CATEGORIES = ("complete", "broken", "circular", "deviated")
-VERDICTS = ("entailed", "contradicted", "underdetermined")
 
 
 def category(result: AuditResult) -> str:

@@ -16,6 +16,7 @@ from typing import Any
 from ..models import AuditResult
 from .aggregate import CATEGORIES, METRICS, Aggregate, Reservoir, category
 from .findings import Finding, findings, reason, recommend
+from .stats import MetricSummary
 
 RESERVOIR = 5000
 RESAMPLES = 1000
@@ -23,16 +24,6 @@ EXAMPLES = 3
 # A slice field with more distinct values than this pools the rest under "(other)".
 SLICE_VALUES = 30
 SLICE_METRICS = ("completeness", "conciseness", "determinateness")
-
-
-@dataclass
-class MetricSummary:
-    name: str
-    n: int
-    mean: float | None
-    median: float | None
-    std: float | None
-    ci: tuple[float, float] | None
 
 
 @dataclass
@@ -136,7 +127,7 @@ class ReportBuilder:
         self.reasons: dict[str, Counter] = {k: Counter() for k in CATEGORIES[1:]}
         self.signals: dict[str, Counter] = {}
         self.signals_by_category: dict[str, Counter] = {k: Counter() for k in CATEGORIES}
-        self.gold = Counter()
+        self.gold: Counter[str] = Counter()
         self.slices: dict[str, dict[str, SliceRow]] = {}
 
     def add(self, result: AuditResult) -> None:

@@ -40,9 +40,9 @@ def metrics_chart(report: Report) -> str:
     ax = fig.subplots()
     rows = [m for m in report.metrics if m.mean is not None]
     names = [m.name.replace("_", " ") for m in rows]
-    means = [m.mean for m in rows]
-    lo = [m.mean - m.ci[0] for m in rows if m.ci]
-    hi = [m.ci[1] - m.mean for m in rows if m.ci]
+    means = [m.mean for m in rows if m.mean is not None]
+    lo = [m.mean - m.ci[0] for m in rows if m.ci and m.mean is not None]
+    hi = [m.ci[1] - m.mean for m in rows if m.ci and m.mean is not None]
     ax.barh(names, means, xerr=[lo, hi] if len(lo) == len(rows) else None, color="#2e86c1",
             capsize=3)
     ax.set_xlim(0, 1)

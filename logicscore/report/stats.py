@@ -9,15 +9,24 @@ on the exact mean, so the interval narrows with n as it should while memory stay
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 from .aggregate import METRICS, Aggregate, Reservoir
 
 CHUNK = 100
 
 
-def summarize_metrics(agg: Aggregate, sample: Reservoir, resamples: int, seed: int) -> list:
-    from .build import MetricSummary
+@dataclass
+class MetricSummary:
+    name: str
+    n: int
+    mean: float | None
+    median: float | None
+    std: float | None
+    ci: tuple[float, float] | None
 
+
+def summarize_metrics(agg: Aggregate, sample: Reservoir, resamples: int, seed: int) -> list:
     rows = sample.items
     if not rows:
         return [MetricSummary(m, 0, None, None, None, None) for m in METRICS]
