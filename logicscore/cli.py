@@ -13,7 +13,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from .config import CLI_TIMEOUT, AuditorConfig, default
+from .config import CLI_TIMEOUT, AuditorConfig, default, llm_default
 from .errors import LogicscoreError
 
 app = typer.Typer(
@@ -29,13 +29,30 @@ corpus_app = typer.Typer(help="Fictional multi-hop QA corpora with gold labels."
 app.add_typer(corpus_app, name="corpus")
 
 ExtractorOpt = Annotated[str, typer.Option("--extractor", "-x",
-    help="How to decompose long answers: 'rules' (spaCy, offline) or 'given' (record's propositions).")]
+    help="How to decompose long answers: 'rules' (spaCy, offline), 'given' (record's propositions) "
+         "or 'llm' (an OpenAI-compatible endpoint: --model, --base-url).")]
 FuzzyOpt = Annotated[float, typer.Option("--fuzzy-threshold", min=0, max=100,
     help="rapidfuzz similarity (0-100) at which two entity mentions are merged.")]
 ModelOpt = Annotated[Optional[str], typer.Option("--spacy-model",
     help="spaCy pipeline for the rules extractor, e.g. en_core_web_md (default: en_core_web_sm).")]
 AltsOpt = Annotated[int, typer.Option("--max-alternatives", min=0,
     help="Cap on the same-length alternative chains listed per record.")]
+# The LLM path (--extractor llm, --determinateness llm); the key comes from OPENAI_API_KEY only.
+JudgeOpt = Annotated[str, typer.Option("--determinateness",
+    help="How to judge determinateness: 'rules' (closed-world over the propositions) or 'llm'.")]
+BaseUrlOpt = Annotated[Optional[str], typer.Option("--base-url",
+    help="OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1 (default: OpenAI's).")]
+LLMModelOpt = Annotated[Optional[str], typer.Option("--model", help="Model id for the LLM stages.")]
+LLMTimeoutOpt = Annotated[float, typer.Option("--llm-timeout", min=0.001,
+    help="Seconds one LLM call may take before it is retried or becomes a Timeout record.")]
+ConcurrencyOpt = Annotated[int, typer.Option("--concurrency", min=1, help="LLM calls in flight at once.")]
+MaxCallsOpt = Annotated[Optional[int], typer.Option("--max-calls", min=0,
+    help="Hard budget of LLM calls for the run; records past it become LLMError records.")]
+OfflineOpt = Annotated[bool, typer.Option("--offline",
+    help="Never call the LLM: answers come from the cache, a miss is an LLMError record.")]
+CacheOpt = Annotated[bool, typer.Option("--cache/--no-cache", help="Read and write the LLM answer cache.")]
+CacheDirOpt = Annotated[Optional[Path], typer.Option("--cache-dir",
+    help="LLM answer cache folder (default: ~/.cache/logicscore/llm).")]
 
 
 def _stderr():
@@ -47,6 +64,14 @@ def _stderr():
 def _fail(message: str, code: int = 1) -> None:
     _stderr().print(f"[red]Error:[/red] {message}", highlight=False)
     raise typer.Exit(code)
+
+
+def _llm(base_url: str | None, model: str | None, timeout: float, concurrency: int,
+         max_calls: int | None, offline: bool, cache: bool, cache_dir: Path | None) -> dict:
+    """The LLM endpoint options (AuditorConfig.llm) from their flags."""
+    return {"base_url": base_url, "model": model, "timeout": timeout, "concurrency": concurrency,
+            "max_calls": max_calls, "offline": offline, "cache": cache,
+            "cache_dir": None if cache_dir is None else str(cache_dir)}
 
 
 def _auditor(extractor: str, fuzzy: float, spacy_model: str | None, alts: int, timing: bool,
@@ -88,6 +113,17 @@ def score(
                          "InputError records.")] = default("max_chars"),
     timeout: Annotated[float, typer.Option("--timeout", min=0, help="Seconds one record may take "
                        "before it becomes a Timeout record (0: no limit).")] = CLI_TIMEOUT,
+    determinateness: JudgeOpt = default("judge"),
+    base_url: BaseUrlOpt = None,
+    model: LLMModelOpt = None,
+    llm_timeout: LLMTimeoutOpt = llm_default("timeout"),
+    concurrency: ConcurrencyOpt = llm_default("concurrency"),
+    max_calls: MaxCallsOpt = None,
+    offline: OfflineOpt = False,
+    cache: CacheOpt = True,
+    cache_dir: CacheDirOpt = None,
+    estimate: Annotated[bool, typer.Option("--estimate", help="Print the LLM calls and input tokens "
+                        "the run would make (JSON, stdout) and stop without calling.")] = False,
 ) -> None:
     """Score every record of a JSONL file; one output line per input line, in order.
 
@@ -116,8 +152,16 @@ def score(
     if resume and stdout:
         _fail("--resume needs a file for --output, not stdout", 2)
     auditor = _auditor(extractor, fuzzy_threshold, spacy_model, max_alternatives, timing,
-                       max_chars=max_chars, timeout=timeout or None)
+                       max_chars=max_chars, timeout=timeout or None, judge=determinateness,
+                       llm=_llm(base_url, model, llm_timeout, concurrency, max_calls, offline,
+                                cache, cache_dir))
     skip = io.done_lines(output) if resume else set()
+    if estimate:
+        from .llm.plan import estimate as plan
+
+        with sys.stdin.buffer if stdin else input.open("rb") as source:
+            typer.echo(json.dumps(plan(auditor, io.read_lines(source, mapping, skip)), sort_keys=True))
+        return
     total = None if stdin else io.count_lines(input)
     summary = Summary()
     source = sys.stdin.buffer if stdin else input.open("rb")
@@ -156,6 +200,13 @@ def explain(
     spacy_model: ModelOpt = None,
     max_alternatives: AltsOpt = default("max_alternatives"),
     as_json: Annotated[bool, typer.Option("--json", help="Print the result record as JSON instead.")] = False,
+    determinateness: JudgeOpt = default("judge"),
+    base_url: BaseUrlOpt = None,
+    model: LLMModelOpt = None,
+    llm_timeout: LLMTimeoutOpt = llm_default("timeout"),
+    offline: OfflineOpt = False,
+    cache: CacheOpt = True,
+    cache_dir: CacheDirOpt = None,
 ) -> None:
     """Explain one record for a person: propositions, chain, gap, redundancy, signals, merges.
 
@@ -169,7 +220,9 @@ def explain(
         _fail("give all three of --question, --answer and --long-answer", 2)
     if not any(flags) and (file is None or id_ is None):
         _fail("give --question/--answer/--long-answer, or FILE --id ID", 2)
-    auditor = _auditor(extractor, fuzzy_threshold, spacy_model, max_alternatives, False)
+    auditor = _auditor(extractor, fuzzy_threshold, spacy_model, max_alternatives, False,
+                       judge=determinateness, llm=_llm(base_url, model, llm_timeout, 1, None,
+                                                       offline, cache, cache_dir))
     try:
         if all(flags):
             result = auditor.audit(question=question, answer=answer, long_answer=long_answer)

@@ -53,3 +53,10 @@ class AuditorConfig(BaseModel):
 def default(field: str) -> Any:
     """The default of one `AuditorConfig` field (what a CLI flag shows and uses)."""
     return AuditorConfig.model_fields[field].default
+
+
+def llm_default(field: str) -> Any:
+    """The default of one LLM endpoint option (`AuditorConfig.llm`), for its CLI flag."""
+    from .llm.endpoint import EndpointConfig
+
+    return EndpointConfig.model_fields[field].default

@@ -87,11 +87,11 @@ class FakeLLM:
         user = next(m["content"] for m in body["messages"] if m["role"] == "user")
         parts = {k: v for k, v in _PART.findall(user)}
         if fault is not None and fault.body is not None:
-            content, delay = fault.body, fault.delay
+            content = fault.body
         else:
-            reply = (self.judge if kind == "judge" else self.extract)(parts)
-            content, delay = json.dumps(reply), 0.0
-        return 200, {}, json.dumps(_completion(body.get("model", "m"), content)), delay + self.latency
+            content = json.dumps((self.judge if kind == "judge" else self.extract)(parts))
+        delay = self.latency + (fault.delay if fault is not None else 0.0)
+        return 200, {}, json.dumps(_completion(body.get("model", "m"), content)), delay
 
     def _handler(self):
         server = self

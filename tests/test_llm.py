@@ -138,3 +138,41 @@ def test_the_key_is_in_no_output_cache_or_log(tmp_path, caplog, capfd):
     files = b"".join(p.read_bytes() for p in (tmp_path / "cache").rglob("*") if p.is_file())
     for place in (*out, a.signature, caplog.text, captured.out, captured.err, files.decode("latin-1")):
         assert KEY not in place
+
+
+def scripted_from_rules(rules_results: dict) -> callable:
+    """A server that decomposes each long answer exactly as the rules path did."""
+
+    def extract(parts):
+        r = rules_results[parts["long_answer"]]
+        return {"question_entities": [q.name for q in r.question_entities],
+                "propositions": [
+                    {"subject": p.subject, "relation": p.relation, "object": p.object,
+                     "text": p.text, "citations": p.citations, "negated": p.negated,
+                     "hedged": p.hedged, "conclusion": p.conclusion} for p in r.propositions]}
+
+    return extract
+
+
+@pytest.mark.slow
+def test_scripted_to_match_the_rules_path_it_scores_the_same(auditor_rules, tmp_path):
+    from logicscore import io
+
+    path = Path(__file__).parents[1] / "corpora" / "examples.jsonl"
+    with path.open("rb") as fh:
+        recs = [line.record for line in io.read_lines(fh, {}, set())]
+    rules = list(auditor_rules.audit_many(recs))
+    by_text = {rec.long_answer: res for rec, res in zip(recs, rules)}
+    with FakeLLM(scripted_from_rules(by_text)) as server:
+        llm = list(auditor(server, tmp_path, judge="rules").audit_many(recs))
+    assert len(llm) == len(rules) == 6
+    for a, b in zip(rules, llm):
+        assert b.status == "ok", b.error
+        assert (a.id, a.scores, a.determinateness, a.diagnosis.failure, a.chain) == \
+               (b.id, b.scores, b.determinateness, b.diagnosis.failure, b.chain)
+        assert a.diagnosis == b.diagnosis and a.alternatives == b.alternatives
+
+
+@pytest.fixture(scope="module")
+def auditor_rules():
+    return Auditor(timing=False)

@@ -254,10 +254,12 @@ def _retry_after(exc: BaseException | None) -> float | None:
         return None
     for name, scale in (("retry-after-ms", 0.001), ("retry-after", 1.0)):
         value = headers.get(name)
+        if value is None:
+            continue
         try:
-            return max(0.0, float(value) * scale) if value is not None else None
+            return max(0.0, float(value) * scale)
         except ValueError:
-            continue  # an HTTP date: fall back to backoff
+            return None  # an HTTP date: fall back to backoff
     return None
 
 
