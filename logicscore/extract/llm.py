@@ -139,6 +139,11 @@ def locate(text: str, needle: str) -> tuple[int, int] | None:
 
     found = fuzz.partial_ratio_alignment(needle.lower(), text.lower(),
                                          score_cutoff=ANCHOR_SIMILARITY)
-    if found is None or found.dest_end <= found.dest_start:
+    if found is None:
         return None
-    return found.dest_start, found.dest_end
+    start, end = found.dest_start, found.dest_end
+    while start < end and text[start].isspace():
+        start += 1  # the alignment may take in the space before a word
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return (start, end) if end > start else None
