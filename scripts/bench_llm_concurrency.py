@@ -22,7 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
-from llm_server import FakeLLM  # noqa: E402
+from llm_server import FakeLLM
 
 LONG = ("Marta Ellison was born in Dunmore. She starred in the film Glass Harbor [1]. "
         "It was directed by Tobias Renner [2].")

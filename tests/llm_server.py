@@ -11,11 +11,12 @@ import json
 import re
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Callable
+from typing import Any, Self
 
-_PART = re.compile(r"<(question|short_answer|long_answer|passage)>\n(.*?)\n</\1>", re.S)
+_PART = re.compile(r"<(question|short_answer|long_answer|passage)>\n(.*?)\n</\1>", re.DOTALL)
 
 
 @dataclass
@@ -59,7 +60,7 @@ class FakeLLM:
     def count(self, kind: str | None = None) -> int:
         return sum(1 for c in self.calls if kind in (None, c.kind))
 
-    def __enter__(self) -> "FakeLLM":
+    def __enter__(self) -> Self:
         self.thread.start()
         return self
 
@@ -101,7 +102,7 @@ class FakeLLM:
             # adds 40 ms to every call.
             disable_nagle_algorithm = True
 
-            def do_POST(self):  # noqa: N802 - http.server's name
+            def do_POST(self):
                 length = int(self.headers.get("content-length", 0))
                 body = json.loads(self.rfile.read(length))
                 status, headers, text, delay = server.respond(body, dict(self.headers))

@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-import json
 import logging
 import time
 from pathlib import Path
 
 import pytest
+from llm_server import FakeLLM, Fault
 
 from logicscore import Auditor
 from logicscore.models import QARecord
-
-from llm_server import Fault, FakeLLM
 
 KEY = "sk-test-4f1c9e2b7a0d6e8f3b5c1a9d"
 RECORD = QARecord(
@@ -133,6 +131,7 @@ def test_the_key_is_in_no_output_cache_or_log(tmp_path, caplog, capfd):
         out = [r.to_json() for r in a.audit_many(records(3))]
         sent = [c.headers.get("Authorization") for c in server.calls]
     assert sent and all(h == f"Bearer {KEY}" for h in sent)  # the server did get it
+    assert "chat/completions" in caplog.text  # the client's debug log was captured
     assert any('"LLMError"' in line for line in out)
     captured = capfd.readouterr()
     files = b"".join(p.read_bytes() for p in (tmp_path / "cache").rglob("*") if p.is_file())

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import json
 
+from llm_server import FakeLLM
+from test_llm import DECOMPOSITION, KEY, RECORD, api_key, entailed_judge, records  # noqa: F401
 from typer.testing import CliRunner
 
 from logicscore.cli import app
-from llm_server import FakeLLM
-from test_llm import DECOMPOSITION, KEY, RECORD, api_key, entailed_judge, records  # noqa: F401
 
 runner = CliRunner()
 

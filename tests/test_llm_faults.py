@@ -6,8 +6,7 @@ import socket
 import time
 
 import pytest
-
-from llm_server import Fault, FakeLLM
+from llm_server import FakeLLM, Fault
 from test_llm import DECOMPOSITION, api_key, auditor, entailed_judge, records  # noqa: F401
 
 BAD_SCHEMA = '{"propositions": [{"subject": 1, "object": "x"}], "extra": true}'

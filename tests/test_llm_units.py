@@ -92,3 +92,19 @@ def test_readme_documents_every_llm_flag():
         assert flag in readme, flag
     for kind in ("### OpenAI", "### vLLM", "### Ollama", "### llama.cpp server"):
         assert kind in readme
+
+
+def test_no_key_for_openai_is_a_config_error_before_any_record(monkeypatch):
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    with pytest.raises(ConfigError, match="OPENAI_API_KEY"):
+        _ = Auditor("llm", llm={"model": "gpt-4o-mini"}).signature
+    assert Auditor("llm", llm={"model": "m", "offline": True}).signature  # replay needs no key
+
+
+def test_the_rules_path_never_imports_openai():
+    code = ("import sys; from logicscore import Auditor; Auditor('given').audit('Q?', 'A', 'A is B.', "
+            "propositions=[{'subject': 'A', 'relation': 'is', 'object': 'B'}]); "
+            "print('openai' in sys.modules, 'tenacity' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                         check=True, env={"PYTHONPATH": str(ROOT)}).stdout.split()
+    assert out == ["False", "False"]

@@ -20,9 +20,9 @@ import random
 import re
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -33,7 +33,7 @@ from .prompts import Prompt
 KEY_ENV = "OPENAI_API_KEY"
 # Servers that need no key (vLLM, Ollama, llama.cpp) still get a bearer token from the client.
 NO_KEY = "unused"
-_FENCE = re.compile(r"^\s*```(?:json)?\s*(.*?)\s*```\s*$", re.S)
+_FENCE = re.compile(r"^\s*```(?:json)?\s*(.*?)\s*```\s*$", re.DOTALL)
 _SCHEMA_WORDS = ("json_schema", "response_format", "schema")
 
 
@@ -42,15 +42,15 @@ class EndpointConfig(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    base_url: Optional[str] = Field(None, description="OpenAI-compatible base URL (None: OpenAI's)")
-    model: Optional[str] = Field(None, description="model id, as the server names it")
+    base_url: str | None = Field(None, description="OpenAI-compatible base URL (None: OpenAI's)")
+    model: str | None = Field(None, description="model id, as the server names it")
     timeout: float = Field(60.0, gt=0, description="seconds one HTTP call may take")
     retries: int = Field(3, ge=0, description="retries of a call after 429, 5xx, timeout or no connection")
     max_retry_wait: float = Field(60.0, ge=0, description="longest wait between retries (seconds)")
     concurrency: int = Field(4, ge=1, description="calls in flight at once within a batch")
-    max_calls: Optional[int] = Field(None, ge=0, description="hard budget of HTTP calls per run")
+    max_calls: int | None = Field(None, ge=0, description="hard budget of HTTP calls per run")
     cache: bool = Field(True, description="read and write the answer cache")
-    cache_dir: Optional[str] = Field(None, description="cache folder (default ~/.cache/logicscore/llm)")
+    cache_dir: str | None = Field(None, description="cache folder (default ~/.cache/logicscore/llm)")
     offline: bool = Field(False, description="never call: a cache miss is an LLMError")
 
 
@@ -83,8 +83,14 @@ class Endpoint:
         self.cache = AnswerCache(directory) if config.cache else None
 
     def model_id(self) -> str:
+        """The configured model; `ConfigError` when a run could not call (no model, no key).
+
+        The stages' signatures ask for it, so the CLI reports both before reading a record.
+        """
         if not self.config.model:
             raise ConfigError("the LLM path needs a model: pass --model (e.g. --model gpt-4o-mini)")
+        if self.config.base_url is None and not self.config.offline and not os.environ.get(KEY_ENV):
+            raise ConfigError(f"set {KEY_ENV} to call OpenAI, or pass --base-url for a local server")
         return self.config.model
 
     def cached(self, request: Request) -> BaseModel | None:
@@ -138,8 +144,6 @@ class Endpoint:
         import openai
 
         api_key = os.environ.get(KEY_ENV)
-        if not api_key and self.config.base_url is None:
-            raise ConfigError(f"set {KEY_ENV} to call OpenAI, or pass --base-url for a local server")
         return openai.AsyncOpenAI(api_key=api_key or NO_KEY, base_url=self.config.base_url,
                                   timeout=self.config.timeout, max_retries=0)
 
@@ -228,7 +232,7 @@ class Endpoint:
         return min(after, self.config.max_retry_wait)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _schema(model: type[BaseModel]) -> dict:
     return model.model_json_schema()
 

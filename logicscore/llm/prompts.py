@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from importlib import resources
 from pathlib import Path
 
@@ -15,7 +15,7 @@ from ..errors import ConfigError
 # checkout, two levels above this module.
 _CHECKOUT = Path(__file__).resolve().parents[2] / "prompts"
 # A record's text containing a marker could close its part early and speak outside it.
-_MARKER = re.compile(r"</?\s*(question|short_answer|long_answer|passage)\s*>", re.I)
+_MARKER = re.compile(r"</?\s*(question|short_answer|long_answer|passage)\s*>", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -27,7 +27,7 @@ class Prompt:
     sha: str
 
 
-@lru_cache(maxsize=None)
+@cache
 def load(name: str) -> Prompt:
     """The prompt file `name` (e.g. "extract.v1.md"); `ConfigError` when no such file exists."""
     data = _read(name)
