@@ -190,29 +190,28 @@ class Auditor:
         (such as a spaCy model that is not installed) stops the stream instead. Stages with
         a `prepare` hook get each window of `stages.PREPARE_WINDOW` items first.
         """
-        for window in _windows(records, stages.PREPARE_WINDOW):
-            self._prepare(window)
-            yield from self._audit_window(window)
-
-    def _prepare(self, window: list[QARecord | InputLine]) -> None:
-        """Run the stages' batch hooks over the window's records that will be audited."""
         hooks = [h for h in (getattr(self.extractor, "prepare", None),
                              getattr(self.judge, "prepare", None)) if h is not None]
-        ready = []
-        for item in window if hooks else ():
-            record = item.record if isinstance(item, InputLine) else item
-            if record is None:
-                continue
-            try:
-                self._check_size(record, None)
-            except InputError:
-                continue  # audited as an InputError record, never sent anywhere
-            ready.append(_blank_invisible(record))
-        for hook in hooks if ready else ():
-            hook(ready)
+        if not hooks:  # no batching: each record is scored as soon as it is read
+            yield from self._audit_items(records)
+            return
+        for window in _windows(records, stages.PREPARE_WINDOW):
+            _prepare(hooks, [self._preparable(item) for item in window])
+            yield from self._audit_items(window)
 
-    def _audit_window(self, window: list[QARecord | InputLine]) -> Iterator[AuditResult]:
-        for item in window:
+    def _preparable(self, item: QARecord | InputLine) -> QARecord | None:
+        """The record as `_audit` will see it, or None when it will not get that far."""
+        record = item.record if isinstance(item, InputLine) else item
+        if record is None:
+            return None
+        try:
+            self._check_size(record, None)
+        except InputError:
+            return None  # audited as an InputError record, never sent anywhere
+        return _blank_invisible(record)
+
+    def _audit_items(self, items: Iterable[QARecord | InputLine]) -> Iterator[AuditResult]:
+        for item in items:
             start = time.perf_counter()
             line = None
             if isinstance(item, InputLine):
@@ -270,6 +269,18 @@ def _deadline(seconds: float | None, record_id: str):
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+
+
+def _prepare(hooks: list[Any], records: list[QARecord | None]) -> None:
+    """Run the batch hooks over a window's records."""
+    ready = [r for r in records if r is not None]
+    for hook in hooks if ready else ():
+        try:
+            hook(ready)
+        except ConfigError:
+            raise
+        except Exception:  # noqa: BLE001 - each record then runs alone and gets its own error
+            pass
 
 
 def _windows(items: Iterable[Any], size: int) -> Iterator[list[Any]]:

@@ -95,14 +95,16 @@ def test_unwritten_entities_are_a_signal_not_a_chain_link(tmp_path):
 
 def test_concurrency_overlaps_calls(tmp_path):
     timings = {}
-    for n in (8, 1):  # the first run pays the imports: give them to the concurrent one
-        with FakeLLM(lambda parts: DECOMPOSITION, latency=0.1) as server:
-            a = auditor(server, tmp_path / str(n), judge="rules", concurrency=n)
+    for n in (0, 1, 8):  # run 0 pays the imports and first connections, off the clock
+        with FakeLLM(lambda parts: DECOMPOSITION, latency=0.2) as server:
+            a = auditor(server, tmp_path / str(n), judge="rules", concurrency=max(n, 1))
             start = time.perf_counter()
-            out = list(a.audit_many(records(16)))
+            count = 16 if n else 2
+            out = list(a.audit_many(records(count)))
             timings[n] = time.perf_counter() - start
-        assert [r.id for r in out] == [f"r{i}" for i in range(16)]
-    assert timings[1] / timings[8] > 3
+        assert [r.id for r in out] == [f"r{i}" for i in range(count)]
+    # About 5x on an idle machine (scripts/bench_llm_concurrency.py); the margin is for a busy one.
+    assert timings[1] / timings[8] > 2.5
 
 
 def test_prompt_injection_is_scored_on_content(tmp_path):

@@ -108,3 +108,45 @@ def test_the_rules_path_never_imports_openai():
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
                          check=True, env={"PYTHONPATH": str(ROOT)}).stdout.split()
     assert out == ["False", "False"]
+
+
+class BatchExtractor:
+    """The `given` extractor with a batch hook that records its windows (or fails)."""
+
+    from logicscore.extract.given import GivenExtractor as _Given
+
+    name = "batchy"
+    Config = _Given.Config
+    windows: list[list[str]] = []
+    fail = False
+
+    def __init__(self, config=None):
+        self.inner = self._Given()
+
+    def prepare(self, records):
+        BatchExtractor.windows.append([r.id for r in records])
+        if BatchExtractor.fail:
+            raise RuntimeError("batch failed")
+
+    def extract(self, record, hints):
+        return self.inner.extract(record, hints)
+
+    def signature(self):
+        return [("extractor", "batchy")]
+
+
+@pytest.mark.parametrize("fail", [False, True])
+def test_prepare_gets_bounded_windows_in_order_and_a_failing_batch_loses_nothing(monkeypatch, fail):
+    from logicscore import stages
+    from logicscore.models import QARecord
+
+    monkeypatch.setitem(stages.BUILTIN["extractor"], "batchy", "test_llm_units:BatchExtractor")
+    monkeypatch.setattr(BatchExtractor, "windows", [])
+    monkeypatch.setattr(BatchExtractor, "fail", fail)
+    given = [{"subject": "A", "relation": "is", "object": "B"}]
+    recs = [QARecord(id=str(i), question="Q?", answer="B", long_answer="A is B.", propositions=given)
+            for i in range(stages.PREPARE_WINDOW + 6)]
+    out = list(Auditor("batchy", timing=False).audit_many(recs))
+    assert [r.id for r in out] == [r.id for r in recs] and all(r.status == "ok" for r in out)
+    assert [len(w) for w in BatchExtractor.windows] == [stages.PREPARE_WINDOW, 6]
+    assert sum(BatchExtractor.windows, []) == [r.id for r in recs]
