@@ -20,7 +20,7 @@ import sys
 from contextlib import nullcontext
 from itertools import chain
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 
@@ -44,7 +44,8 @@ corpus_app = typer.Typer(help="Fictional multi-hop QA corpora with gold labels."
 app.add_typer(corpus_app, name="corpus")
 
 ExtractorOpt = Annotated[str, typer.Option("--extractor", "-x",
-    help="How to decompose long answers: 'rules' (spaCy, offline) or 'given' (record's propositions).")]
+    help="How to decompose long answers: 'rules' (spaCy, offline), 'given' (record's propositions) "
+         "or 'llm' (an OpenAI-compatible endpoint: --model, --base-url).")]
 FuzzyOpt = Annotated[float, typer.Option("--fuzzy-threshold", min=0, max=100,
     help="rapidfuzz similarity (0-100) at which two entity mentions are merged.")]
 ModelOpt = Annotated[str | None, typer.Option("--spacy-model",
@@ -71,6 +72,31 @@ def _root(
     pass
 
 
+def llm_default(field: str) -> Any:
+    """The default of one LLM endpoint option (`AuditorConfig.llm`), for its CLI flag."""
+    from .llm.endpoint import EndpointConfig
+
+    return EndpointConfig.model_fields[field].default
+
+
+# The LLM path (--extractor llm, --determinateness llm); the key comes from OPENAI_API_KEY only.
+JudgeOpt = Annotated[str, typer.Option("--determinateness",
+    help="How to judge determinateness: 'rules' (closed-world over the propositions) or 'llm'.")]
+BaseUrlOpt = Annotated[str | None, typer.Option("--base-url",
+    help="OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1 (default: OpenAI's).")]
+LLMModelOpt = Annotated[str | None, typer.Option("--model", help="Model id for the LLM stages.")]
+LLMTimeoutOpt = Annotated[float, typer.Option("--llm-timeout", min=0.001,
+    help="Seconds one LLM call may take before it is retried or becomes a Timeout record.")]
+ConcurrencyOpt = Annotated[int, typer.Option("--concurrency", min=1, help="LLM calls in flight at once.")]
+MaxCallsOpt = Annotated[int | None, typer.Option("--max-calls", min=0,
+    help="Hard budget of LLM calls for the run; records past it become LLMError records.")]
+OfflineOpt = Annotated[bool, typer.Option("--offline",
+    help="Never call the LLM: answers come from the cache, a miss is an LLMError record.")]
+CacheOpt = Annotated[bool, typer.Option("--cache/--no-cache", help="Read and write the LLM answer cache.")]
+CacheDirOpt = Annotated[Path | None, typer.Option("--cache-dir",
+    help="LLM answer cache folder (default: ~/.cache/logicscore/llm).")]
+
+
 def _stderr():
     from rich.console import Console
 
@@ -94,6 +120,14 @@ def _fail(message: str, code: int = 1) -> NoReturn:
 
 def _reason(exc: OSError) -> str:
     return exc.strerror or str(exc)
+
+
+def _llm(base_url: str | None, model: str | None, timeout: float, concurrency: int,
+         max_calls: int | None, offline: bool, cache: bool, cache_dir: Path | None) -> dict:
+    """The LLM endpoint options (AuditorConfig.llm) from their flags."""
+    return {"base_url": base_url, "model": model, "timeout": timeout, "concurrency": concurrency,
+            "max_calls": max_calls, "offline": offline, "cache": cache,
+            "cache_dir": None if cache_dir is None else str(cache_dir)}
 
 
 def _auditor(extractor: str, fuzzy: float, spacy_model: str | None, alts: int, timing: bool,
@@ -265,6 +299,17 @@ def score(
                          "InputError records.")] = default("max_chars"),
     timeout: Annotated[float, typer.Option("--timeout", min=0, help="Seconds one record may take "
                        "before it becomes a Timeout record (0: no limit).")] = CLI_TIMEOUT,
+    determinateness: JudgeOpt = default("judge"),
+    base_url: BaseUrlOpt = None,
+    model: LLMModelOpt = None,
+    llm_timeout: LLMTimeoutOpt = llm_default("timeout"),
+    concurrency: ConcurrencyOpt = llm_default("concurrency"),
+    max_calls: MaxCallsOpt = None,
+    offline: OfflineOpt = False,
+    cache: CacheOpt = True,
+    cache_dir: CacheDirOpt = None,
+    estimate: Annotated[bool, typer.Option("--estimate", help="Print the LLM calls and input tokens "
+                        "the run would make (JSON, stdout) and stop without calling.")] = False,
 ) -> None:
     """Score every record of a JSONL file; one output line per input line, in order.
 
@@ -297,10 +342,18 @@ def score(
     run = _Run(ctx, output, stdout)
     try:
         auditor = _auditor(extractor, fuzzy_threshold, spacy_model, max_alternatives, timing,
-                           max_chars=max_chars, timeout=timeout or None)
+                           max_chars=max_chars, timeout=timeout or None, judge=determinateness,
+                           llm=_llm(base_url, model, llm_timeout, concurrency, max_calls, offline,
+                                    cache, cache_dir))
         skip: set[int] = set()
         if resume:
             skip = _resume_state(io, output, auditor.signature, allow_signature_change)
+        if estimate:
+            from .llm.plan import estimate as plan
+
+            with (nullcontext(sys.stdin.buffer) if stdin else input.open("rb")) as source:
+                typer.echo(json.dumps(plan(auditor, io.read_lines(source, mapping, skip)), sort_keys=True))
+            return
         run.before = len(skip)
         total = None
         if not stdin and stat.S_ISREG(input.stat().st_mode):
@@ -430,6 +483,13 @@ def explain(
     spacy_model: ModelOpt = None,
     max_alternatives: AltsOpt = default("max_alternatives"),
     as_json: Annotated[bool, typer.Option("--json", help="Print the result record as JSON instead.")] = False,
+    determinateness: JudgeOpt = default("judge"),
+    base_url: BaseUrlOpt = None,
+    model: LLMModelOpt = None,
+    llm_timeout: LLMTimeoutOpt = llm_default("timeout"),
+    offline: OfflineOpt = False,
+    cache: CacheOpt = True,
+    cache_dir: CacheDirOpt = None,
 ) -> None:
     """Explain one record for a person: propositions, chain, gap, redundancy, signals, merges.
 
@@ -452,7 +512,9 @@ def explain(
         _fail("give --question/--answer/--long-answer, or FILE with one of --id ID, --line N", 2)
     if file is not None:
         _check_input(file, "file")
-    auditor = _auditor(extractor, fuzzy_threshold, spacy_model, max_alternatives, False)
+    auditor = _auditor(extractor, fuzzy_threshold, spacy_model, max_alternatives, False,
+                       judge=determinateness, llm=_llm(base_url, model, llm_timeout, 1, None,
+                                                       offline, cache, cache_dir))
     try:
         if all(flags):
             result = auditor.audit(question=question, answer=answer, long_answer=long_answer)
