@@ -1,0 +1,66 @@
+"""Model prose on the rules path (SPEC §4.8): the shapes models write, in invented text.
+
+Each row is one mechanism: (question, short answer, long answer, propositions that must be
+read, whether the answer is complete).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from logicscore.models import QARecord
+
+ROWS = [
+    # A name the other side of "be" describes with a person noun is a person: "His" after
+    # it is that person, not the thing the description names.
+    pytest.param("Who was the father of the king who built Tarn Hall?", "Osk Brel",
+                 "The king who built Tarn Hall was Ilo Vask. His father was Osk Brel.",
+                 [("Osk Brel", "father of", "Ilo Vask")], 1, id="described-person-his"),
+    pytest.param("Who was the mother of the woman who founded Brask Mills?", "Ada Tull",
+                 "The woman who founded Brask Mills was Mira Osk. Her mother was Ada Tull.",
+                 [("Ada Tull", "mother of", "Mira Osk")], 1, id="described-person-her"),
+    pytest.param("Who was the father of the emperor who built Tarn Hall?", "Germanicus",
+                 "The emperor who built Tarn Hall was Velorius. His biological father was "
+                 "Germanicus.", [("Germanicus", "father of", "Velorius")], 1,
+                 id="described-person-adjective"),
+    # The question drops an abbreviation's last stop; the answer writes it: one place.
+    pytest.param("Which memorial in Tarvel, D.C connects to an island?", "Osk Memorial",
+                 "The memorial in Tarvel, D.C. that connects to an island is the Osk Memorial.",
+                 [("Osk Memorial", "memorial in", "Tarvel, D.C.")], 1, id="abbreviation-stop"),
+]
+
+
+@pytest.fixture(scope="module")
+def auditor():
+    from logicscore.auditor import Auditor
+
+    return Auditor(extractor="rules", timing=False)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("question", "answer", "long_answer", "expected", "complete"), ROWS)
+def test_model_prose(auditor, question, answer, long_answer, expected, complete):
+    result = auditor.audit_record(QARecord(id="t", question=question, answer=answer,
+                                           long_answer=long_answer))
+    got = [(p.subject, p.relation, p.object) for p in result.propositions]
+    assert all(e in got for e in expected), got
+    assert result.scores.completeness == complete, result.diagnosis
+
+
+# The sentence's full stop written inside the quotes is no part of the title; an
+# abbreviation's own stop is. (long answer, names read, names never read)
+STOPS = [
+    pytest.param('Tarn Osk played Bo in the series created by Ilo Vask, which is "Moonfall."',
+                 ["Moonfall"], ["Moonfall."], id="title-stop-inside-quotes"),
+    pytest.param('Tarn Osk recorded the album "F.A.M.E."', ["F.A.M.E."], ["F.A.M.E"],
+                 id="abbreviation-stop-kept"),
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("long_answer", "read", "unread"), STOPS)
+def test_model_prose_title_stop(auditor, long_answer, read, unread):
+    result = auditor.audit_record(QARecord(id="t", question="Who made it?", answer="zzz",
+                                           long_answer=long_answer))
+    names = {n for p in result.propositions for n in (p.subject, p.object)}
+    assert set(read) <= names and not set(unread) & names, names
