@@ -27,6 +27,19 @@ ROWS = [
     pytest.param("Which memorial in Tarvel, D.C connects to an island?", "Osk Memorial",
                  "The memorial in Tarvel, D.C. that connects to an island is the Osk Memorial.",
                  [("Osk Memorial", "memorial in", "Tarvel, D.C.")], 1, id="abbreviation-stop"),
+    # A subject that describes a thing without naming it joins nothing through itself: the
+    # stadium named after him is in Tarvel, not he; which stadium is never said.
+    pytest.param("Where is the stadium named after Ilo Vask?", "Tarvel",
+                 "Ilo Vask is a former player. The stadium named after him is located in Tarvel.",
+                 [], 0, id="unnamed-description-subject"),
+    # ... but a name the description is written around is the thing ("The 1990 Brask Owls
+    # football team"), and a description restated, then named, links.
+    pytest.param("Where did the 1990 Brask Owls play?", "Tarvel",
+                 "The 1990 Brask Owls football team represented Osk College in Tarvel.",
+                 [], 1, id="named-description-subject"),
+    pytest.param("Which character did Tarn Osk play in Moonfall?", "Bo Lane",
+                 'Tarn Osk starred in "Moonfall." The character he played in "Moonfall" is Bo Lane.',
+                 [("Tarn Osk", "be", "Bo Lane")], 1, id="restated-then-named"),
 ]
 
 

@@ -348,7 +348,8 @@ class _Run(Paths, References):
             anchor = next((a for a in args if id(a) in covered and a.kind not in LITERAL_KINDS),
                           next((a for a in args if id(a) in covered), args[0]))
             for o in args:
-                if id(o) in covered or o is anchor or o.text.lower() == anchor.text.lower():
+                if id(o) in covered or o is anchor or o.text.lower() == anchor.text.lower() \
+                        or self._unnamed_between(anchor.top, o.top):
                     continue
                 relation = self._path(o, self.doc[self._lca(anchor.top, o.top)], None)[0]
                 props.append(self._prop(base, anchor, o, relation or "co-occurs with",
