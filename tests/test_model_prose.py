@@ -37,6 +37,9 @@ ROWS = [
     pytest.param("Where did the 1990 Brask Owls play?", "Tarvel",
                  "The 1990 Brask Owls football team represented Osk College in Tarvel.",
                  [], 1, id="named-description-subject"),
+    pytest.param("Which city is located in Brasklund?", "Tarvel",
+                 "The city of Tarvel is located in Brasklund. Ilo Vask is a native of Tarvel.",
+                 [], 1, id="description-of-name"),
     pytest.param("Which character did Tarn Osk play in Moonfall?", "Bo Lane",
                  'Tarn Osk starred in "Moonfall." The character he played in "Moonfall" is Bo Lane.',
                  [("Tarn Osk", "be", "Bo Lane")], 1, id="restated-then-named"),
@@ -77,3 +80,43 @@ def test_model_prose_title_stop(auditor, long_answer, read, unread):
                                            long_answer=long_answer))
     names = {n for p in result.propositions for n in (p.subject, p.object)}
     assert set(read) <= names and not set(unread) & names, names
+
+
+# Determinateness and signals on model prose: (question, answer, long answer, verdict,
+# signals that must be raised, signals that must not).
+VERDICTS = [
+    # A place and the larger place containing it are one value, not two birthplaces.
+    pytest.param("Where was the director of Moonfall born?", "Honolulu",
+                 "Moonfall was directed by Ilo Vask. Ilo Vask was born in Honolulu, Hawaii.",
+                 "entailed", [], ["contradiction"], id="place-in-larger-place"),
+    pytest.param("Where was the director of Moonfall born?", "Tarvel",
+                 "Moonfall was directed by Ilo Vask. Ilo Vask was born in Tarvel, Brasklund.",
+                 "entailed", [], ["contradiction"], id="place-in-larger-place-unfamiliar"),
+    # Two places written apart are two values.
+    pytest.param("Where was the director of Moonfall born?", "Tarvel",
+                 "Moonfall was directed by Ilo Vask. Ilo Vask was born in Tarvel. Ilo Vask was "
+                 "born in Brasklund.", "contradicted", ["contradiction"], [], id="two-places"),
+    # The body derives one value, the conclusion states another.
+    pytest.param("Where was the director of Moonfall born?", "Chicago",
+                 "Moonfall was directed by Ilo Vask. Ilo Vask was born in Honolulu. So the "
+                 "answer is Chicago.", "contradicted", [], [], id="derives-another"),
+    # ... while a skipped hop before the conclusion only asserts it.
+    pytest.param("Where was the director of Moonfall born?", "Chicago",
+                 "Moonfall was directed by Ilo Vask. So the answer is Chicago.", "entailed",
+                 ["asserted_without_derivation"], [], id="asserted-not-derived"),
+    # A model's own doubt is a hedge.
+    pytest.param("Who directed Moonfall?", "Ilo Vask",
+                 "I'm not entirely sure, but I believe Moonfall was directed by Ilo Vask.",
+                 "entailed", ["hedged_on_chain"], [], id="hedged-belief"),
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("question", "answer", "long_answer", "verdict", "raised", "not_raised"),
+                         VERDICTS)
+def test_model_prose_verdicts(auditor, question, answer, long_answer, verdict, raised, not_raised):
+    result = auditor.audit_record(QARecord(id="t", question=question, answer=answer,
+                                           long_answer=long_answer))
+    kinds = [s.kind for s in result.diagnosis.signals]
+    assert result.determinateness == verdict, (kinds, result.propositions)
+    assert set(raised) <= set(kinds) and not set(not_raised) & set(kinds), kinds

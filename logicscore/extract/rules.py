@@ -260,6 +260,8 @@ class _Run(Paths, References):
             self._predicate(pi, args, base, props, covered)
         for outer, inner in nested(args, self.known):
             props.append(self._prop(base, outer, inner, "of", "nested", False))
+        for place, larger in self._place_pairs(args):
+            props.append(self._prop(base, place, larger, "in", "appos", False))
         self._topic_link(n, args, base, props, covered)
         self._cooccurrences(args, base, props, covered)
         return props
