@@ -260,8 +260,10 @@ class _Run(Paths, References):
             self._predicate(pi, args, base, props, covered)
         for outer, inner in nested(args, self.known):
             props.append(self._prop(base, outer, inner, "of", "nested", False))
+        stated = {frozenset((d.subject, d.object)) for d in props}
         for place, larger in self._place_pairs(args):
-            props.append(self._prop(base, place, larger, "in", "appos", False))
+            if frozenset((place.text, larger.text)) not in stated:
+                props.append(self._prop(base, place, larger, "in", "appos", False))
         self._topic_link(n, args, base, props, covered)
         self._cooccurrences(args, base, props, covered)
         return props
