@@ -43,6 +43,23 @@ ROWS = [
     pytest.param("Which character did Tarn Osk play in Moonfall?", "Bo Lane",
                  'Tarn Osk starred in "Moonfall." The character he played in "Moonfall" is Bo Lane.',
                  [("Tarn Osk", "be", "Bo Lane")], 1, id="restated-then-named"),
+    # Markdown: a heading claims nothing (no "(Step) —…→ …"); list items are sentences.
+    pytest.param("Who directed the film that starred Tarn Osk?", "Ilo Vask",
+                 "## Step 1\n- **Tarn Osk** starred in *Moonfall*.\n## Step 2\n"
+                 "1. Moonfall was directed by Ilo Vask.",
+                 [("Tarn Osk", "star in", "Moonfall"), ("Moonfall", "direct by", "Ilo Vask")], 1,
+                 id="markdown-headings"),
+    pytest.param("Who directed the film that starred Tarn Osk?", "Ilo Vask",
+                 "Steps:\n- Tarn Osk starred in Moonfall\n- Moonfall was directed by Ilo Vask",
+                 [("Tarn Osk", "star in", "Moonfall"), ("Moonfall", "direct by", "Ilo Vask")], 1,
+                 id="markdown-items-without-stops"),
+    # Lead-ins and meta sentences carry no propositions and hide none.
+    pytest.param("Who directed the film that starred Tarn Osk?", "Ilo Vask",
+                 "Let's think step by step. The question is asking about a film. Based on the "
+                 "passage, Tarn Osk starred in Moonfall. From the context, I know that Moonfall "
+                 "was directed by Ilo Vask.",
+                 [("Tarn Osk", "star in", "Moonfall"), ("Moonfall", "direct by", "Ilo Vask")], 1,
+                 id="meta-lead-ins"),
 ]
 
 
@@ -60,6 +77,7 @@ def test_model_prose(auditor, question, answer, long_answer, expected, complete)
                                            long_answer=long_answer))
     got = [(p.subject, p.relation, p.object) for p in result.propositions]
     assert all(e in got for e in expected), got
+    assert not any(p.subject == "Step" for p in result.propositions), got
     assert result.scores.completeness == complete, result.diagnosis
 
 
