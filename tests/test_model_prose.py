@@ -138,3 +138,26 @@ def test_model_prose_verdicts(auditor, question, answer, long_answer, verdict, r
     kinds = [s.kind for s in result.diagnosis.signals]
     assert result.determinateness == verdict, (kinds, result.propositions)
     assert set(raised) <= set(kinds) and not set(not_raised) & set(kinds), kinds
+
+
+@pytest.mark.slow
+def test_model_prose_refusal_is_an_absent_answer(auditor):
+    result = auditor.audit_record(QARecord(
+        id="t", question="Who directed Moonfall?", answer="I don't know",
+        long_answer="I don't know who directed Moonfall. The context does not say."))
+    diag = result.diagnosis
+    assert result.scores.completeness == 0 and diag.answer_absent and diag.gap is None
+    assert "refusal" in [s.kind for s in diag.signals]
+    assert result.determinateness == "underdetermined"
+
+
+@pytest.mark.slow
+def test_model_prose_other_language_is_counted_apart(auditor):
+    from logicscore.report import summarize
+
+    result = auditor.audit_record(QARecord(
+        id="t", question="Who directed Moonfall?", answer="Ilo Vask",
+        long_answer="Moonfall wurde von Ilo Vask gedreht. Der Film ist ein Drama und war auch "
+                    "ein Erfolg in der Stadt."))
+    assert ("unsupported_language", "hard") in [(s.kind, s.severity) for s in result.diagnosis.signals]
+    assert summarize([result]).apart["unsupported_language"] == 1
