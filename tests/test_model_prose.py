@@ -122,6 +122,14 @@ VERDICTS = [
     pytest.param("Where was the director of Moonfall born?", "Chicago",
                  "Moonfall was directed by Ilo Vask. So the answer is Chicago.", "entailed",
                  ["asserted_without_derivation"], [], id="asserted-not-derived"),
+    # An anchor that only describes a side thing and is never written keeps the answer
+    # incomplete, and says so apart from a missing hop.
+    pytest.param("Who founded the company based in Fox Park that makes Velo bikes?", "Ilo Vask",
+                 "Velo bikes are made by Brask Cycles. Brask Cycles was founded by Ilo Vask.",
+                 "underdetermined", ["side_anchor_unreached"], [], id="side-anchor"),
+    pytest.param("Who founded the company based in Fox Park that makes Velo bikes?", "Ilo Vask",
+                 "Velo bikes are made by Brask Cycles. Ilo Vask lives in Tarvel.",
+                 "underdetermined", [], ["side_anchor_unreached"], id="missing-hop-not-side"),
     # A model's own doubt is a hedge.
     pytest.param("Who directed Moonfall?", "Ilo Vask",
                  "I'm not entirely sure, but I believe Moonfall was directed by Ilo Vask.",
