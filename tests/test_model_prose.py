@@ -60,6 +60,11 @@ ROWS = [
                  "was directed by Ilo Vask.",
                  [("Tarn Osk", "star in", "Moonfall"), ("Moonfall", "direct by", "Ilo Vask")], 1,
                  id="meta-lead-ins"),
+    # A name of two words or more written again is the same mention again.
+    pytest.param('On what date was the Tarn Osk album with "Blue Reed" released?', "June 3, 1990",
+                 '"Blue Reed" is a song from Tarn Osk\'s third album, Speak Now. Speak Now was '
+                 'released on June 3, 1990.',
+                 [("Speak Now", "release on", "June 3, 1990")], 1, id="name-written-again"),
 ]
 
 

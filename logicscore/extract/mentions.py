@@ -14,6 +14,7 @@ from ..lexicon.generic import GENERIC_WORDS, is_generic
 from ..lexicon.kinds import DESCRIPTOR_NOUNS
 from ..lexicon.names import ARTICLES, RELATIONAL
 from ..lexicon.numbers import MENTION_NUMBER_WORDS
+from ..models import LITERAL_KINDS
 from ..normalize import coref
 from ..question.forms import proper_runs
 
@@ -171,7 +172,25 @@ def find_mentions(doc: Any, hints: list[str], make_doc: Any,
         arg = Arg(span.text, span.root.i, span.start_char, KIND.get(label, "other"),
                    end=span.end_char)
         out.append(Placed(s, e, f.priority, arg))
+    out += _written_again(doc, out, taken)
     return sorted(out, key=lambda m: m.start)
+
+
+def _written_again(doc: Any, found: list[Placed], taken: list[bool]) -> list[Placed]:
+    """A capitalised name of two words or more, written again where no source found it
+    ("… album, Speak Now. Speak Now was released …"), is the same mention again."""
+    out: list[Placed] = []
+    names = {doc[m.start:m.end].text: m for m in found
+             if m.end - m.start >= 2 and doc[m.start].is_title and m.arg.kind not in LITERAL_KINDS}
+    for text, m in names.items():
+        n = m.end - m.start
+        for i in range(len(doc) - n + 1):
+            if not any(taken[i:i + n]) and doc[i:i + n].text == text:
+                span = doc[i:i + n]
+                taken[i:i + n] = [True] * n
+                out.append(Placed(i, i + n, m.priority, Arg(span.text, span.root.i, span.start_char,
+                                                             m.arg.kind, end=span.end_char)))
+    return out
 
 
 def _split_at_verbs(ent: Any) -> list[tuple[int, int]]:
