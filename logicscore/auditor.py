@@ -15,7 +15,8 @@ from contextlib import contextmanager
 from typing import Any
 
 from . import __version__, stages
-from .chain import analyze
+from . import prose
+from .chain import analyze, refused
 from .config import AuditorConfig
 from .errors import ConfigError, InputError, LogicscoreError, Timeout
 from .extract import Extractor
@@ -156,8 +157,11 @@ class Auditor:
             entities=linked.entities, max_alternatives=self.config.max_alternatives,
             answer_text=record.answer, question_text=record.question,
         )
+        own = prose.signals(record.answer, record.long_answer)
+        if any(s.kind == "refusal" for s in own):
+            result = refused(result)
         verdict = self.judge.judge(record, linked, result)
-        signals = collect_signals(linked, result, verdict, hops=record.hops) + extraction.signals
+        signals = own + collect_signals(linked, result, verdict, hops=record.hops) + extraction.signals
         scores = compute_scores(result, len(linked.propositions), verdict)
         reached = set(result.reached)
         question_out = [

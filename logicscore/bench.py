@@ -17,6 +17,7 @@ from typing import IO, Any
 
 from pydantic import ValidationError
 
+from . import labelled
 from .baselines import (
     BASELINES, Pred, answer_mentioned_baseline, gold_label, greedy_baseline, greedy_chain,
     majority_baseline,
@@ -181,8 +182,21 @@ def _gold_problem(record: dict) -> str | None:
     return None
 
 
+def _problem(record: dict, kind: bool | None) -> str | None:
+    """Why `record` cannot be measured in a file whose first usable record was labelled
+    (`kind` True), gold-corpus (False) or not yet seen (None)."""
+    if labelled.is_labelled(record):
+        if kind is False:
+            return "a labelled record (label_completeness) in a gold corpus (meta.gold)"
+        return labelled.label_problem(record)
+    if kind is True:
+        return "no label_completeness in a file of labelled answers"
+    return _gold_problem(record)
+
+
 def load(source: IO[bytes]) -> tuple[list[dict], list[Rejected]]:
-    """Read a gold corpus: the records bench can measure on, and every line it cannot.
+    """Read a gold corpus, or a file of labelled answers (`labelled`): the records bench can
+    measure on, and every line it cannot. One file holds one kind, set by its first usable line.
 
     Lines are decoded as `logicscore.io` decodes input (BOM, CRLF, UTF-8, size and depth
     limits). A line that is not JSON, not a record, or has no usable `meta.gold` becomes a
@@ -192,13 +206,14 @@ def load(source: IO[bytes]) -> tuple[list[dict], list[Rejected]]:
 
     records: list[dict] = []
     rejected: list[Rejected] = []
+    kind: bool | None = None
     for number, raw in io.iter_raw(source):
         obj, error = io.decode_line(raw, number)
         if error is None:
             if not isinstance(obj, dict):
                 error = InputError(f"line {number}: expected a JSON object, got {type(obj).__name__}",
                                    line=number)
-            elif (problem := _gold_problem(obj)) is not None:
+            elif (problem := _problem(obj, kind)) is not None:
                 error = InputError(f"line {number}: {problem}", line=number)
             else:
                 try:
@@ -210,6 +225,7 @@ def load(source: IO[bytes]) -> tuple[list[dict], list[Rejected]]:
             rejected.append(Rejected(number, io.record_id(obj) or str(number), error))
         else:
             records.append(obj)
+            kind = labelled.is_labelled(obj)
     return records, rejected
 
 
@@ -243,6 +259,8 @@ class BenchReport:
 
 
 def _input(record: dict) -> QARecord:
+    if labelled.is_labelled(record):
+        return labelled.strip_labels(record)
     meta = {k: v for k, v in record.get("meta", {}).items() if k != "gold"}
     fields = {k: v for k, v in record.items() if k != "meta"}
     return QARecord(**fields, meta=meta)
@@ -250,7 +268,7 @@ def _input(record: dict) -> QARecord:
 
 def run(records: list[dict], auditor: Any = None, *,
         results: Iterable[AuditResult | dict] | None = None,
-        rejected: Iterable[Rejected] = ()) -> BenchReport:
+        rejected: Iterable[Rejected] = ()) -> BenchReport | labelled.LabelledReport:
     """Audit `records` (or take precomputed `results`, aligned) and score them with baselines.
 
     Args:
@@ -261,6 +279,8 @@ def run(records: list[dict], auditor: Any = None, *,
         rejected: the lines `load` could not use, reported beside the metrics.
     """
     records = list(records)
+    if records and all(labelled.is_labelled(r) for r in records):
+        return labelled.run(records, auditor, results=results, rejected=rejected)
     if results is None:
         if auditor is None:
             raise ValueError("bench.run needs an auditor or precomputed results")
@@ -284,8 +304,10 @@ def _fmt(value: Any) -> str:
     return "—" if value is None else (f"{value:.3f}" if isinstance(value, float) else str(value))
 
 
-def render(report: BenchReport):
+def render(report: BenchReport | labelled.LabelledReport):
     """Rich tables: headline vs baselines, per-class F1, by hop count, by variant."""
+    if isinstance(report, labelled.LabelledReport):
+        return labelled.render(report)
     from rich.console import Group
     from rich.table import Table
 
@@ -326,8 +348,10 @@ def render(report: BenchReport):
                  sliced("by variant (auditor)", data["by_variant"]))
 
 
-def render_markdown(report: BenchReport) -> str:
+def render_markdown(report: BenchReport | labelled.LabelledReport) -> str:
     """The headline and per-hop tables as GitHub markdown (for READMEs and CI comments)."""
+    if isinstance(report, labelled.LabelledReport):
+        return labelled.render_markdown(report)
     data = report.to_json_dict()
     names = list(report.baselines)
     lines = ["| metric | logicscore | " + " | ".join(names) + " |",

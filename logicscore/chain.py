@@ -68,6 +68,15 @@ class _Ctx:
         return x not in self.literal
 
 
+def refused(result: Chain) -> Chain:
+    """The analysis of an answer that refuses: no chain reaches an answer it never gives,
+    whatever the long answer's other sentences connect; the answer is absent, no gap is."""
+    diagnosis = result.diagnosis.model_copy(update={
+        "failure": "broken", "gap": None, "gaps": [], "answer_absent": True})
+    return Chain(reached=result.reached, diagnosis=diagnosis,
+                       unmatched_anchors=result.unmatched_anchors, conclusions=result.conclusions)
+
+
 def analyze(
     propositions: list[Proposition],
     answer_entity: str | None,

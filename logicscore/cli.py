@@ -597,7 +597,8 @@ def corpus_generate(
     "greedy)."))
 def bench(
     corpus: Annotated[Path | None, typer.Argument(
-        help="A gold-labelled JSONL corpus, e.g. from `logicscore corpus generate`.",
+        help="A gold-labelled JSONL corpus (e.g. from `logicscore corpus generate`) or labelled "
+             "answers (label_completeness).",
         show_default=False, readable=False)] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables.")] = False,
     as_md: Annotated[bool, typer.Option("--md", help="Print markdown tables (for a README or CI comment).")] = False,

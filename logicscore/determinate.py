@@ -116,10 +116,13 @@ def competitors(props: list[Proposition], final: list[Proposition], answer: str,
             value, _ = _other(q, bridge)
             if value in (None, answer, bridge) or not same_relation(p, q, bridge):
                 continue
+            # "born in Springfield" and "born in Illinois" agree when LA links the two: a
+            # place and the larger place containing it are one value, not a competitor.
+            if frozenset((value, answer)) in linked:
+                continue
             every.append(q)
             same_class = (kinds.get(value) in LITERAL_KINDS) == (kinds.get(answer) in LITERAL_KINDS)
-            # "born in Springfield" and "born in Illinois" agree when LA links the two.
-            if same_class and functional(p, bridge) and frozenset((value, answer)) not in linked:
+            if same_class and functional(p, bridge):
                 conflict.append(q)
     return every, conflict
 
@@ -165,11 +168,31 @@ def judge(question: str, linked: Linked, result: Chain) -> Verdict:
         final = [p for p in props if answer in (p.subject_entity, p.object_entity)
                  and not p.negated and not p.conclusion]
     every, conflict = competitors(props, final, answer, kinds)
-    if other_answer or negates or conflict:
+    if other_answer or negates or conflict or (
+            states and not result.complete and _derives_another(question, props, answer, kinds)):
         return "contradicted"
     if states or (result.complete and not every):
         return "entailed"
     return "underdetermined"
+
+
+def _derives_another(question: str, props: list[Proposition], answer: str,
+                     kinds: Mapping[str, str]) -> bool:
+    """The body derives a value for what the question asks, then concludes another: "X was
+    born in Honolulu. So the answer is Chicago." Only the conclusion names the answer; a body
+    claim through a relation the question names reaches a thing of the answer's kind."""
+    if any(answer in (p.subject_entity, p.object_entity) for p in props if not p.conclusion):
+        return False
+    asked = {_stem(w) for w in _words(question)} - {_stem(w) for w in _STOP}
+    kind = kinds.get(answer)
+    if kind in (None, "other"):
+        return False
+    for p in props:
+        if p.conclusion or p.negated or not {_stem(w) for w in _words(p.relation)} & asked:
+            continue
+        if kind in (kinds.get(p.object_entity or ""), kinds.get(p.subject_entity or "")):
+            return True
+    return False
 
 
 class RulesJudge:

@@ -88,7 +88,7 @@ def collect_signals(linked: Linked, result: Chain, verdict: Verdict,
         hops: the expected hop count, when the record gives one.
     Returns:
         contradiction, asserted_without_derivation, hedged_on_chain, shortcut,
-        anchor_not_found, no_anchor, redundant signals, in that order.
+        side_anchor_unreached, anchor_not_found, no_anchor, redundant signals, in that order.
     """
     props = linked.propositions
     kinds = {e.id: e.kind for e in linked.entities}
@@ -111,6 +111,15 @@ def collect_signals(linked: Linked, result: Chain, verdict: Verdict,
         out.append(Signal(
             kind="shortcut", severity="soft", propositions=list(result.chain),
             message=f"the chain has {len(result.chain)} step(s) but the question needs {hops}"))
+    anchors = [q.entity for q in linked.question if q.anchor and q.entity]
+    if (not result.complete and result.unmatched_anchors and anchors
+            and all(a in result.reached for a in anchors)):
+        # Every anchor the answer writes is connected; what is missing is a name it never
+        # writes ("the company based in Fox Park"), not a hop on the way to the answer.
+        out.append(Signal(
+            kind="side_anchor_unreached", severity="soft",
+            message="the chain reaches every anchor the answer writes; never written: "
+                    + ", ".join(result.unmatched_anchors)))
     if result.unmatched_anchors:
         names = ", ".join(result.unmatched_anchors)
         out.append(Signal(kind="anchor_not_found", severity="info",

@@ -24,14 +24,21 @@ from logicscore.models import QARecord
     ("<p>A.</p><p><b>B</b>.</p>", " A.  B. ", []),
     ("a<br>b", "a b", []),
     ("x <script>alert('x')</script> y.", "x  y.", []),
-    ("# Answer\n\nA.\n---\nB.", "Answer\n\nA.\n\nB.", []),
+    # A heading names a part and claims nothing; list marks and emphasis go, and an item
+    # after a line without a stop opens a sentence (the stop sits where its mark was).
+    ("# Answer\n\nA.\n---\nB.", "\n\nA.\n\nB.", []),
+    ("## Step 1\n- **Tarn Osk** starred in *Moonfall*.", "\nTarn Osk starred in Moonfall.", []),
+    ("Steps:\n- A came\n- B went", "Steps:\nA came\n. B went", []),
+    ("1. A came\n2) B went", "A came\n. B went", []),
+    ("5 * 3 is 15 and snake_case stays.", "5 * 3 is 15 and snake_case stays.", []),
     ("A.\u2028B.", "A.\nB.", []),
 ])
 def test_rules_strip_citations(text, clean, markers):
     got, offsets, found = strip_citations(text)
     assert (got, found) == (clean, markers)
     assert len(offsets) == len(got) + 1
-    kept = [i for i in range(len(got)) if not got[i].isspace()]
+    kept = [i for i in range(len(got)) if not got[i].isspace()
+            and not (got[i] == "." and text[offsets[i]] in "-*+•0123456789")]
     assert [text[offsets[i]] for i in kept] == [got[i] for i in kept]
 
 

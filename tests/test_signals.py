@@ -65,8 +65,9 @@ SEED = [
      [("contradiction", "hard", ["P2", "P4"]), ("redundant", "info", ["P4"])]),
     # The chain is shorter than the known hop count.
     ([], ["Springfield"], "Christopher Nolan", 4, [("shortcut", "soft", ["P1", "P2", "P3"])]),
-    # An anchor the answer never names.
-    ([], ["Springfield", "Gotham"], "Christopher Nolan", None, [("anchor_not_found", "info", [])]),
+    # An anchor the answer never names, beside one the chain reaches: a side anchor.
+    ([], ["Springfield", "Gotham"], "Christopher Nolan", None,
+     [("side_anchor_unreached", "soft", []), ("anchor_not_found", "info", [])]),
 ])
 def test_signals_table(extra, anchors, answer, hops, expected):
     assert signals(SEED + extra, anchors, answer, hops) == expected

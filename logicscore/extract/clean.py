@@ -18,7 +18,13 @@ _NOISE = re.compile(
     r"|(?P<brk>[\x0b\x0c\x85\u2028\u2029])"
     r"|(?P<tag><!--.*?-->|<(?P<blk>script|style)\b.*?</(?P=blk)\s*>|</?[A-Za-z][^<>]{0,200}>)"
     r"|\x1b\[[0-9;?]*[A-Za-z]|[\x00-\x08\x0e-\x1f\x7f]"
-    r"|(?m:^[ \t]*(?:#{1,6}[ \t]+|(?:[-*_][ \t]*){3,}$))",
+    # A heading is a sentence of its own, so its words never become the next line's
+    # subject ("## Step 1" then "Tarn Osk starred …").
+    r"|(?m:^[ \t]*#{1,6}[ \t]+(?P<htext>[^\n]*[^\s.!?:;,])[ \t]*$)"
+    r"|(?m:^[ \t]*(?:#{1,6}[ \t]+|(?:[-*_][ \t]*){3,}$))"
+    # Markdown list marks and emphasis: "- ", "1. ", "**Tarn Osk**", "*Moonfall*".
+    r"|(?P<mark>(?m:^[ \t]*(?:[-*+•]|\d{1,2}[.)])[ \t]+)|\*\*|(?<![\w*])\*(?=[^\s*])"
+    r"|(?<=[^\s*])\*(?![\w*])|(?<!\w)__(?=\w)|(?<=\w)__(?!\w))",
     re.I | re.S,
 )
 _BLOCK_TAG = re.compile(r"</?(?:p|div|br|li|ul|ol|h[1-6]|tr|td|th|table|blockquote|pre)\b", re.I)
@@ -30,7 +36,9 @@ def strip_citations(text: str) -> tuple[str, list[int], list[tuple[int, list[str
 
     Markers: `[Doc1]`, `[1]`, `[1, 2]`, `[doc]<s3>`. Noise a reader does not see (control
     and zero-width characters, bidi marks, soft hyphens, ANSI escapes, HTML tags, markdown
-    heading and rule marks) is dropped or becomes a space, so it cannot split names or sentences.
+    heading and rule marks, list marks, bold and italics) is dropped or becomes a space, so it
+    cannot split names or sentences; a heading line is dropped (it names a part, it claims
+    nothing) and a list item opens a sentence.
     """
     parts: list[str] = []
     # offsets[i] is where clean character i sits in the original text (one past the end too).
@@ -43,6 +51,13 @@ def strip_citations(text: str) -> tuple[str, list[int], list[tuple[int, list[str
         if m.group("ltext"):
             parts.append(m.group("ltext"))
             offsets.extend(range(m.start("ltext"), m.end("ltext")))
+        elif m.group("htext"):
+            pass  # a heading ("## Step 1", "### Reasoning") names the part, not a claim
+        elif m.group("mark") and _opens_item(text, m, parts):
+            # A list item is a sentence even when the one before has no full stop; the
+            # stop stands where the item's mark was.
+            parts.append(". ")
+            offsets.extend([m.start(), m.start()])
         elif m.group("ids") or m.group("s"):
             ids = [m.group("s")] if m.group("s") else [
                 i.strip() for i in re.split(r"[,;]", m.group("ids"))]
@@ -55,6 +70,15 @@ def strip_citations(text: str) -> tuple[str, list[int], list[tuple[int, list[str
     parts.append(text[pos:])
     offsets.extend(range(pos, len(text) + 1))
     return "".join(parts), offsets, markers
+
+
+def _opens_item(text: str, m: re.Match, parts: list[str]) -> bool:
+    """Whether `m` is a list mark at a line start after a line that ends without a stop."""
+    before = "".join(parts[-3:]).rstrip()
+    at_line_start = m.start() == 0 or "\n" in text[max(0, m.start() - 1):m.start() + 1] or \
+        text[:m.start()].rstrip(" \t").endswith("\n")
+    return bool(before) and at_line_start and before[-1] not in ".!?:;" and \
+        m.group("mark").strip()[:1] in "-*+•0123456789"
 
 
 def _gap(text: str, m: re.Match) -> str:

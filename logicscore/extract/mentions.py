@@ -14,6 +14,7 @@ from ..lexicon.generic import GENERIC_WORDS, is_generic
 from ..lexicon.kinds import DESCRIPTOR_NOUNS
 from ..lexicon.names import ARTICLES, RELATIONAL
 from ..lexicon.numbers import MENTION_NUMBER_WORDS
+from ..models import LITERAL_KINDS
 from ..normalize import coref
 from ..question.forms import proper_runs
 
@@ -91,13 +92,22 @@ def quoted(doc: Any, wanted: Wanted) -> list[Found]:
     out: list[Found] = []
     for m in re.finditer(r"\"([^\"]{2,120})\"|“([^”]{2,120})”", doc.text):
         g = 1 if m.group(1) else 2
-        span = doc.char_span(m.start(g), m.end(g), alignment_mode="contract")
+        end = m.end(g) - _closing_stop(m.group(g))
+        span = doc.char_span(m.start(g), end, alignment_mode="contract")
         if span is not None and len(span):
             out.append(Found(span.start, span.end, 1))
             nick = _nickname_name(doc, span)
             if nick:
                 out.append(Found(span.start, nick, 1, "PERSON"))
     return out
+
+
+def _closing_stop(title: str) -> int:
+    """1 when the quoted text ends with the sentence's comma or full stop, written inside the
+    quotes ("… is \"Moonfall.\""), 0 for an abbreviation's own stop ("F.A.M.E.", "Jr.")."""
+    if title.endswith(",") or (title.endswith(".") and not re.search(r"\.\w+\.$|\b[A-Z][a-z]?\.$", title)):
+        return 1
+    return 0
 
 
 def whole_dates(doc: Any, wanted: Wanted) -> list[Found]:
@@ -162,7 +172,25 @@ def find_mentions(doc: Any, hints: list[str], make_doc: Any,
         arg = Arg(span.text, span.root.i, span.start_char, KIND.get(label, "other"),
                    end=span.end_char)
         out.append(Placed(s, e, f.priority, arg))
+    out += _written_again(doc, out, taken)
     return sorted(out, key=lambda m: m.start)
+
+
+def _written_again(doc: Any, found: list[Placed], taken: list[bool]) -> list[Placed]:
+    """A capitalised name of two words or more, written again where no source found it
+    ("… album, Speak Now. Speak Now was released …"), is the same mention again."""
+    out: list[Placed] = []
+    names = {doc[m.start:m.end].text: m for m in found
+             if m.end - m.start >= 2 and doc[m.start].is_title and m.arg.kind not in LITERAL_KINDS}
+    for text, m in names.items():
+        n = m.end - m.start
+        for i in range(len(doc) - n + 1):
+            if not any(taken[i:i + n]) and doc[i:i + n].text == text:
+                span = doc[i:i + n]
+                taken[i:i + n] = [True] * n
+                out.append(Placed(i, i + n, m.priority, Arg(span.text, span.root.i, span.start_char,
+                                                             m.arg.kind, end=span.end_char)))
+    return out
 
 
 def _split_at_verbs(ent: Any) -> list[tuple[int, int]]:
@@ -185,6 +213,9 @@ _NOT_NAMES = frozenset({"", "NORP", "LANGUAGE", "DATE", "TIME", "CARDINAL", "ORD
                         "QUANTITY", "MONEY", "PERCENT"})
 
 
+_OPEN_ABBREVIATION = re.compile(r"(?:^|\s)(?:[A-Za-z]\.)+[A-Za-z]$")
+
+
 def _phrase_hits(doc: Any, phrases: list[str], make_doc: Any,
                  carve: bool) -> list[tuple[int, int]]:
     """Token spans where `phrases` occur: case-insensitive, except for short or all-capital
@@ -198,6 +229,9 @@ def _phrase_hits(doc: Any, phrases: list[str], make_doc: Any,
     # "Thelma and Louise" is also written "Thelma & Louise".
     variants |= {re.sub(r" and ", " & ", v) for v in variants} | {
         v.replace(" & ", " and ") for v in variants}
+    # A question drops an abbreviation's last stop before its own words ("in Washington, D.C
+    # that …"); the answer writes it.
+    variants |= {v + "." for v in variants if _OPEN_ABBREVIATION.search(v)}
     # A short answer such as "a" or "it" would match every article or pronoun. The stop
     # list is asked directly: whether the vocab has met a word depends on earlier texts.
     # Number words are stop words to spaCy, yet "five" is a fine answer.

@@ -6,11 +6,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..lexicon.kinds import DESCRIPTOR_NOUNS, DESCRIPTORS
 from .draft import Draft, SentenceBase
 from .mentions import Arg
 from .syntax import ANSWER_IS, misparsed_verb, np_text
 
 _SUBJ = ("nsubj", "nsubjpass")
+# "the stadium", "this film": a definite description of a kind of thing.
+_DESCRIPTION_HEADS = DESCRIPTOR_NOUNS | DESCRIPTORS
+_DEFINITE = frozenset({"the", "this", "that", "these", "those"})
 
 
 class Paths:
@@ -82,6 +86,44 @@ class Paths:
         while t.i not in up and t.head.i != t.i:
             t = t.head
         return t.i
+
+    def _unnamed_between(self, a: int, b: int) -> bool:
+        """Whether the parse joins tokens a and b only through a subject that describes a
+        thing it never names: in "The stadium named after X is in P", X is not in P; the
+        stadium is, and the text does not say which stadium that is."""
+        lca = self._lca(a, b)
+        if self.lemma(self.doc[lca]) == "be":
+            return False  # "The character he played is Y" restates, then names: a link
+        for start in (a, b):
+            t, below = self.doc[start], None
+            while t.i != lca and t.head.i != t.i:
+                # Only a clause or a preposition between them: "The 1974 X team" is X, and
+                # so is "the city of X".
+                if (t.dep_ in _SUBJ and t.i not in self.arg_at and t.head.i == lca
+                        and below is not None and (below.dep_ in ("acl", "relcl") or
+                                                   (below.dep_ == "prep" and below.lower_ != "of"))
+                        and self.lemma(t).lower() in _DESCRIPTION_HEADS
+                        and any(c.lower_ in _DEFINITE for c in t.children if c.dep_ == "det")):
+                    return True
+                t, below = t.head, t
+        return False
+
+    def _place_pairs(self, args: list[Arg]) -> list[tuple[Arg, Arg]]:
+        """(place, larger place) written "A, B" ("born in Honolulu, Hawaii"): one place and
+        the one containing it, one value for "born in", not two."""
+        out = []
+        for a, b in zip(args, args[1:]):
+            between = self.doc.text[a.end:b.start]
+            kinds = {a.kind, b.kind}
+            top, tail = self.doc[a.top], self.doc[b.top]
+            # After "in"/"at"/"from", an apposition is where the place is, whatever NER
+            # made of two unfamiliar names.
+            located = (top.dep_ == "pobj" and top.head.lower_ in ("in", "at", "from", "near")
+                       and tail.dep_ == "appos" and tail.head.i == top.i)
+            if between.strip() == "," and not kinds & {"work", "date", "number"} and (
+                    located or ("place" in kinds and kinds <= {"place", "other"})):
+                out.append((a, b))
+        return out
 
     def _conclusion(self, sent: Any, args: list[Arg], base: SentenceBase) -> list[Draft]:
         """One proposition stating the result; it never bridges (SPEC §4.5)."""

@@ -7,6 +7,7 @@ from dataclasses import replace
 from typing import Any
 
 from ..lexicon.generic import is_generic
+from ..lexicon.kinds import PERSON_NOUNS
 from ..lexicon.names import ARTICLES
 from ..models import LITERAL_KINDS
 from ..normalize import coref
@@ -40,6 +41,8 @@ class References:
                 arg.kind = cls
             elif arg.kind in ("other", "org") and self._animate(root):
                 arg.kind = "person"  # "J.K. Rowling wrote …" is tagged ORG by the small model
+            elif arg.kind not in LITERAL_KINDS and self._described_person(root):
+                arg.kind = "person"
             arg.top = top_token(self.doc, root, self.arg_at).i
 
     def _animate(self, root: Any) -> bool:
@@ -53,6 +56,16 @@ class References:
             return any(c.dep_ == "relcl" and any(g.lower_ == "who" for g in c.children)
                        for c in root.children)
         return self.lemma(verb).lower() in _PERSON_VERBS
+
+    def _described_person(self, root: Any) -> bool:
+        """A name the other side of "be" describes with a person noun is a person, whatever
+        NER made of it: "The emperor who built X was Caligula", "Ilo was the king of Y"."""
+        verb = root.head
+        if root.dep_ not in ("attr", "nsubj") or self.lemma(verb).lower() != "be":
+            return False
+        other = "nsubj" if root.dep_ == "attr" else "attr"
+        return any(c.dep_ == other and c.i not in self.arg_at
+                   and self.lemma(c).lower() in PERSON_NOUNS for c in verb.children)
 
     def _topics(self) -> dict[int, Arg]:
         """Sentences written "Title: body" (or "Name, Epithet: body"): the body is about the

@@ -260,6 +260,10 @@ class _Run(Paths, References):
             self._predicate(pi, args, base, props, covered)
         for outer, inner in nested(args, self.known):
             props.append(self._prop(base, outer, inner, "of", "nested", False))
+        stated = {frozenset((d.subject, d.object)) for d in props}
+        for place, larger in self._place_pairs(args):
+            if frozenset((place.text, larger.text)) not in stated:
+                props.append(self._prop(base, place, larger, "in", "appos", False))
         self._topic_link(n, args, base, props, covered)
         self._cooccurrences(args, base, props, covered)
         return props
@@ -348,7 +352,8 @@ class _Run(Paths, References):
             anchor = next((a for a in args if id(a) in covered and a.kind not in LITERAL_KINDS),
                           next((a for a in args if id(a) in covered), args[0]))
             for o in args:
-                if id(o) in covered or o is anchor or o.text.lower() == anchor.text.lower():
+                if id(o) in covered or o is anchor or o.text.lower() == anchor.text.lower() \
+                        or self._unnamed_between(anchor.top, o.top):
                     continue
                 relation = self._path(o, self.doc[self._lca(anchor.top, o.top)], None)[0]
                 props.append(self._prop(base, anchor, o, relation or "co-occurs with",

@@ -11,7 +11,8 @@ HEDGE = re.compile(
     r"\b(?:reportedly|allegedly|possibly|perhaps|rumou?red|supposedly|purportedly|presumably|"
     r"probably|likely|apparently|unconfirmed|(?:may|might|could) (?:have|be)|"
     r"unclear (?:whether|if)|it is (?:believed|thought|said|possible)|(?:is|are|was|were) "
-    r"(?:said|believed|thought) to|not (?:sure|certain)|uncertain)\b",
+    r"(?:said|believed|thought) to|not (?:entirely |completely |quite |totally |100% )?(?:sure|certain)|"
+    r"uncertain|I (?:believe|think|guess|suspect)|if I (?:recall|remember) correctly)\b",
     re.I,
 )
 CONCLUSION = re.compile(

@@ -42,6 +42,10 @@ def widen(doc: Any, spans: list[Candidate], written: Written) -> list[Candidate]
             first = toks[i]
             if i < a and not (first.is_title or _digits(first)):
                 continue
+            # The question's first word is capitalised by its place: a preposition there
+            # ("In The Long Hall, who …") opens no name, though the answer writes "in …".
+            if i < a and i == 0 and first.lower_ in _PREPOSITIONS:
+                continue
             for j in range(b, min(len(toks), b + 5)):
                 last = toks[j]
                 window = toks[i:j + 1]

@@ -15,9 +15,9 @@ from typing import Any
 
 from ..lexicon.dates import CALENDAR_WORDS
 from ..lexicon.function_words import CONNECTORS, TITLE_CONNECTORS, WH_WORDS
-from ..lexicon.generic import is_generic
-from ..lexicon.kinds import WORK_NOUNS
-from ..lexicon.names import EPITHET, PARENTHESIS
+from ..lexicon.generic import DEMONYMS, is_generic
+from ..lexicon.kinds import PERSON_NOUNS, WORK_NOUNS
+from ..lexicon.names import EPITHET, PARENTHESIS, PERSON_TITLES, ROYAL_TITLES
 from .forms import Candidate, is_proper, proper_runs, token_end
 
 
@@ -40,6 +40,9 @@ _LOWER_TAIL = re.compile(r"(?:(?:'s|’s)?\s+[a-z][\w-]*)+$")
 # A model or series number continues the name before it; a year is an edition, not a name.
 _MODEL_NUMBER = re.compile(r" (?!1\d{3}\b|20\d{2}\b)\d{1,4}\b(?![.,:]?\d|%| ?-)")
 GENERIC_LABELS = frozenset({"NORP", "LANGUAGE"})
+# A rank, office or role written alone ("Captain", "the Senator", "Actress and daughter of …")
+# says what someone is, not who. A monarch's title alone also names bands and ships.
+ROLE_WORDS = (PERSON_TITLES | PERSON_NOUNS) - ROYAL_TITLES
 
 
 # Sources: where candidates come from.
@@ -173,6 +176,12 @@ def no_epithet(doc: Any, cand: Candidate) -> Candidate | None:
     return None if cut else cand
 
 
+def no_bare_role(doc: Any, cand: Candidate) -> Candidate | None:
+    """A rank, office or role word alone is no name, however it is capitalised."""
+    text = doc.text[cand.start:cand.end].strip(" .")
+    return None if not cand.quoted and text.lower() in ROLE_WORDS else cand
+
+
 # Generic tests: a candidate any of them holds for is no anchor.
 
 def people_or_language(doc: Any, cand: Candidate, name: str) -> bool:
@@ -186,15 +195,34 @@ def generic_name(doc: Any, cand: Candidate, name: str) -> bool:
     return is_generic(name)
 
 
+def described_person(doc: Any, cand: Candidate, name: str) -> bool:
+    """A nationality and a role, capitalised ("the American Basketball Player who …"),
+    describe a person the question does not name."""
+    words = name.lower().split()
+    return len(words) > 1 and words[0] in DEMONYMS and words[-1] in PERSON_NOUNS
+
+
 def asked_for(doc: Any, cand: Candidate, name: str) -> bool:
     """A name inside "what/which … noun" describes what is asked for; it is no chain end."""
     return any(cand.within(a, b) for a, b in wh_phrases(doc))
 
 
 def wh_phrases(doc: Any) -> list[tuple[int, int]]:
-    """Character spans of "what/which … noun" phrases."""
-    return [(t.idx, token_end(t.head)) for t in doc
-            if t.lower_ in ("what", "which") and t.dep_ == "det" and t.head.i > t.i]
+    """Character spans of "what/which … noun" phrases: as parsed, and, where the parse
+    misses one ("in which US city"), a wh-word, capitalised words and a lowercase noun."""
+    spans = [(t.idx, token_end(t.head)) for t in doc
+             if t.lower_ in ("what", "which") and t.dep_ == "det" and t.head.i > t.i]
+    toks = list(doc)
+    for i, tok in enumerate(toks):
+        # Mid-question, a capitalised "What" opens a title ("… of What We Say When …").
+        if tok.lower_ not in ("what", "which") or (i > 0 and not tok.is_lower):
+            continue
+        j = i + 1
+        while j < len(toks) and (toks[j].is_title or toks[j].is_upper) and toks[j].is_alpha:
+            j += 1
+        if j > i + 1 and j < len(toks) and toks[j].is_lower and toks[j].pos_ == "NOUN":
+            spans.append((tok.idx, token_end(toks[j])))
+    return spans
 
 
 SOURCES: tuple[Rule, ...] = (
@@ -211,6 +239,7 @@ STEPS: tuple[Rule, ...] = (
     Rule("needs_capital", needs_capital),
     Rule("no_disambiguator", no_disambiguator),
     Rule("no_epithet", no_epithet),
+    Rule("no_bare_role", no_bare_role),
 )
 # Found first and trimmed only: they win every overlap.
 KEPT_SOURCES: tuple[Rule, ...] = (Rule("comparison", comparison),)
@@ -218,6 +247,7 @@ KEPT_STEPS: tuple[Rule, ...] = (_TRIM,)
 GENERIC_RULES: tuple[Rule, ...] = (
     Rule("people_or_language", people_or_language),
     Rule("generic_name", generic_name),
+    Rule("described_person", described_person),
     Rule("asked_for", asked_for),
 )
 

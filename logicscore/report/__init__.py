@@ -17,6 +17,7 @@ from rich.text import Text
 from ..models import AuditResult
 
 METRICS = ("completeness", "conciseness", "determinateness", "partial_completeness")
+APART = ("refusal", "unsupported_language")
 
 
 @dataclass
@@ -28,6 +29,8 @@ class Summary:
     errors: Counter = field(default_factory=Counter)
     failures: Counter = field(default_factory=Counter)
     verdicts: Counter = field(default_factory=Counter)
+    # Records whose verdict means nothing or something else: refusals, unread languages.
+    apart: Counter = field(default_factory=Counter)
     sums: dict[str, list[float]] = field(default_factory=lambda: {m: [] for m in METRICS})
 
     def add(self, result: AuditResult) -> None:
@@ -41,6 +44,8 @@ class Summary:
         failure = result.diagnosis.failure if result.diagnosis else None
         self.failures[failure or "complete"] += 1
         self.verdicts[result.determinateness or "underdetermined"] += 1
+        kinds = {s.kind for s in (result.diagnosis.signals if result.diagnosis else [])}
+        self.apart.update(k for k in APART if k in kinds)
 
     def means(self) -> dict[str, float | None]:
         return {m: (round(mean(v), 4) if v else None) for m, v in self.sums.items()}
@@ -68,6 +73,10 @@ def render_summary(summary: Summary) -> Table:
         table.add_row(kind, _pct(summary.failures.get(kind, 0), summary.scored))
     for verdict in ("entailed", "contradicted", "underdetermined"):
         table.add_row(verdict, _pct(summary.verdicts.get(verdict, 0), summary.scored))
+    for kind in APART:
+        if summary.apart.get(kind):
+            table.add_row(f"{kind} (counted apart)", _pct(summary.apart[kind], summary.scored),
+                          style="yellow")
     for kind, count in sorted(summary.errors.items()):
         table.add_row(f"error: {kind}", _pct(count, summary.total), style="red")
     return table

@@ -1,0 +1,223 @@
+"""Measure the auditor on labelled real answers, the second kind of gold `bench` reads (SPEC §8).
+
+    records, _ = bench.load(open("answers.jsonl", "rb"))   # records carry label_completeness
+    report = labelled.run(records, Auditor(extractor="rules", timing=False))
+
+A labelled record is an input record plus `label_*` fields written by a person reading the
+long answer: `label_completeness` (complete / incomplete / ambiguous) and, when present,
+`label_question_type`. Labels are stripped before the auditor sees a record. Measured:
+recall on complete, specificity on incomplete, balanced accuracy, overall and per question
+type; ambiguous records are counted apart; an errored result is a wrong prediction.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .models import AuditResult, QARecord
+
+__all__ = ["LABEL", "LabelledReport", "is_labelled", "label_problem", "strip_labels", "run",
+           "measure", "answer_mentioned", "names_mentioned", "render", "render_markdown"]
+
+LABEL = "label_completeness"
+TYPE = "label_question_type"
+LABELS = ("complete", "incomplete", "ambiguous")
+_PREFIX = "label_"
+_INPUT_FIELDS = frozenset(QARecord.model_fields) - {"meta", "gold_answer"}
+
+
+def is_labelled(record: Any) -> bool:
+    """A record of this kind names its completeness label at the top level."""
+    return isinstance(record, dict) and LABEL in record
+
+
+def label_problem(record: dict) -> str | None:
+    """Why `record` is not a usable labelled record (None when it is one)."""
+    for name in ("question", "answer", "long_answer"):
+        if not isinstance(record.get(name), str):
+            return f"{name} must be a string"
+    if record.get(LABEL) not in LABELS:
+        return f"{LABEL} must be one of {', '.join(LABELS)}"
+    if record.get(TYPE) is not None and not isinstance(record.get(TYPE), str):
+        return f"{TYPE} must be a string"
+    if record.get("meta") is not None and not isinstance(record.get("meta"), dict):
+        return "meta must be an object"
+    return None
+
+
+def strip_labels(record: dict) -> QARecord:
+    """The auditor's input: every `label_*` field dropped, and the gold short answer too (it is
+    a label as much as the completeness is); fields an input record does not know go to meta."""
+    meta = dict(record.get("meta") or {})
+    fields: dict[str, Any] = {}
+    for name, value in record.items():
+        if name.startswith(_PREFIX) or name in ("meta", "gold_answer"):
+            continue
+        if name in _INPUT_FIELDS:
+            fields[name] = value
+        else:
+            meta[name] = value
+    fields.setdefault("id", str(record.get("id", "")))
+    return QARecord(**fields, meta=meta)
+
+
+# -- baselines ---------------------------------------------------------------------------
+
+def answer_mentioned(record: dict) -> bool:
+    """Complete iff the short answer (without a final period) is written in the long answer."""
+    return record["answer"].casefold().strip(" .") in record["long_answer"].casefold()
+
+
+_CAPITALISED = re.compile(r"\b[A-Z][\w'-]*")
+
+
+def names_mentioned(record: dict) -> bool:
+    """Complete iff every capitalised word of the question is written in the long answer, and
+    the answer is. The question's first capitalised word is skipped: it is the wh-word or is
+    capitalised only by its position."""
+    text = record["long_answer"].casefold()
+    words = _CAPITALISED.findall(record["question"])[1:]
+    return all(w.casefold() in text for w in words) and answer_mentioned(record)
+
+
+BASELINES = {"answer_mentioned": answer_mentioned, "names_mentioned": names_mentioned}
+
+
+# -- measures ----------------------------------------------------------------------------
+
+def _ratio(num: int, den: int) -> float | None:
+    return round(num / den, 4) if den else None
+
+
+def measure(pairs: list[tuple[bool, bool | None]]) -> dict[str, Any]:
+    """Recall on complete, specificity on incomplete and their mean, for (gold complete,
+    predicted complete) pairs; a None prediction (errored) is wrong whatever the label."""
+    pos = [p for g, p in pairs if g]
+    neg = [p for g, p in pairs if not g]
+    tp, tn = sum(p is True for p in pos), sum(p is False for p in neg)
+    recall, specificity = _ratio(tp, len(pos)), _ratio(tn, len(neg))
+    balanced = None if recall is None or specificity is None else round((recall + specificity) / 2, 4)
+    return {"n": len(pairs), "complete": len(pos), "incomplete": len(neg),
+            "recall": recall, "recall_hits": tp, "specificity": specificity,
+            "specificity_hits": tn,
+            "balanced_accuracy": balanced}
+
+
+def _sliced(records: list[dict], predicted: list[bool | None]) -> dict[str, Any]:
+    """`measure` over the decided records, overall and per question type (sorted)."""
+    decided = [(r, p) for r, p in zip(records, predicted) if r[LABEL] != "ambiguous"]
+    out = {"all": measure([(r[LABEL] == "complete", p) for r, p in decided])}
+    for kind in sorted({r[TYPE] for r, _ in decided if isinstance(r.get(TYPE), str)}):
+        out[kind] = measure([(r[LABEL] == "complete", p) for r, p in decided if r.get(TYPE) == kind])
+    return out
+
+
+def _predicted(result: AuditResult | dict) -> bool | None:
+    if isinstance(result, dict):
+        result = AuditResult.model_validate(result)
+    if result.status != "ok" or result.scores is None:
+        return None
+    return bool(result.scores.completeness)
+
+
+@dataclass
+class LabelledReport:
+    auditor: dict[str, Any]
+    baselines: dict[str, dict[str, Any]]
+    n: int
+    ambiguous: int
+    errors: int = 0
+    signature: str | None = None
+    rejected: list[Any] = field(default_factory=list)
+
+    def to_json_dict(self) -> dict[str, Any]:
+        skipped = {"input_errors": [r.to_json_dict() for r in self.rejected]} if self.rejected else {}
+        return {"kind": "labelled", "n": self.n, "ambiguous": self.ambiguous, "errors": self.errors,
+                "signature": self.signature, "by_question_type": self.auditor,
+                "baselines": self.baselines, **skipped}
+
+
+def run(records: list[dict], auditor: Any = None, *,
+        results: Iterable[AuditResult | dict] | None = None,
+        rejected: Iterable[Any] = ()) -> LabelledReport:
+    """Audit labelled `records` (or take precomputed `results`, aligned) and measure them.
+
+    Args:
+        records: labelled records (`is_labelled`); labels are stripped before auditing.
+        auditor: anything with `audit_many(Iterable[QARecord])`.
+        results: predictions already made, one per record in order.
+        rejected: the lines `bench.load` could not use, reported beside the measures.
+    """
+    records = list(records)
+    if results is None:
+        if auditor is None:
+            raise ValueError("labelled.run needs an auditor or precomputed results")
+        results = auditor.audit_many(strip_labels(r) for r in records)
+    predicted = [_predicted(r) for r in results]
+    if len(predicted) != len(records):
+        raise ValueError(f"{len(predicted)} results for {len(records)} records")
+    baselines = {name: _sliced(records, [fn(r) for r in records]) for name, fn in BASELINES.items()}
+    return LabelledReport(_sliced(records, predicted), baselines, len(records),
+                          sum(r[LABEL] == "ambiguous" for r in records),
+                          sum(p is None for p in predicted),
+                          getattr(auditor, "signature", None) if auditor is not None else None,
+                          list(rejected))
+
+
+# -- rendering ---------------------------------------------------------------------------
+
+_COLUMNS = ("recall", "specificity", "balanced_accuracy")
+
+
+def _cell(row: dict[str, Any], key: str) -> str:
+    value = row.get(key)
+    if value is None:
+        return "—"
+    if key == "recall":
+        return f"{value:.3f} ({row['recall_hits']}/{row['complete']})"
+    if key == "specificity":
+        return f"{value:.3f} ({row['specificity_hits']}/{row['incomplete']})"
+    return f"{value:.3f}"
+
+
+def _rows(report: LabelledReport) -> list[tuple[str, str, dict[str, Any]]]:
+    rows = []
+    for kind, row in report.auditor.items():
+        rows.append((kind, "logicscore", row))
+        rows += [("", name, base[kind]) for name, base in report.baselines.items()]
+    return rows
+
+
+def _footer(report: LabelledReport) -> str:
+    text = (f"{report.n} labelled answers, {report.ambiguous} ambiguous (left out), "
+            f"{report.errors} errored; signature `{report.signature}`")
+    if report.rejected:
+        text += f"\n{len(report.rejected)} lines left out; first: {report.rejected[0].error.message}"
+    return text
+
+
+def render_markdown(report: LabelledReport) -> str:
+    """Per question type: the auditor's measures with the baselines beneath, as markdown."""
+    lines = ["| question type | predictor | recall on complete | specificity on incomplete "
+             "| balanced accuracy |", "|---|---|---:|---:|---:|"]
+    for kind, name, row in _rows(report):
+        bold = "**" if name == "logicscore" else ""
+        lines.append(f"| {kind} | {bold}{name}{bold} | "
+                     + " | ".join(_cell(row, k) for k in _COLUMNS) + " |")
+    return "\n".join([*lines, "", _footer(report)])
+
+
+def render(report: LabelledReport):
+    """The same table for a terminal (rich)."""
+    from rich.table import Table
+
+    table = Table(title="logicscore bench (labelled answers)", caption=_footer(report))
+    for col in ("question type", "predictor", *_COLUMNS):
+        table.add_column(col, justify="right" if col in _COLUMNS else "left")
+    for kind, name, row in _rows(report):
+        table.add_row(kind, name, *(_cell(row, k) for k in _COLUMNS),
+                      style="bold" if name == "logicscore" else None)
+    return table

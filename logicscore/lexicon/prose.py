@@ -1,0 +1,40 @@
+"""Words of a model's answer about itself: refusals, and the function words that tell which
+language a long answer is written in (SPEC §4.8)."""
+
+from __future__ import annotations
+
+import re
+
+from ._sets import words
+
+# A refusal: the model says it cannot answer, whatever it writes around it.
+REFUSAL = re.compile(
+    r"\b(?:i (?:do not|don't|don’t) know|i(?:'m| am) (?:not able|unable) to (?:answer|determine|find)"
+    r"|(?:i )?(?:cannot|can't|can’t|could not|couldn't) (?:be )?(?:determine|answer|find|tell|say)\w*"
+    r"|(?:the )?(?:context|passage|text|documents?|information)(?: provided| given)? "
+    r"(?:does not|doesn't|doesn’t|did not) (?:say|mention|state|specify|contain|provide)"
+    r"|there is no (?:information|mention|answer)|not enough information|no information (?:is )?"
+    r"(?:given|provided|available))\b",
+    re.I,
+)
+# A short answer that only refuses.
+REFUSAL_ANSWER = re.compile(
+    r"^\W*(?:unknown|not known|no answer|none given|n/?a|insufficient information|"
+    r"cannot (?:be )?(?:determined|answered)|i (?:do not|don't|don’t) know)\W*$", re.I)
+
+# The commonest function words of English and of the languages models most often answer in
+# instead; a long answer whose words are mostly another language's is not read as English.
+ENGLISH = words("""
+the of and to in is was a that for it with as by on are from at his her this which an be
+has had were who not or its their also but have been he she they
+""")
+OTHER_LANGUAGES: dict[str, frozenset[str]] = {
+    "de": words("der die das und ist war ein eine nicht mit von zu den dem des im auf für sich "
+                "wurde auch als bei einer"),
+    "fr": words("le la les et est était un une des du dans pour pas avec sur qui que il elle "
+                "sont au aux par ce"),
+    "es": words("el la los las y es fue un una del en por con para que se su no al como"),
+    "it": words("il lo la gli le e è era un una del della di che per con non sono nel"),
+    "pt": words("o os as e é foi um uma do da dos das em por com para que não no na"),
+    "nl": words("de het een en is was van niet met op voor dat die zijn werd ook bij"),
+}

@@ -1,0 +1,54 @@
+"""What a model's answer says about itself (SPEC §4.8): a refusal to answer, and a long
+answer in a language the rules path does not read. Pure functions over the record's text."""
+
+from __future__ import annotations
+
+import re
+
+from .lexicon.prose import ENGLISH, OTHER_LANGUAGES, REFUSAL, REFUSAL_ANSWER
+from .models import Signal
+
+__all__ = ["refusal", "language", "signals"]
+
+_WORD = re.compile(r"[^\W\d_]+", re.U)
+# Below this many words, function-word shares say nothing.
+_MIN_WORDS = 8
+
+
+def refusal(answer: str, long_answer: str) -> str | None:
+    """The words that refuse, when the short answer only refuses or the long answer refuses
+    without writing the short answer."""
+    if REFUSAL_ANSWER.match(answer):
+        return answer.strip()
+    m = REFUSAL.search(long_answer)
+    if m is None:
+        return None
+    short = answer.strip().strip(".").casefold()
+    return m.group(0) if not short or short not in long_answer.casefold() else None
+
+
+def language(long_answer: str) -> str | None:
+    """The code of another language whose function words outnumber English ones, or None."""
+    tokens = [w.casefold() for w in _WORD.findall(long_answer)]
+    if len(tokens) < _MIN_WORDS:
+        return None
+    english = sum(t in ENGLISH for t in tokens)
+    best, count = max(((code, sum(t in table for t in tokens))
+                       for code, table in OTHER_LANGUAGES.items()), key=lambda x: x[1])
+    # Shared words ("die", "in", "a") count for both; another language must clearly lead.
+    return best if count >= 3 and count > 2 * english else None
+
+
+def signals(answer: str, long_answer: str) -> list[Signal]:
+    """`refusal` (hard) and `unsupported_language` (hard) for one record."""
+    out = []
+    refused = refusal(answer, long_answer)
+    if refused is not None:
+        out.append(Signal(kind="refusal", severity="hard",
+                          message=f"the answer refuses: '{refused[:80]}'"))
+    lang = language(long_answer)
+    if lang is not None:
+        out.append(Signal(kind="unsupported_language", severity="hard",
+                          message=f"the long answer reads as '{lang}', not English; the rules "
+                                  "path reads English only, so its verdict means nothing here"))
+    return out

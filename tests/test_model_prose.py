@@ -1,0 +1,176 @@
+"""Model prose on the rules path (SPEC §4.8): the shapes models write, in invented text.
+
+Each row is one mechanism: (question, short answer, long answer, propositions that must be
+read, whether the answer is complete).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from logicscore.models import QARecord
+
+ROWS = [
+    # A name the other side of "be" describes with a person noun is a person: "His" after
+    # it is that person, not the thing the description names.
+    pytest.param("Who was the father of the king who built Tarn Hall?", "Osk Brel",
+                 "The king who built Tarn Hall was Ilo Vask. His father was Osk Brel.",
+                 [("Osk Brel", "father of", "Ilo Vask")], 1, id="described-person-his"),
+    pytest.param("Who was the mother of the woman who founded Brask Mills?", "Ada Tull",
+                 "The woman who founded Brask Mills was Mira Osk. Her mother was Ada Tull.",
+                 [("Ada Tull", "mother of", "Mira Osk")], 1, id="described-person-her"),
+    pytest.param("Who was the father of the emperor who built Tarn Hall?", "Germanicus",
+                 "The emperor who built Tarn Hall was Velorius. His biological father was "
+                 "Germanicus.", [("Germanicus", "father of", "Velorius")], 1,
+                 id="described-person-adjective"),
+    # The question drops an abbreviation's last stop; the answer writes it: one place.
+    pytest.param("Which memorial in Tarvel, D.C connects to an island?", "Osk Memorial",
+                 "The memorial in Tarvel, D.C. that connects to an island is the Osk Memorial.",
+                 [("Osk Memorial", "memorial in", "Tarvel, D.C.")], 1, id="abbreviation-stop"),
+    # A subject that describes a thing without naming it joins nothing through itself: the
+    # stadium named after him is in Tarvel, not he; which stadium is never said.
+    pytest.param("Where is the stadium named after Ilo Vask?", "Tarvel",
+                 "Ilo Vask is a former player. The stadium named after him is located in Tarvel.",
+                 [], 0, id="unnamed-description-subject"),
+    # ... but a name the description is written around is the thing ("The 1990 Brask Owls
+    # football team"), and a description restated, then named, links.
+    pytest.param("Where did the 1990 Brask Owls play?", "Tarvel",
+                 "The 1990 Brask Owls football team represented Osk College in Tarvel.",
+                 [], 1, id="named-description-subject"),
+    pytest.param("Which city is located in Brasklund?", "Tarvel",
+                 "The city of Tarvel is located in Brasklund. Ilo Vask is a native of Tarvel.",
+                 [], 1, id="description-of-name"),
+    pytest.param("Which character did Tarn Osk play in Moonfall?", "Bo Lane",
+                 'Tarn Osk starred in "Moonfall." The character he played in "Moonfall" is Bo Lane.',
+                 [("Tarn Osk", "be", "Bo Lane")], 1, id="restated-then-named"),
+    # Markdown: a heading claims nothing (no "(Step) —…→ …"); list items are sentences.
+    pytest.param("Who directed the film that starred Tarn Osk?", "Ilo Vask",
+                 "## Step 1\n- **Tarn Osk** starred in *Moonfall*.\n## Step 2\n"
+                 "1. Moonfall was directed by Ilo Vask.",
+                 [("Tarn Osk", "star in", "Moonfall"), ("Moonfall", "direct by", "Ilo Vask")], 1,
+                 id="markdown-headings"),
+    pytest.param("Who directed the film that starred Tarn Osk?", "Ilo Vask",
+                 "Steps:\n- Tarn Osk starred in Moonfall\n- Moonfall was directed by Ilo Vask",
+                 [("Tarn Osk", "star in", "Moonfall"), ("Moonfall", "direct by", "Ilo Vask")], 1,
+                 id="markdown-items-without-stops"),
+    # Lead-ins and meta sentences carry no propositions and hide none.
+    pytest.param("Who directed the film that starred Tarn Osk?", "Ilo Vask",
+                 "Let's think step by step. The question is asking about a film. Based on the "
+                 "passage, Tarn Osk starred in Moonfall. From the context, I know that Moonfall "
+                 "was directed by Ilo Vask.",
+                 [("Tarn Osk", "star in", "Moonfall"), ("Moonfall", "direct by", "Ilo Vask")], 1,
+                 id="meta-lead-ins"),
+    # A name of two words or more written again is the same mention again.
+    pytest.param('On what date was the Tarn Osk album with "Blue Reed" released?', "June 3, 1990",
+                 '"Blue Reed" is a song from Tarn Osk\'s third album, Speak Now. Speak Now was '
+                 'released on June 3, 1990.',
+                 [("Speak Now", "release on", "June 3, 1990")], 1, id="name-written-again"),
+]
+
+
+@pytest.fixture(scope="module")
+def auditor():
+    from logicscore.auditor import Auditor
+
+    return Auditor(extractor="rules", timing=False)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("question", "answer", "long_answer", "expected", "complete"), ROWS)
+def test_model_prose(auditor, question, answer, long_answer, expected, complete):
+    result = auditor.audit_record(QARecord(id="t", question=question, answer=answer,
+                                           long_answer=long_answer))
+    got = [(p.subject, p.relation, p.object) for p in result.propositions]
+    assert all(e in got for e in expected), got
+    assert not any(p.subject == "Step" for p in result.propositions), got
+    assert result.scores.completeness == complete, result.diagnosis
+
+
+# The sentence's full stop written inside the quotes is no part of the title; an
+# abbreviation's own stop is. (long answer, names read, names never read)
+STOPS = [
+    pytest.param('Tarn Osk played Bo in the series created by Ilo Vask, which is "Moonfall."',
+                 ["Moonfall"], ["Moonfall."], id="title-stop-inside-quotes"),
+    pytest.param('Tarn Osk recorded the album "F.A.M.E."', ["F.A.M.E."], ["F.A.M.E"],
+                 id="abbreviation-stop-kept"),
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("long_answer", "read", "unread"), STOPS)
+def test_model_prose_title_stop(auditor, long_answer, read, unread):
+    result = auditor.audit_record(QARecord(id="t", question="Who made it?", answer="zzz",
+                                           long_answer=long_answer))
+    names = {n for p in result.propositions for n in (p.subject, p.object)}
+    assert set(read) <= names and not set(unread) & names, names
+
+
+# Determinateness and signals on model prose: (question, answer, long answer, verdict,
+# signals that must be raised, signals that must not).
+VERDICTS = [
+    # A place and the larger place containing it are one value, not two birthplaces.
+    pytest.param("Where was the director of Moonfall born?", "Honolulu",
+                 "Moonfall was directed by Ilo Vask. Ilo Vask was born in Honolulu, Hawaii.",
+                 "entailed", [], ["contradiction"], id="place-in-larger-place"),
+    pytest.param("Where was the director of Moonfall born?", "Tarvel",
+                 "Moonfall was directed by Ilo Vask. Ilo Vask was born in Tarvel, Brasklund.",
+                 "entailed", [], ["contradiction"], id="place-in-larger-place-unfamiliar"),
+    # Two places written apart are two values.
+    pytest.param("Where was the director of Moonfall born?", "Tarvel",
+                 "Moonfall was directed by Ilo Vask. Ilo Vask was born in Tarvel. Ilo Vask was "
+                 "born in Brasklund.", "contradicted", ["contradiction"], [], id="two-places"),
+    # The body derives one value, the conclusion states another.
+    pytest.param("Where was the director of Moonfall born?", "Chicago",
+                 "Moonfall was directed by Ilo Vask. Ilo Vask was born in Honolulu. So the "
+                 "answer is Chicago.", "contradicted", [], [], id="derives-another"),
+    # ... while a skipped hop before the conclusion only asserts it.
+    pytest.param("Where was the director of Moonfall born?", "Chicago",
+                 "Moonfall was directed by Ilo Vask. So the answer is Chicago.", "entailed",
+                 ["asserted_without_derivation"], [], id="asserted-not-derived"),
+    # An anchor that only describes a side thing and is never written keeps the answer
+    # incomplete, and says so apart from a missing hop.
+    pytest.param("Who founded the company based in Fox Park that makes Velo bikes?", "Ilo Vask",
+                 "Velo bikes are made by Brask Cycles. Brask Cycles was founded by Ilo Vask.",
+                 "underdetermined", ["side_anchor_unreached"], [], id="side-anchor"),
+    pytest.param("Who founded the company based in Fox Park that makes Velo bikes?", "Ilo Vask",
+                 "Velo bikes are made by Brask Cycles. Ilo Vask lives in Tarvel.",
+                 "underdetermined", [], ["side_anchor_unreached"], id="missing-hop-not-side"),
+    # A model's own doubt is a hedge.
+    pytest.param("Who directed Moonfall?", "Ilo Vask",
+                 "I'm not entirely sure, but I believe Moonfall was directed by Ilo Vask.",
+                 "entailed", ["hedged_on_chain"], [], id="hedged-belief"),
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("question", "answer", "long_answer", "verdict", "raised", "not_raised"),
+                         VERDICTS)
+def test_model_prose_verdicts(auditor, question, answer, long_answer, verdict, raised, not_raised):
+    result = auditor.audit_record(QARecord(id="t", question=question, answer=answer,
+                                           long_answer=long_answer))
+    kinds = [s.kind for s in result.diagnosis.signals]
+    assert result.determinateness == verdict, (kinds, result.propositions)
+    assert set(raised) <= set(kinds) and not set(not_raised) & set(kinds), kinds
+
+
+@pytest.mark.slow
+def test_model_prose_refusal_is_an_absent_answer(auditor):
+    result = auditor.audit_record(QARecord(
+        id="t", question="Who directed Moonfall?", answer="I don't know",
+        long_answer="I don't know who directed Moonfall. The context does not say."))
+    diag = result.diagnosis
+    assert result.scores.completeness == 0 and diag.answer_absent and diag.gap is None
+    assert "refusal" in [s.kind for s in diag.signals]
+    assert result.determinateness == "underdetermined"
+
+
+@pytest.mark.slow
+def test_model_prose_other_language_is_counted_apart(auditor):
+    from logicscore.report import summarize
+
+    result = auditor.audit_record(QARecord(
+        id="t", question="Who directed Moonfall?", answer="Ilo Vask",
+        long_answer="Moonfall wurde von Ilo Vask gedreht. Der Film ist ein Drama und war auch "
+                    "ein Erfolg in der Stadt."))
+    assert ("unsupported_language", "hard") in [(s.kind, s.severity) for s in result.diagnosis.signals]
+    assert summarize([result]).apart["unsupported_language"] == 1

@@ -1,0 +1,40 @@
+"""prose: refusals and unread languages, from the record's text alone (SPEC §4.8)."""
+
+from __future__ import annotations
+
+import pytest
+
+from logicscore import prose
+
+
+@pytest.mark.parametrize(("answer", "long_answer", "refused"), [
+    ("I don't know", "I don't know who directed Moonfall.", True),
+    ("Unknown", "Moonfall is a film by someone.", True),
+    ("Ilo Vask", "The context does not say who directed Moonfall.", True),
+    ("Ilo Vask", "There is no information about it, so I cannot answer.", True),
+    # A refusal phrase beside the written answer is an answer with a caveat.
+    ("Ilo Vask", "The passage does not say much, but Moonfall was directed by Ilo Vask.", False),
+    ("Ilo Vask", "Moonfall was directed by Ilo Vask.", False),
+    ("Known Unknowns", "Known Unknowns is a film.", False),
+])
+def test_prose_refusal(answer, long_answer, refused):
+    assert (prose.refusal(answer, long_answer) is not None) is refused
+
+
+@pytest.mark.parametrize(("long_answer", "language"), [
+    ("Moonfall wurde von Ilo Vask gedreht. Der Film ist ein Drama und war auch ein Erfolg.", "de"),
+    ("Le film Moonfall est un drame. Il a été réalisé par Ilo Vask dans la ville de Tarvel.", "fr"),
+    ("La película Moonfall es un drama. Fue dirigida por Ilo Vask en la ciudad de Tarvel.", "es"),
+    ("Moonfall is a film. It was directed by Ilo Vask in the city of Tarvel for a company.", None),
+    # English naming foreign things stays English; too few words say nothing.
+    ("Die Hard was directed by John McTiernan, and Le Mans is a race in France.", None),
+    ("Der Film ist gut.", None),
+])
+def test_prose_language(long_answer, language):
+    assert prose.language(long_answer) == language
+
+
+def test_prose_signals_are_hard_and_named():
+    kinds = [(s.kind, s.severity) for s in prose.signals(
+        "I don't know", "Ich weiß es nicht. Der Film ist ein Drama und war auch ein Erfolg in der Stadt.")]
+    assert kinds == [("refusal", "hard"), ("unsupported_language", "hard")]
