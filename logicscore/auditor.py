@@ -20,7 +20,8 @@ from .config import AuditorConfig
 from .errors import ConfigError, InputError, LogicscoreError, Timeout
 from .extract import Extractor
 from .io import InputLine
-from .models import AuditResult, ErrorInfo, QARecord, ResultMeta
+from .models import AuditResult, ErrorInfo, QARecord, ResultMeta, Signal
+from .question.types import question_type
 from .score import compute_scores
 from .signals import collect_signals
 from .signature import Signature
@@ -135,6 +136,8 @@ class Auditor:
         start = time.perf_counter()
         record = _blank_invisible(record)
         questions = self.question_reader.read(record)
+        qtype, type_rule = question_type(record.question, record.answer, record.question_type,
+                                         questions)
         extraction = self.extractor.extract(record, [q.name for q in questions])
         linked = self.linker.link(extraction, questions, record)
         result = analyze(
@@ -143,7 +146,11 @@ class Auditor:
             answer_text=record.answer, question_text=record.question,
         )
         verdict = self.judge.judge(record, linked, result)
-        signals = collect_signals(linked, result, verdict, hops=record.hops)
+        extra = []
+        if type_rule is None:
+            extra.append(Signal(kind="unclassified_question", severity="info",
+                                message="no question-type rule holds; scored as a bridge question"))
+        signals = collect_signals(linked, result, verdict, hops=record.hops) + extra
         scores = compute_scores(result, len(linked.propositions), verdict)
         reached = set(result.reached)
         question_out = [
@@ -155,6 +162,7 @@ class Auditor:
         names = {e.id: e.name for e in linked.entities}
         return AuditResult(
             id=record.id,
+            question_type=qtype,
             scores=scores,
             determinateness=verdict,
             question_entities=question_out,

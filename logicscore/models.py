@@ -13,6 +13,7 @@ LITERAL_KINDS = frozenset({"date", "number"})
 FailureType = Literal["broken", "circular", "deviated"]
 Verdict = Literal["entailed", "contradicted", "underdetermined"]
 Severity = Literal["hard", "soft", "info"]
+QuestionType = Literal["bridge", "comparison", "yesno", "intersection"]
 ErrorType = Literal["InputError", "ParseError", "Timeout", "LLMError", "RuntimeError"]
 # Which extraction rule produced a proposition: tests and `explain` rely on it.
 Pattern = Literal[
@@ -49,6 +50,8 @@ class QARecord(_Strict):
     hops: int | None = None
     documents: dict[str, str] | None = None
     propositions: list[GivenProposition] | None = None
+    # Given, it is taken as is; else the question's rules decide (SPEC §4.7).
+    question_type: QuestionType | None = None
     meta: dict[str, Any] = Field(default_factory=dict)
 
 
@@ -165,6 +168,7 @@ class AuditResult(_Strict):
 
     id: str | None
     status: Literal["ok", "error"] = "ok"
+    question_type: QuestionType | None = None
     scores: Scores | None = None
     determinateness: Verdict | None = None
     question_entities: list[QuestionEntity] = Field(default_factory=list)

@@ -1,0 +1,146 @@
+"""The question's type (SPEC §4.7), by named rules over its words, tried in order.
+
+A rule answers with a type or passes. The first that answers wins; a question no rule
+answers is scored as bridge, with an `unclassified_question` signal. Each rule is a row of
+`tests/test_question_types.py`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ..lexicon.questions import (ASKING_WORDS, AUXILIARIES, COMPARATIVE_WORDS, NO_WORDS,
+                                 SHARED_WORDS, YES_WORDS)
+from ..models import QuestionEntity
+
+_WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
+# "or" before a named option ("A or B", "or the B", "or \"B\""), or "before or after".
+_OPTIONS = re.compile(r"\bor\s+(?:the\s+|an?\s+)?[\"“‘'(]?[A-Z0-9]|\b(?:before|after)\s+or\s+(?:before|after)\b")
+# Named options closing the question: "…, A and B?" or "between A and B".
+_AND_OPTIONS = re.compile(r",\s*[\"“‘']?[A-Z0-9][^,?]*\s+and\s+[^,?]+[\s?.]*$")
+_BETWEEN = re.compile(r"(?:^|,\s*|\bin\s+)between\s+(?:the\s+)?[\"“‘']?[A-Z0-9].*\sand\s", re.I)
+# "A and B, are both …?": the subjects first, an auxiliary after the comma.
+_NAME_WORD = r"[\"“‘'(]?[A-Z0-9][^\s,?]*"
+_SUBJECTS_FIRST = re.compile(
+    rf"^(?:(?:the\s+)?{_NAME_WORD}\s+)+(?:and|&)\s+(?:the\s+)?(?:{_NAME_WORD}\s*)+,\s*(?P<aux>[a-z]+)\b")
+_IN_COMMON = re.compile(r"\bin\s+common\b", re.I)
+
+
+@dataclass(frozen=True)
+class Question:
+    """The words a rule looks at."""
+
+    text: str
+    words: tuple[str, ...]
+    answer: str
+    anchors: int
+
+    @property
+    def asks(self) -> bool:
+        return any(w in ASKING_WORDS for w in self.words)
+
+
+@dataclass(frozen=True)
+class TypeRule:
+    name: str
+    apply: Callable[[Question], str | None]
+
+
+def named_options(q: Question) -> str | None:
+    """"Which came first, A or B?", "Did A or B start first?": a choice between options."""
+    return "comparison" if _OPTIONS.search(q.text) else None
+
+
+def auxiliary_first(q: Question) -> str | None:
+    """"Are A and B both American?", "Is A the director of B?": verify a property."""
+    return "yesno" if q.words and q.words[0] in AUXILIARIES else None
+
+
+def shared_value(q: Question) -> str | None:
+    """"What country are both A and B in?", "What do A and B have in common?"."""
+    shared = any(w in SHARED_WORDS for w in q.words) or _IN_COMMON.search(q.text)
+    return "comparison" if q.asks and shared else None
+
+
+def compared_pair(q: Question) -> str | None:
+    """"Which film debuted first, A and B?": a comparative over two named options."""
+    compares = any(w in COMPARATIVE_WORDS for w in q.words)
+    return "comparison" if q.asks and compares and _AND_OPTIONS.search(q.text) else None
+
+
+def between_options(q: Question) -> str | None:
+    """"Between A and B, whose inventor is more famous?": options named after "between"."""
+    return "comparison" if q.asks and _BETWEEN.search(q.text) else None
+
+
+def subjects_first(q: Question) -> str | None:
+    """"A and B, are native to South America?" (verify) or "A and B, have which
+    nationality?" (a shared value): the named subjects before the comma."""
+    m = _SUBJECTS_FIRST.match(q.text)
+    if not m or m.group("aux") not in AUXILIARIES:
+        return None
+    return "comparison" if q.asks else "yesno"
+
+
+def every_anchor(q: Question) -> str | None:
+    """"The film that stars A and was shot in B": one answer under several named constraints."""
+    return "intersection" if q.asks and q.anchors >= 2 else None
+
+
+def asking_word(q: Question) -> str | None:
+    """"Who directed A?": one answer reached through bridge entities."""
+    return "bridge" if q.asks else None
+
+
+def yes_no_answer(q: Question) -> str | None:
+    """A question worded as a statement, answered yes or no."""
+    return "yesno" if q.answer.strip(" .!").lower() in YES_WORDS | NO_WORDS else None
+
+
+TYPE_RULES: tuple[TypeRule, ...] = tuple(TypeRule(f.__name__, f) for f in (
+    named_options, auxiliary_first, shared_value, compared_pair, between_options, subjects_first,
+    every_anchor, asking_word, yes_no_answer,
+))
+
+
+def classify(question: str, answer: str = "", anchors: int = 0,
+             rules: tuple[TypeRule, ...] = TYPE_RULES) -> tuple[str, str | None]:
+    """(question type, the rule that decided it); (`bridge`, None) when no rule does."""
+    words = tuple(w.lower() for w in _WORD.findall(question))
+    q = Question(question.strip(), words, answer, anchors)
+    for rule in rules:
+        found = rule.apply(q)
+        if found is not None:
+            return found, rule.name
+    return "bridge", None
+
+
+_AND = re.compile(r"\s+(?:and|&)\s+")
+
+
+def split_sides(question: list[QuestionEntity]) -> list[QuestionEntity]:
+    """Question entities with "A and B" read as two sides, for comparison and yes/no."""
+    out: list[QuestionEntity] = []
+    for q in question:
+        first, _, rest = q.name.partition(" ")
+        if rest and first.lower() in AUXILIARIES:  # "Are A and B both …?" read "Are A" as a name
+            q = q.model_copy(update={"name": rest})
+        parts = [p for p in _AND.split(q.name) if p]
+        if q.anchor and len(parts) == 2 and all(p[:1].isupper() or p[:1].isdigit() for p in parts):
+            out.extend(QuestionEntity(name=p, anchor=True) for p in parts)
+        else:
+            out.append(q)
+    return out
+
+
+SIDED_TYPES = frozenset({"comparison", "yesno"})
+
+
+def question_type(question: str, answer: str, given: str | None,
+                  entities: list[QuestionEntity]) -> tuple[str, str | None]:
+    """The record's type: as given, else by `TYPE_RULES` (rule None: unclassified)."""
+    if given is not None:
+        return given, "given"
+    return classify(question, answer, sum(q.anchor for q in entities))
