@@ -16,12 +16,13 @@ from typing import Any
 
 from . import __version__, stages
 from .chain import analyze
+from .compare import audit_sides
 from .config import AuditorConfig
 from .errors import ConfigError, InputError, LogicscoreError, Timeout
 from .extract import Extractor
 from .io import InputLine
 from .models import AuditResult, ErrorInfo, QARecord, ResultMeta, Signal
-from .question.types import question_type
+from .question.types import SIDED_TYPES, question_type, split_sides
 from .score import compute_scores
 from .signals import collect_signals
 from .signature import Signature
@@ -138,6 +139,8 @@ class Auditor:
         questions = self.question_reader.read(record)
         qtype, type_rule = question_type(record.question, record.answer, record.question_type,
                                          questions)
+        if qtype in SIDED_TYPES:
+            questions = split_sides(questions)
         extraction = self.extractor.extract(record, [q.name for q in questions])
         linked = self.linker.link(extraction, questions, record)
         result = analyze(
@@ -146,7 +149,10 @@ class Auditor:
             answer_text=record.answer, question_text=record.question,
         )
         verdict = self.judge.judge(record, linked, result)
-        extra = []
+        sides, extra = [], []
+        if qtype in SIDED_TYPES:
+            sided = audit_sides(qtype, record, linked, result, verdict, self.linker.same_answer)
+            result, verdict, sides, extra = sided.result, sided.verdict, sided.sides, sided.signals
         if type_rule is None:
             extra.append(Signal(kind="unclassified_question", severity="info",
                                 message="no question-type rule holds; scored as a bridge question"))
@@ -170,6 +176,7 @@ class Auditor:
             chain=result.chain,
             alternatives=result.alternatives,
             diagnosis=result.diagnosis.model_copy(update={"signals": signals}),
+            sides=sides,
             propositions=linked.propositions,
             entities=linked.entities,
             correct=correct,

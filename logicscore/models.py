@@ -132,6 +132,17 @@ class Signal(_Strict):
     message: str
 
 
+class Side(_Strict):
+    """One compared entity of a comparison or yes/no question, and the values stated for it."""
+
+    name: str
+    entity: str | None = None
+    established: bool = False
+    values: list[str] = Field(default_factory=list)
+    propositions: list[str] = Field(default_factory=list)
+    negated: bool = False
+
+
 class Diagnosis(_Strict):
     failure: FailureType | None = None
     gap: Gap | None = None
@@ -176,6 +187,8 @@ class AuditResult(_Strict):
     chain: list[str] = Field(default_factory=list)
     alternatives: list[list[str]] = Field(default_factory=list)
     diagnosis: Diagnosis | None = None
+    # Comparison and yes/no questions only: each side and what the answer states of it.
+    sides: list[Side] = Field(default_factory=list)
     propositions: list[Proposition] = Field(default_factory=list)
     entities: list[Entity] = Field(default_factory=list)
     correct: bool | None = None

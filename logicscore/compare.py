@@ -1,0 +1,333 @@
+"""Completeness by type: comparison and yes/no questions (SPEC §4.7).
+
+A comparison or yes/no question is no chain from one question entity to the answer: it
+compares sides. Each side (a compared entity) must be tied to a value of the compared
+attribute by the long answer's own statements, and those values must select the answer
+given: the earlier date, the larger count, the option the other side is said not to be,
+"no" when one side lacks the property. A comparison whose answer is a value both sides
+share ("What country are both A and B in?") is the every-anchor chain of §4.3 and keeps it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+
+from .chain import ChainResult
+from .lexicon.dates import MONTHS
+from .lexicon.text import crude_stem
+from .normalize.phrases import STOP
+from .normalize.phrases import words as _words
+from .lexicon.questions import (CONCLUDING_WORDS, COUNT_VALUES, DIFFERENT_WORDS, HIGH_WORDS,
+                                LOW_WORDS, NO_WORDS, SCALE_VALUES, YES_WORDS)
+from .models import (LITERAL_KINDS, Diagnosis, Gap, Proposition, QARecord, QuestionEntity,
+                     Side, Signal, Verdict)
+from .normalize.entities import Linked
+
+_WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
+_CONCLUDING = re.compile(r"(?:^|[,;:]\s*|\b)(?:%s)\b" % "|".join(sorted(CONCLUDING_WORDS)), re.I)
+_SENTENCE_END = re.compile(r"[.!?](?:\s|$)")
+_AUX = r"(?:is|was|are|were|does|did|do|has|had|have)"
+# An aside between a side and its predicate: "B, on the other hand, is …".
+_ASIDE = r"(?:\s*,[^,.]{1,40},)?"
+# What the long answer says of a side beyond the propositions: the value elided ("B is
+# not.", "A was born in 1950, B in 1962") or a predicate no proposition holds ("A is a
+# film director": a description, no entity). Tried in order; the first that matches wins.
+ELLIPSES: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("negated_copula", re.compile(rf"^{_ASIDE}\s*{_AUX}\s+(?:not|n['’]t|never)\b", re.I)),
+    ("bare_value", re.compile(
+        r"^,?\s+(?:in|on|with|at)\s+(?:[A-Z][a-z]+\s+)?\d[\d,.]*(?:\s*(?:million|billion|thousand))?\b")),
+    ("predicate", re.compile(rf"^{_ASIDE}\s*(?:{_AUX}|[a-z]+ed|[a-z]+s)\s+[^.!?;]*\w", re.I)),
+)
+_NEGATED_ELLIPSES = frozenset({"negated_copula"})
+_BEFORE_AFTER = re.compile(r"\b(?:before|after)\s+or\s+(?:before|after)\b", re.I)
+_YEAR = re.compile(r"\b(\d{3,4})\b")
+_NUMBER = re.compile(r"(\d[\d,]*(?:\.\d+)?)\s*(thousand|million|billion)?", re.I)
+_MONTH = re.compile(r"\b(%s)\b" % "|".join(MONTHS), re.I)
+_DAY = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)?\b")
+
+
+@dataclass
+class Sided:
+    """The chain analysis, verdict and sides of a comparison or yes/no answer."""
+
+    result: ChainResult
+    verdict: Verdict
+    sides: list[Side] = field(default_factory=list)
+    signals: list[Signal] = field(default_factory=list)
+
+
+@dataclass
+class _SideFacts:
+    q: QuestionEntity
+    props: list[Proposition] = field(default_factory=list)
+    literal: str | None = None
+    ellipsis: str | None = None
+    ellipsis_text: str = ""
+
+    @property
+    def established(self) -> bool:
+        return bool(self.props) or self.ellipsis is not None
+
+    @property
+    def negated(self) -> bool:
+        if self.ellipsis in _NEGATED_ELLIPSES and not self.props:
+            return True
+        return bool(self.props) and all(p.negated for p in self.props)
+
+
+def pick_sides(question: str, entities: list[QuestionEntity]) -> list[QuestionEntity]:
+    """The compared entities: the anchors next to "or", "and" or "&" in the question, or
+    every anchor when fewer than two are."""
+    anchors = [q for q in entities if q.anchor]
+    low = question.lower()
+    joined = []
+    for q in anchors:
+        at = low.find(q.name.lower())
+        if at < 0:
+            continue
+        before = low[max(0, at - 9):at]
+        after = low[at + len(q.name):at + len(q.name) + 6]
+        if re.search(r"\b(?:or|and|&)\s+(?:the\s+)?[\"“‘']?$", before) or re.match(
+                r"^[\"”’']?\s*(?:,\s*)?(?:or|and|&)\b", after):
+            joined.append(q)
+    return joined if len(joined) >= 2 else anchors
+
+
+def audit_sides(qtype: str, record: QARecord, linked: Linked, result: ChainResult,
+                verdict: Verdict, same_answer: Callable[[str, str], bool]) -> Sided:
+    """Completeness, verdict and sides of a comparison or yes/no answer.
+
+    Args:
+        qtype: `comparison` or `yesno`.
+        record: the record (question, short and long answer).
+        linked: its linked propositions, entities and question entities.
+        result: the chain analysis, kept for a shared-value comparison.
+        verdict: the judge's verdict, kept likewise.
+        same_answer: whether two answer strings name the same thing.
+    """
+    sides = pick_sides(record.question, linked.question)
+    chosen = [i for i, q in enumerate(sides) if (q.entity and q.entity == linked.answer_entity)
+              or same_answer(q.name, record.answer)]
+    if qtype == "comparison" and not chosen and not _BEFORE_AFTER.search(record.question):
+        return _shared(record, linked, result, verdict, sides)
+    facts = _facts(record, linked, sides, choice=qtype == "comparison")
+    expected = _expected(qtype, record, linked, facts)
+    return _assemble(record, linked, result, facts, expected, chosen, qtype)
+
+
+def _shared(record: QARecord, linked: Linked, result: ChainResult, verdict: Verdict,
+            sides: list[QuestionEntity]) -> Sided:
+    """A value both sides share: each side chained to the answer, or said to be it in a
+    clause of its own ("A is a football player." for "What are both A and B?")."""
+    reached = set(result.reached)
+    wanted = {crude_stem(w) for w in _words(record.answer) if w not in STOP}
+    out, ids = [], []
+    for q in sides:
+        clause = _own_clause(record.long_answer, linked, q.entity) if q.entity else ""
+        said = bool(wanted) and wanted <= {crude_stem(w) for w in _words(clause)}
+        ok = q.entity in reached or said
+        out.append(Side(name=q.name, entity=q.entity, established=ok,
+                        values=[record.answer] if ok else []))
+        ids += [q.entity] if ok and q.entity else []
+    if result.complete or not sides or not all(s.established for s in out):
+        return Sided(result, verdict, out)
+    counted = [p.id for p in linked.propositions if not p.conclusion]
+    done = replace(result, complete=True, partial_completeness=1.0, reached=ids,
+                   diagnosis=Diagnosis(redundant=counted), chain=[], best_partial=[])
+    return Sided(done, "entailed", out)
+
+
+def _own_clause(text: str, linked: Linked, entity: str) -> str:
+    """The first sentence naming `entity`, up to a concluding "so"."""
+    for e in linked.entities:
+        for m in e.mentions if e.id == entity else ():
+            if not m.span or _after_marker(text, m.span[0]):
+                continue
+            end = _SENTENCE_END.search(text, m.span[1])
+            clause = text[m.span[0]:end.start() if end else len(text)]
+            stop = _CONCLUDING.search(clause, 1)
+            return clause[:stop.start()] if stop else clause
+    return ""
+
+
+def _facts(record: QARecord, linked: Linked, sides: list[QuestionEntity],
+           choice: bool) -> list[_SideFacts]:
+    """What the long answer states of each side, outside its concluding clauses."""
+    text = record.long_answer
+    kinds = {e.id: e.kind for e in linked.entities}
+    names = {e.id: e.name for e in linked.entities}
+    ids = {q.entity for q in sides if q.entity}
+    stating = [p for p in linked.propositions if not p.conclusion and not _concluding(text, p)]
+    out = []
+    for q in sides:
+        facts = _SideFacts(q)
+        if q.entity is not None:
+            for p in stating:
+                if q.entity not in (p.subject_entity, p.object_entity):
+                    continue
+                other = p.object_entity if p.subject_entity == q.entity else p.subject_entity
+                if other == q.entity or (choice and other in ids):
+                    continue
+                facts.props.append(p)
+                if facts.literal is None and kinds.get(other or "") in LITERAL_KINDS:
+                    facts.literal = names[other or ""]
+            if not facts.props:
+                _ellipsis(text, linked, q.entity, facts)
+        out.append(facts)
+    return out
+
+
+def _concluding(text: str, p: Proposition) -> bool:
+    """Whether `p` sits after "so", "therefore"… in its sentence: it draws the conclusion."""
+    lo, hi = p.span
+    at = text.find(p.subject, lo, hi)
+    if at < 0:
+        at = text.find(p.object, lo, hi)
+    if at < 0:
+        return False
+    for m in _CONCLUDING.finditer(text, lo, at + 1):
+        if m.end() <= at and not _SENTENCE_END.search(text, m.end(), at):
+            return True
+    return False
+
+
+def _ellipsis(text: str, linked: Linked, entity: str, facts: _SideFacts) -> None:
+    """"B is not.", "A was born in 1950, B in 1962": a side whose value is elided."""
+    for e in linked.entities:
+        if e.id != entity:
+            continue
+        for m in e.mentions:
+            if not m.span:
+                continue
+            tail = text[m.span[1]:m.span[1] + 60]
+            for name, pattern in ELLIPSES:
+                found = pattern.match(tail)
+                if found and not _after_marker(text, m.span[0]):
+                    facts.ellipsis, facts.ellipsis_text = name, found.group(0).strip(" ,")
+                    if name == "bare_value":
+                        facts.literal = facts.ellipsis_text
+                    return
+
+
+def _after_marker(text: str, at: int) -> bool:
+    start = max(text.rfind(". ", 0, at), text.rfind("\n", 0, at), 0)
+    return any(m.end() <= at for m in _CONCLUDING.finditer(text, start, at + 1))
+
+
+def number(value: str) -> float | None:
+    """A comparable number for a date ("May 22, 1859" → 1859.0522) or a count ("1.2 million")."""
+    year = _YEAR.findall(value)
+    month = _MONTH.search(value)
+    if year and (month or re.fullmatch(r"\s*\d{3,4}\s*", value)):
+        y = float(year[-1])
+        if month:
+            m = MONTHS.index(month.group(1).lower()) + 1
+            rest = value[:month.start()] + value[month.end():]
+            day = _DAY.search(rest.replace(year[-1], ""))
+            return y + m / 100 + (int(day.group(1)) / 10000 if day else 0)
+        return y
+    found = _NUMBER.search(value)
+    if found:
+        n = float(found.group(1).replace(",", ""))
+        return n * SCALE_VALUES.get((found.group(2) or "").lower(), 1)
+    for w in _WORD.findall(value.lower()):
+        if w in COUNT_VALUES:
+            return float(COUNT_VALUES[w])
+    return None
+
+
+def _direction(question: str) -> str | None:
+    for w in _WORD.findall(question.lower()):
+        if w in LOW_WORDS:
+            return "low"
+        if w in HIGH_WORDS:
+            return "high"
+    return None
+
+
+def _expected(qtype: str, record: QARecord, linked: Linked, facts: list[_SideFacts]) -> object:
+    """What the stated values select: a side's index (comparison), "yes"/"no", or None."""
+    if not all(f.established for f in facts) or len(facts) < 2:
+        return None
+    words = set(_WORD.findall(record.question.lower()))
+    values = [number(f.literal) if f.literal else None for f in facts]
+    direction = _direction(record.question)
+    if all(v is not None for v in values):
+        nums = [v for v in values if v is not None]
+        if _BEFORE_AFTER.search(record.question) and len(nums) == 2 and nums[0] != nums[1]:
+            return "after" if nums[0] > nums[1] else "before"
+        if direction and len(set(nums)) == len(nums):
+            pick = min if direction == "low" else max
+            best = nums.index(pick(nums))
+            return best if qtype == "comparison" else ("yes" if best == 0 else "no")
+        if qtype == "yesno" and ("same" in words or words & DIFFERENT_WORDS):
+            same = len(set(nums)) == 1
+            return "yes" if same != bool(words & DIFFERENT_WORDS) else "no"
+    negated = [f.negated for f in facts]
+    if qtype == "comparison" and negated.count(False) == 1:
+        return negated.index(False)
+    if qtype == "yesno" and "both" in words and any(negated):
+        return "no"
+    return None
+
+
+def _answer_word(answer: str) -> str | None:
+    word = answer.strip(" .!").lower()
+    if word in ("before", "after"):
+        return word
+    return "yes" if word in YES_WORDS else "no" if word in NO_WORDS else None
+
+
+def _assemble(record: QARecord, linked: Linked, base: ChainResult, facts: list[_SideFacts],
+              expected: object, chosen: list[int], qtype: str) -> Sided:
+    """The `ChainResult`, verdict, sides and signals from each side's facts."""
+    names = {e.id: e.name for e in linked.entities}
+    kinds = {e.id: e.kind for e in linked.entities}
+    chain: list[str] = []
+    sides = []
+    for f in facts:
+        own = [p for p in f.props if _value_of(p, f.q.entity) in names
+               and kinds.get(_value_of(p, f.q.entity) or "") in LITERAL_KINDS] or f.props
+        chain.extend(p.id for p in own[:1] if p.id not in chain)
+        values = [names.get(_value_of(p, f.q.entity) or "", "") for p in f.props]
+        if f.ellipsis:
+            values.append(f.ellipsis_text)
+        sides.append(Side(name=f.q.name, entity=f.q.entity, established=f.established,
+                          values=[v for v in dict.fromkeys(values) if v],
+                          propositions=[p.id for p in f.props], negated=f.negated))
+    missing = [f for f in facts if not f.established]
+    counted = [p.id for p in linked.propositions if not p.conclusion]
+    given = (chosen[0] if chosen else None) if qtype == "comparison" and chosen else _answer_word(record.answer)
+    signals: list[Signal] = []
+    diagnosis = Diagnosis(answer_absent=False)
+    verdict: Verdict = "entailed"
+    if missing:
+        verdict = "underdetermined"
+        diagnosis.failure = "broken"
+        diagnosis.gaps = [Gap(from_=f.q.name, to="its compared value", anchor=f.q.name)
+                          for f in missing]
+        diagnosis.gap = diagnosis.gaps[0]
+    elif expected is not None and given is not None and expected != given:
+        verdict = "contradicted"
+        stated = "; ".join(f"{s.name}: {', '.join(s.values) or 'not'}" for s in sides)
+        signals.append(Signal(kind="conclusion_mismatch", severity="hard",
+                              propositions=list(base.conclusions),
+                              message=f"the stated values ({stated}) do not select {record.answer}"))
+    complete = not missing and verdict == "entailed"
+    if complete:
+        diagnosis.redundant = [pid for pid in counted if pid not in chain]
+    result = replace(
+        base, chain=chain if complete else [], entity_path=[], alternatives=[],
+        reached=[f.q.entity for f in facts if f.established and f.q.entity],
+        complete=complete, diagnosis=diagnosis, fallback=False,
+        partial_completeness=round(sum(f.established for f in facts) / len(facts), 4) if facts else 0.0,
+        best_partial=chain,
+        conciseness_partial=round(len(chain) / len(counted), 4) if counted else 0.0,
+        unmatched_anchors=[f.q.name for f in facts if f.q.entity is None])
+    return Sided(result, verdict, sides, signals)
+
+
+def _value_of(p: Proposition, entity: str | None) -> str | None:
+    return p.object_entity if p.subject_entity == entity else p.subject_entity
