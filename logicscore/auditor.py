@@ -22,7 +22,7 @@ from .errors import ConfigError, InputError, LogicscoreError, Timeout
 from .extract import Extractor
 from .io import InputLine
 from .models import AuditResult, ErrorInfo, QARecord, ResultMeta, Signal
-from .question.types import SIDED_TYPES, question_type, split_sides
+from .question.types import SIDED_TYPES, option_sides, question_type
 from .score import compute_scores
 from .signals import collect_signals
 from .signature import Signature
@@ -140,7 +140,7 @@ class Auditor:
         qtype, type_rule = question_type(record.question, record.answer, record.question_type,
                                          questions)
         if qtype in SIDED_TYPES:
-            questions = split_sides(questions)
+            questions = option_sides(record.question, questions)
         extraction = self.extractor.extract(record, [q.name for q in questions])
         linked = self.linker.link(extraction, questions, record)
         result = analyze(

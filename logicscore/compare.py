@@ -19,8 +19,9 @@ from .lexicon.dates import MONTHS
 from .lexicon.text import crude_stem
 from .normalize.phrases import STOP
 from .normalize.phrases import words as _words
-from .lexicon.questions import (CONCLUDING_WORDS, COUNT_VALUES, DIFFERENT_WORDS, HIGH_WORDS,
-                                LOW_WORDS, NO_WORDS, SCALE_VALUES, YES_WORDS)
+from .lexicon.questions import (ATTRIBUTE_RELATIONS, CONCLUDING_WORDS, COUNT_VALUES,
+                                DIFFERENT_WORDS, HIGH_WORDS, LOW_WORDS, NO_WORDS,
+                                NUMERIC_ATTRIBUTE_WORDS, SCALE_VALUES, YES_WORDS)
 from .models import (LITERAL_KINDS, Diagnosis, Gap, Proposition, QARecord, QuestionEntity,
                      Side, Signal, Verdict)
 from .normalize.entities import Linked
@@ -30,7 +31,7 @@ _CONCLUDING = re.compile(r"(?:^|[,;:]\s*|\b)(?:%s)\b" % "|".join(sorted(CONCLUDI
 _SENTENCE_END = re.compile(r"[.!?](?:\s|$)")
 _AUX = r"(?:is|was|are|were|does|did|do|has|had|have)"
 # An aside between a side and its predicate: "B, on the other hand, is …".
-_ASIDE = r"(?:\s*,[^,.]{1,40},)?"
+_ASIDE = r"(?:\s*,[^,.]{1,40},|\s*\([^()]{0,80}\))?"
 # What the long answer says of a side beyond the propositions: the value elided ("B is
 # not.", "A was born in 1950, B in 1962") or a predicate no proposition holds ("A is a
 # film director": a description, no entity). Tried in order; the first that matches wins.
@@ -110,11 +111,19 @@ def audit_sides(qtype: str, record: QARecord, linked: Linked, result: ChainResul
     sides = pick_sides(record.question, linked.question)
     chosen = [i for i, q in enumerate(sides) if (q.entity and q.entity == linked.answer_entity)
               or same_answer(q.name, record.answer)]
+    if not chosen:  # "Edward Franklin Albee III" for the option "Edward Albee"
+        chosen = [i for i, q in enumerate(sides) if _overlaps(q.name, record.answer)]
     if qtype == "comparison" and not chosen and not _BEFORE_AFTER.search(record.question):
         return _shared(record, linked, result, verdict, sides)
     facts = _facts(record, linked, sides, choice=qtype == "comparison")
     expected = _expected(qtype, record, linked, facts)
     return _assemble(record, linked, result, facts, expected, chosen, qtype)
+
+
+def _overlaps(option: str, answer: str) -> bool:
+    """The answer names the option: all the option's words are in it, or all of its in the option."""
+    a, b = set(_words(option)) - STOP, set(_words(answer)) - STOP
+    return bool(a and b) and (a <= b or b <= a)
 
 
 def _shared(record: QARecord, linked: Linked, result: ChainResult, verdict: Verdict,
@@ -171,12 +180,44 @@ def _facts(record: QARecord, linked: Linked, sides: list[QuestionEntity],
                 if other == q.entity or (choice and other in ids):
                     continue
                 facts.props.append(p)
-                if facts.literal is None and kinds.get(other or "") in LITERAL_KINDS:
-                    facts.literal = names[other or ""]
+            facts.literal = _compared_literal(record.question, stating, q.entity, ids, kinds, names)
             if not facts.props:
                 _ellipsis(text, linked, q.entity, facts)
         out.append(facts)
     return out
+
+
+def _compared_literal(question: str, props: list[Proposition], side: str, sides: set[str],
+                      kinds: dict[str, str], names: dict[str, str]) -> str | None:
+    """The date or number compared for `side`: one stated of it or of an entity it is tied
+    to ("A was directed by D. D died in 1961."), preferring one whose relation names the
+    question's attribute ("died", "born"); None when that leaves a choice."""
+    asked = [w for w in _words(question) if w not in STOP]
+    asked += [r for w in asked for r in ATTRIBUTE_RELATIONS.get(w, "").split()]
+    wanted = {crude_stem(w) for w in asked}
+    found: list[tuple[int, int, str]] = []
+    frontier, seen = {side}, {side}
+    for depth in range(2):
+        nxt: set[str] = set()
+        for p in props:
+            if p.negated:
+                continue
+            for here, there in ((p.subject_entity, p.object_entity), (p.object_entity, p.subject_entity)):
+                if here not in frontier or there is None or there in seen or there in sides:
+                    continue
+                if kinds.get(there) in LITERAL_KINDS:
+                    match = len(wanted & {crude_stem(w) for w in _words(p.relation)})
+                    found.append((match, -depth, names[there]))
+                else:
+                    nxt.add(there)
+        seen |= nxt
+        frontier = nxt
+    if not found:
+        return None
+    best = max(found)
+    if best[0] > 0:
+        return best[2]
+    return None
 
 
 def _concluding(text: str, p: Proposition) -> bool:
@@ -262,7 +303,8 @@ def _expected(qtype: str, record: QARecord, linked: Linked, facts: list[_SideFac
             pick = min if direction == "low" else max
             best = nums.index(pick(nums))
             return best if qtype == "comparison" else ("yes" if best == 0 else "no")
-        if qtype == "yesno" and ("same" in words or words & DIFFERENT_WORDS):
+        numeric = bool(words & NUMERIC_ATTRIBUTE_WORDS)
+        if qtype == "yesno" and numeric and ("same" in words or words & DIFFERENT_WORDS):
             same = len(set(nums)) == 1
             return "yes" if same != bool(words & DIFFERENT_WORDS) else "no"
     negated = [f.negated for f in facts]

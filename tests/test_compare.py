@@ -74,10 +74,12 @@ def test_sides_carry_values(auditor):
 
 
 def test_given_question_type_is_used(auditor):
-    r = auditor.audit("Ila Varo or Tesk Molin: who was born first", "Ila Varo",
-                      "Ila Varo was born in 1931. Tesk Molin was born in 1958.",
-                      question_type="comparison")
-    assert r.question_type == "comparison" and r.scores.completeness == 1
+    question = "Tell me who was born first of Ila Varo and Tesk Molin."
+    long_answer = "Ila Varo was born in 1931. So Ila Varo was born first."
+    assert auditor.audit(question, "Ila Varo", long_answer).question_type != "comparison"
+    r = auditor.audit(question, "Ila Varo", long_answer, question_type="comparison")
+    assert r.question_type == "comparison" and r.scores.completeness == 0
+    assert r.diagnosis.gap.anchor == "Tesk Molin"
 
 
 def test_unclassified_question_signal(auditor):

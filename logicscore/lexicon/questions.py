@@ -39,3 +39,15 @@ COUNT_VALUES = {
     "forty": 40, "fifty": 50, "hundred": 100,
 }
 SCALE_VALUES = {"thousand": 1e3, "million": 1e6, "billion": 1e9}
+# The compared attribute is a number ("the same number of members", "the same age"): only
+# then do equal dates or counts make two sides "the same".
+NUMERIC_ATTRIBUTE_WORDS = words("number age year years count size height population length many much")
+# A question's attribute word → the relation words that state it ("older" is told by "born").
+ATTRIBUTE_RELATIONS = {
+    "older": "born birth", "oldest": "born birth", "younger": "born birth",
+    "youngest": "born birth", "lived": "born died birth death", "came": "released release",
+    "out": "released release published", "debuted": "released premiered",
+    "recent": "released release published", "recently": "released release published",
+    "formed": "formed founded", "founded": "founded formed established",
+    "established": "established founded",
+}

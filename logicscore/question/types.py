@@ -120,6 +120,27 @@ def classify(question: str, answer: str = "", anchors: int = 0,
 _AND = re.compile(r"\s+(?:and|&)\s+")
 
 
+# The options closing a choice: "…, A or B?", "…: A or B?".
+_CLOSING_OPTIONS = re.compile(r"[,:]\s*(?:the\s+)?(?P<a>[^,:?]+?)\s+or\s+(?:the\s+)?(?P<b>[^,:?]+?)[\s?.]*$", re.I)
+# The options opening a choice: "Did A or B start first?".
+_OPENING_OPTIONS = re.compile(r"^\w+\s+(?:the\s+)?(?P<a>[A-Z0-9][^,?]*?)\s+or\s+(?:the\s+)?(?P<b>[A-Z0-9][^,?]*?)\s+[a-z]", re.U)
+
+
+def option_sides(question: str, entities: list[QuestionEntity]) -> list[QuestionEntity]:
+    """A choice's two options, whole, in place of the anchors read inside them ("Ma And
+    Pa Kettle Go To Town or Malibu Express" is two options, not three names)."""
+    m = _CLOSING_OPTIONS.search(question) or _OPENING_OPTIONS.match(question)
+    if not m:
+        return split_sides(entities)
+    options = [m.group("a").strip(" \"“”'"), m.group("b").strip(" \"“”'")]
+    clause = any(w.lower() in AUXILIARIES for o in options for w in o.split())
+    if clause or not all(o[:1].isupper() or o[:1].isdigit() for o in options):
+        return split_sides(entities)
+    low = [o.lower() for o in options]
+    kept = [q for q in entities if not any(q.name.lower() in o for o in low)]
+    return kept + [QuestionEntity(name=o, anchor=True) for o in options]
+
+
 def split_sides(question: list[QuestionEntity]) -> list[QuestionEntity]:
     """Question entities with "A and B" read as two sides, for comparison and yes/no."""
     out: list[QuestionEntity] = []
