@@ -22,9 +22,12 @@ ROWS: dict[str, list[tuple[str, str, int, str]]] = {
     "shared_value": [
         ("What country are both Vetrany and Olmsk found in?", "Norland", 2, "comparison"),
         ("What genre do Tessaly and Brume Kettle have in common?", "folk", 2, "comparison"),
+        ("Vetrany and Olmsk are both in which country?", "Norland", 2, "comparison"),
+        ("What do a ginger cordial and a Vell fizz have in common?", "mixers", 2, "comparison"),
     ],
     "compared_pair": [
         ("Which band formed earlier, Halcyon Drift and Mire?", "Mire", 2, "comparison"),
+        ("Who was born first out of Oren Lask and Pim Daro?", "Pim Daro", 2, "comparison"),
     ],
     "between_options": [
         ("Between Oren Lask and Pim Daro, whose teacher was more famous?", "Oren Lask", 2,
@@ -69,6 +72,9 @@ def test_unclassified_question_is_bridge_without_rule():
     "The rifle made in Norland was also shared by which other nation?",
     "Which river flows between the towns of Esk and Olmsk?",
     "Who wrote the first novel published by Grey Fen Press?",
+    "Which writer wrote both Grey Fen and The Amber Coast?",
+    "What other district is in the same county as Olmsk and Vetrany?",
+    "Common Ground, written by the author of Grey Fen, was praised for what?",
 ])
 def test_bridge_questions_stay_bridge(question):
     assert classify(question, "Vell", 1)[0] in ("bridge", "intersection")

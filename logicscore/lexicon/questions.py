@@ -11,8 +11,6 @@ ASKING_WORDS = words("who whom whose what which when where why how")
 AUXILIARIES = words("""
 is are was were do does did has have had can could will would shall should may might must
 """)
-# Say that the answer is a value the named entities share ("both", "in common").
-SHARED_WORDS = words("both same common share")
 # A comparative or superlative: the answer is the option the compared values select.
 # Low: the smaller value (an earlier date, a smaller count) wins.
 LOW_WORDS = words("""

@@ -12,20 +12,27 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..lexicon.questions import (ASKING_WORDS, AUXILIARIES, COMPARATIVE_WORDS, NO_WORDS,
-                                 SHARED_WORDS, YES_WORDS)
+                                 YES_WORDS)
 from ..models import QuestionEntity
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
 # "or" before a named option ("A or B", "or the B", "or \"B\""), or "before or after".
 _OPTIONS = re.compile(r"\bor\s+(?:the\s+|an?\s+)?[\"“‘'(]?[A-Z0-9]|\b(?:before|after)\s+or\s+(?:before|after)\b")
 # Named options closing the question: "…, A and B?" or "between A and B".
-_AND_OPTIONS = re.compile(r",\s*[\"“‘']?[A-Z0-9][^,?]*\s+and\s+[^,?]+[\s?.]*$")
+_AND_OPTIONS = re.compile(
+    r"(?:,\s*|\b(?:out\s+of|of|between)\s+)[\"“‘']?[A-Z0-9][^,?]*\s+and\s+[^,?]+[\s?.]*$")
 _BETWEEN = re.compile(r"(?:^|,\s*|\bin\s+)between\s+(?:the\s+)?[\"“‘']?[A-Z0-9].*\sand\s", re.I)
 # "A and B, are both …?": the subjects first, an auxiliary after the comma.
 _NAME_WORD = r"[\"“‘'(]?[A-Z0-9][^\s,?]*"
 _SUBJECTS_FIRST = re.compile(
     rf"^(?:(?:the\s+)?{_NAME_WORD}\s+)+(?:and|&)\s+(?:the\s+)?(?:{_NAME_WORD}\s*)+,\s*(?P<aux>[a-z]+)\b")
 _IN_COMMON = re.compile(r"\bin\s+common\b", re.I)
+_BOTH = re.compile(r"\bboth\b", re.I)
+_SAME = re.compile(r"\bsame\b", re.I)
+# "the same nationality as Y": a bridge through Y, not a comparison.
+_SAME_AS = re.compile(r"\bsame\b(?:\s+\S+){0,3}?\s+as\b", re.I)
+# Two names joined: "A and B", "A & the B".
+_NAMED_PAIR = re.compile(r"[A-Z0-9][^\s,]*\s+(?:and|&)\s+(?:the\s+|a\s+|an\s+)?[\"“‘']?[A-Z0-9]")
 
 
 @dataclass(frozen=True)
@@ -59,9 +66,20 @@ def auxiliary_first(q: Question) -> str | None:
 
 
 def shared_value(q: Question) -> str | None:
-    """"What country are both A and B in?", "What do A and B have in common?"."""
-    shared = any(w in SHARED_WORDS for w in q.words) or _IN_COMMON.search(q.text)
-    return "comparison" if q.asks and shared else None
+    """"What country are both A and B in?", "What do A and B have in common?": a value
+    two named subjects share. "Who wrote both A and B?" (both objects of the answer's
+    verb) and "the same X as Y" (a bridge through Y) are not."""
+    if not q.asks:
+        return None
+    if _IN_COMMON.search(q.text) or "share" in q.words:
+        return "comparison"
+    if not _NAMED_PAIR.search(q.text):
+        return None
+    for m in _BOTH.finditer(q.text):
+        before = q.text[:m.start()].split()
+        if not before or before[-1].lower() in AUXILIARIES or before[-1][:1].isupper():
+            return "comparison"
+    return "comparison" if _SAME.search(q.text) and not _SAME_AS.search(q.text) else None
 
 
 def compared_pair(q: Question) -> str | None:
