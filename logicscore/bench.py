@@ -29,7 +29,8 @@ __all__ = ["BenchReport", "Pred", "run", "render", "score", "from_result", "load
 
 CLASSES = ("complete", "broken", "circular", "deviated")
 # Hard/soft signals are scored; `redundant` is informational and present almost everywhere.
-SCORED_SIGNALS = ("contradiction", "hedged_on_chain", "asserted_without_derivation", "shortcut")
+SCORED_SIGNALS = ("contradiction", "hedged_on_chain", "asserted_without_derivation", "shortcut",
+                  "conclusion_mismatch")
 FORK_SLICE = "fork_first"
 
 

@@ -93,7 +93,14 @@ def pick_sides(question: str, entities: list[QuestionEntity]) -> list[QuestionEn
         if re.search(r"\b(?:or|and|&)\s+(?:the\s+)?[\"“‘']?$", before) or re.match(
                 r"^[\"”’']?\s*(?:,\s*)?(?:or|and|&)\b", after):
             joined.append(q)
-    return joined if len(joined) >= 2 else anchors
+    if len(joined) >= 2:
+        return joined
+    if len(anchors) >= 2:
+        return anchors
+    # A compared name the reader took for a generic word ("before Kasawyn Orquin"): a
+    # comparison has two sides, so every capitalised question entity is one.
+    named = [q for q in entities if q.anchor or q.name[:1].isupper()]
+    return named if len(named) >= 2 else anchors
 
 
 def audit_sides(qtype: str, record: QARecord, linked: Linked, result: ChainResult,
@@ -340,7 +347,10 @@ def _assemble(record: QARecord, linked: Linked, base: ChainResult, facts: list[_
                           values=[v for v in dict.fromkeys(values) if v],
                           propositions=[p.id for p in f.props], negated=f.negated))
     missing = [f for f in facts if not f.established]
-    counted = [p.id for p in linked.propositions if not p.conclusion]
+    # A proposition of the concluding clause restates the answer: like a conclusion, not in |P|.
+    concluding = [p.id for p in linked.propositions
+                  if p.conclusion or _concluding(record.long_answer, p)]
+    counted = [p.id for p in linked.propositions if p.id not in concluding]
     given = (chosen[0] if chosen else None) if qtype == "comparison" and chosen else _answer_word(record.answer)
     signals: list[Signal] = []
     diagnosis = Diagnosis(answer_absent=False)
@@ -367,6 +377,7 @@ def _assemble(record: QARecord, linked: Linked, base: ChainResult, facts: list[_
         partial_completeness=round(sum(f.established for f in facts) / len(facts), 4) if facts else 0.0,
         best_partial=chain,
         conciseness_partial=round(len(chain) / len(counted), 4) if counted else 0.0,
+        conclusions=concluding,
         unmatched_anchors=[f.q.name for f in facts if f.q.entity is None])
     return Sided(result, verdict, sides, signals)
 

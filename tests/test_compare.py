@@ -74,7 +74,7 @@ def test_sides_carry_values(auditor):
 
 
 def test_given_question_type_is_used(auditor):
-    question = "Tell me who was born first of Ila Varo and Tesk Molin."
+    question = "Ila Varo and Tesk Molin: who came into the world sooner?"
     long_answer = "Ila Varo was born in 1931. So Ila Varo was born first."
     assert auditor.audit(question, "Ila Varo", long_answer).question_type != "comparison"
     r = auditor.audit(question, "Ila Varo", long_answer, question_type="comparison")
