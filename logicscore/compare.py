@@ -20,7 +20,7 @@ from .lexicon.text import crude_stem
 from .normalize.phrases import STOP
 from .normalize.phrases import words as _words
 from .lexicon.questions import (ATTRIBUTE_RELATIONS, CONCLUDING_WORDS, COUNT_VALUES,
-                                DIFFERENT_WORDS, HIGH_WORDS, LOW_WORDS, NO_WORDS,
+                                DIFFERENT_WORDS, GUESS_WORDS, HIGH_WORDS, LOW_WORDS, NO_WORDS,
                                 NUMERIC_ATTRIBUTE_WORDS, SCALE_VALUES, YES_WORDS)
 from .models import (LITERAL_KINDS, Diagnosis, Gap, Proposition, QARecord, QuestionEntity,
                      Side, Signal, Verdict)
@@ -66,6 +66,8 @@ class _SideFacts:
     literal: str | None = None
     ellipsis: str | None = None
     ellipsis_text: str = ""
+    # Some date or number is stated of the side, whether or not it is the compared one.
+    any_literal: bool = False
 
     @property
     def established(self) -> bool:
@@ -123,6 +125,9 @@ def audit_sides(qtype: str, record: QARecord, linked: Linked, result: ChainResul
     if qtype == "comparison" and not chosen and not _BEFORE_AFTER.search(record.question):
         return _shared(record, linked, result, verdict, sides)
     facts = _facts(record, linked, sides, choice=qtype == "comparison")
+    if qtype == "comparison" and _guessed(record, facts):
+        for f in facts:  # what is said of each side is no value of the compared attribute
+            f.props, f.ellipsis = [], None
     expected = _expected(qtype, record, linked, facts)
     return _assemble(record, linked, result, facts, expected, chosen, qtype)
 
@@ -168,6 +173,16 @@ def _own_clause(text: str, linked: Linked, entity: str) -> str:
     return ""
 
 
+def _guessed(record: QARecord, facts: list[_SideFacts]) -> bool:
+    """A comparison of magnitudes ("which is larger") with no date or number stated for any
+    side, concluded by a guess ("it is likely that B is larger")."""
+    if _direction(record.question) is None or any(f.literal or f.any_literal for f in facts):
+        return False
+    sentences = [s for s in re.split(r"(?<=[.!?])\s+", record.long_answer.strip()) if s]
+    last = set(_words(sentences[-1])) if sentences else set()
+    return bool(last & GUESS_WORDS)
+
+
 def _facts(record: QARecord, linked: Linked, sides: list[QuestionEntity],
            choice: bool) -> list[_SideFacts]:
     """What the long answer states of each side, outside its concluding clauses."""
@@ -187,6 +202,7 @@ def _facts(record: QARecord, linked: Linked, sides: list[QuestionEntity],
                 if other == q.entity or (choice and other in ids):
                     continue
                 facts.props.append(p)
+                facts.any_literal |= kinds.get(other or "") in LITERAL_KINDS
             facts.literal = _compared_literal(record.question, stating, q.entity, ids, kinds, names)
             if not facts.props:
                 _ellipsis(text, linked, q.entity, facts)

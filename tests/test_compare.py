@@ -36,6 +36,12 @@ CASES = [
     ("Are Ila Varo and Tesk Molin both sculptors?", "Yes",
      "Ila Varo is a sculptor. Tesk Molin is also a sculptor. So both are sculptors.",
      1, "entailed", None),
+    ("Which town is larger, Orvik or Tesmora?", "Tesmora",
+     "Orvik is a village in Norland, while Tesmora is the capital of Sudmark. Since Tesmora "
+     "is a capital, it is likely that Tesmora is larger.", 0, "underdetermined", "Orvik"),
+    ("Which town is larger, Orvik or Tesmora?", "Tesmora",
+     "Orvik has 4,000 inhabitants. Tesmora has 90,000 inhabitants. So Tesmora is probably "
+     "larger.", 1, "entailed", None),
     ("Are Ila Varo and Tesk Molin both sculptors?", "Yes",
      "Ila Varo is a sculptor. So Ila Varo and Tesk Molin are both sculptors.",
      0, "underdetermined", "Tesk Molin"),
@@ -60,7 +66,8 @@ def test_compare_case(auditor, question, answer, long_answer, complete, verdict,
     assert (r.diagnosis.gap.anchor if r.diagnosis.gap else None) == gap
     mismatch = any(s.kind == "conclusion_mismatch" for s in r.diagnosis.signals)
     assert mismatch == (verdict == "contradicted")
-    assert r.scores.partial_completeness == (0.5 if gap else 1.0)
+    assert r.scores.partial_completeness == (1.0 if not gap else 0.0 if "likely" in long_answer
+                                             else 0.5)
     assert len(r.sides) == 2
 
 

@@ -49,3 +49,6 @@ ATTRIBUTE_RELATIONS = {
     "formed": "formed founded", "founded": "founded formed established",
     "established": "established founded",
 }
+# A conclusion that guesses ("it is likely that B is larger"): with no compared value stated
+# for any side, it says the values were never found.
+GUESS_WORDS = words("likely probably possibly perhaps presumably maybe")
