@@ -15,19 +15,36 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from .chain import ChainResult
-from .lexicon.dates import MONTHS
+from .lexicon.questions import (
+    ATTRIBUTE_RELATIONS,
+    CONCLUDING_WORDS,
+    DIFFERENT_WORDS,
+    GUESS_WORDS,
+    HIGH_WORDS,
+    LOW_WORDS,
+    NO_WORDS,
+    NUMERIC_ATTRIBUTE_WORDS,
+    YES_WORDS,
+)
 from .lexicon.text import crude_stem
+from .models import (
+    LITERAL_KINDS,
+    Diagnosis,
+    Gap,
+    Proposition,
+    QARecord,
+    QuestionEntity,
+    Side,
+    Signal,
+    Verdict,
+)
+from .normalize.entities import Linked
 from .normalize.phrases import STOP
 from .normalize.phrases import words as _words
-from .lexicon.questions import (ATTRIBUTE_RELATIONS, CONCLUDING_WORDS, COUNT_VALUES,
-                                DIFFERENT_WORDS, GUESS_WORDS, HIGH_WORDS, LOW_WORDS, NO_WORDS,
-                                NUMERIC_ATTRIBUTE_WORDS, SCALE_VALUES, YES_WORDS)
-from .models import (LITERAL_KINDS, Diagnosis, Gap, Proposition, QARecord, QuestionEntity,
-                     Side, Signal, Verdict)
-from .normalize.entities import Linked
+from .normalize.values import number
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
-_CONCLUDING = re.compile(r"(?:^|[,;:]\s*|\b)(?:%s)\b" % "|".join(sorted(CONCLUDING_WORDS)), re.I)
+_CONCLUDING = re.compile(rf"(?:^|[,;:]\s*|\b)(?:{'|'.join(sorted(CONCLUDING_WORDS))})\b", re.I)
 _SENTENCE_END = re.compile(r"[.!?](?:\s|$)")
 _AUX = r"(?:is|was|are|were|does|did|do|has|had|have)"
 # An aside between a side and its predicate: "B, on the other hand, is …".
@@ -43,10 +60,6 @@ ELLIPSES: tuple[tuple[str, re.Pattern[str]], ...] = (
 )
 _NEGATED_ELLIPSES = frozenset({"negated_copula"})
 _BEFORE_AFTER = re.compile(r"\b(?:before|after)\s+or\s+(?:before|after)\b", re.I)
-_YEAR = re.compile(r"\b(\d{3,4})\b")
-_NUMBER = re.compile(r"(\d[\d,]*(?:\.\d+)?)\s*(thousand|million|billion)?", re.I)
-_MONTH = re.compile(r"\b(%s)\b" % "|".join(MONTHS), re.I)
-_DAY = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)?\b")
 
 
 @dataclass
@@ -278,28 +291,6 @@ def _ellipsis(text: str, linked: Linked, entity: str, facts: _SideFacts) -> None
 def _after_marker(text: str, at: int) -> bool:
     start = max(text.rfind(". ", 0, at), text.rfind("\n", 0, at), 0)
     return any(m.end() <= at for m in _CONCLUDING.finditer(text, start, at + 1))
-
-
-def number(value: str) -> float | None:
-    """A comparable number for a date ("May 22, 1859" → 1859.0522) or a count ("1.2 million")."""
-    year = _YEAR.findall(value)
-    month = _MONTH.search(value)
-    if year and (month or re.fullmatch(r"\s*\d{3,4}\s*", value)):
-        y = float(year[-1])
-        if month:
-            m = MONTHS.index(month.group(1).lower()) + 1
-            rest = value[:month.start()] + value[month.end():]
-            day = _DAY.search(rest.replace(year[-1], ""))
-            return y + m / 100 + (int(day.group(1)) / 10000 if day else 0)
-        return y
-    found = _NUMBER.search(value)
-    if found:
-        n = float(found.group(1).replace(",", ""))
-        return n * SCALE_VALUES.get((found.group(2) or "").lower(), 1)
-    for w in _WORD.findall(value.lower()):
-        if w in COUNT_VALUES:
-            return float(COUNT_VALUES[w])
-    return None
 
 
 def _direction(question: str) -> str | None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from logicscore.compare import number
+from logicscore.normalize.values import number
 
 # (question, short answer, long answer, complete, verdict, gap side or None)
 CASES = [
@@ -19,8 +19,8 @@ CASES = [
      "Ila Varo was born in 1931. Tesk Molin was born in 1958. So Tesk Molin was born first.",
      0, "contradicted", None),
     ("Which album came out later, Cold Orchard or Brass Meadow?", "Brass Meadow",
-     "Cold Orchard was released in 1994. Brass Meadow was released in 2003. Grey Lantern was "
-     "released in 2011. So Brass Meadow came out later.", 1, "entailed", None),
+     ("Cold Orchard was released in 1994. Brass Meadow was released in 2003. Grey Lantern was "
+      "released in 2011. So Brass Meadow came out later."), 1, "entailed", None),
     ("Who was born first, Ila Varo or Tesk Molin?", "Ila Varo",
      "Ila Varo was born in 1931, Tesk Molin in 1958. So Ila Varo was born first.",
      1, "entailed", None),
@@ -37,11 +37,11 @@ CASES = [
      "Ila Varo is a sculptor. Tesk Molin is also a sculptor. So both are sculptors.",
      1, "entailed", None),
     ("Which town is larger, Orvik or Tesmora?", "Tesmora",
-     "Orvik is a village in Norland, while Tesmora is the capital of Sudmark. Since Tesmora "
-     "is a capital, it is likely that Tesmora is larger.", 0, "underdetermined", "Orvik"),
+     ("Orvik is a village in Norland, while Tesmora is the capital of Sudmark. Since Tesmora "
+      "is a capital, it is likely that Tesmora is larger."), 0, "underdetermined", "Orvik"),
     ("Which town is larger, Orvik or Tesmora?", "Tesmora",
-     "Orvik has 4,000 inhabitants. Tesmora has 90,000 inhabitants. So Tesmora is probably "
-     "larger.", 1, "entailed", None),
+     ("Orvik has 4,000 inhabitants. Tesmora has 90,000 inhabitants. So Tesmora is probably "
+      "larger."), 1, "entailed", None),
     ("Are Ila Varo and Tesk Molin both sculptors?", "Yes",
      "Ila Varo is a sculptor. So Ila Varo and Tesk Molin are both sculptors.",
      0, "underdetermined", "Tesk Molin"),

@@ -11,8 +11,13 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..lexicon.questions import (ASKING_WORDS, AUXILIARIES, COMPARATIVE_WORDS, NO_WORDS,
-                                 YES_WORDS)
+from ..lexicon.questions import (
+    ASKING_WORDS,
+    AUXILIARIES,
+    COMPARATIVE_WORDS,
+    NO_WORDS,
+    YES_WORDS,
+)
 from ..models import QuestionEntity
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
