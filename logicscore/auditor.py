@@ -17,11 +17,13 @@ from typing import Any
 from . import __version__, stages
 from . import prose
 from .chain import analyze, refused
+from .compare import audit_sides
 from .config import AuditorConfig
 from .errors import ConfigError, InputError, LogicscoreError, Timeout
 from .extract import Extractor
 from .io import InputLine
-from .models import AuditResult, ErrorInfo, QARecord, ResultMeta
+from .models import AuditResult, ErrorInfo, QARecord, ResultMeta, Signal
+from .question.types import SIDED_TYPES, option_sides, question_type
 from .score import compute_scores
 from .signals import collect_signals
 from .signature import Signature
@@ -149,6 +151,10 @@ class Auditor:
             if extraction.question_entities:
                 record = record.model_copy(update={"question_entities": extraction.question_entities})
         questions = self.question_reader.read(record)
+        qtype, type_rule = question_type(record.question, record.answer, record.question_type,
+                                         questions)
+        if qtype in SIDED_TYPES:
+            questions = option_sides(record.question, questions)
         if extraction is None:
             extraction = self.extractor.extract(record, [q.name for q in questions])
         linked = self.linker.link(extraction, questions, record)
@@ -161,7 +167,15 @@ class Auditor:
         if any(s.kind == "refusal" for s in own):
             result = refused(result)
         verdict = self.judge.judge(record, linked, result)
-        signals = own + collect_signals(linked, result, verdict, hops=record.hops) + extraction.signals
+        sides, extra = [], []
+        if qtype in SIDED_TYPES:
+            sided = audit_sides(qtype, record, linked, result, verdict, self.linker.same_answer)
+            result, verdict, sides, extra = sided.result, sided.verdict, sided.sides, sided.signals
+        if type_rule is None:
+            extra.append(Signal(kind="unclassified_question", severity="info",
+                                message="no question-type rule holds; scored as a bridge question"))
+        signals = (own + collect_signals(linked, result, verdict, hops=record.hops) + extra
+                   + extraction.signals)
         scores = compute_scores(result, len(linked.propositions), verdict)
         reached = set(result.reached)
         question_out = [
@@ -173,6 +187,7 @@ class Auditor:
         names = {e.id: e.name for e in linked.entities}
         return AuditResult(
             id=record.id,
+            question_type=qtype,
             scores=scores,
             determinateness=verdict,
             question_entities=question_out,
@@ -180,6 +195,7 @@ class Auditor:
             chain=result.chain,
             alternatives=result.alternatives,
             diagnosis=result.diagnosis.model_copy(update={"signals": signals}),
+            sides=sides,
             propositions=linked.propositions,
             entities=linked.entities,
             correct=correct,

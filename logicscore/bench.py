@@ -23,6 +23,7 @@ from .baselines import (
     majority_baseline,
 )
 from .errors import InputError
+from .lexicon.questions import QUESTION_TYPES
 from .lexicon.text import key as text_key
 from .models import AuditResult, QARecord
 
@@ -31,7 +32,8 @@ __all__ = ["BenchReport", "Pred", "run", "render", "score", "from_result", "load
 
 CLASSES = ("complete", "broken", "circular", "deviated")
 # Hard/soft signals are scored; `redundant` is informational and present almost everywhere.
-SCORED_SIGNALS = ("contradiction", "hedged_on_chain", "asserted_without_derivation", "shortcut")
+SCORED_SIGNALS = ("contradiction", "hedged_on_chain", "asserted_without_derivation", "shortcut",
+                  "conclusion_mismatch")
 FORK_SLICE = "fork_first"
 
 
@@ -121,7 +123,16 @@ def score_sliced(records: list[dict], preds: list[Pred]) -> dict[str, Any]:
         tags += [t for t in r["meta"].get("variants", []) if t not in tags]
     out["by_variant"] = {t: _subset(records, preds, lambda r, t=t: t in r["meta"].get("variants", []))
                          for t in tags}
+    kinds = [t for t in QUESTION_TYPES if any(gold_question_type(r) == t for r in records)]
+    out["by_question_type"] = {t: _subset(records, preds, lambda r, t=t: gold_question_type(r) == t)
+                               for t in kinds}
     return out
+
+
+def gold_question_type(record: dict) -> str:
+    """The corpus's question type for a record: its gold label, its input field, else bridge."""
+    gold = record.get("meta", {}).get("gold", {})
+    return gold.get("question_type") or record.get("question_type") or "bridge"
 
 
 def _subset(records: list[dict], preds: list[Pred], keep) -> dict[str, Any]:
@@ -344,8 +355,11 @@ def render(report: BenchReport | labelled.LabelledReport):
             table.add_row(name, str(row["n"]), *(_fmt(row.get(k)) for k in _HEADLINE[:5]))
         return table
 
-    return Group(head, classes, sliced("by hop count (auditor)", data["by_hops"]),
-                 sliced("by variant (auditor)", data["by_variant"]))
+    parts = [head, classes, sliced("by hop count (auditor)", data["by_hops"]),
+             sliced("by variant (auditor)", data["by_variant"])]
+    if len(data.get("by_question_type", {})) > 1:
+        parts.append(sliced("by question type (auditor)", data["by_question_type"]))
+    return Group(*parts)
 
 
 def render_markdown(report: BenchReport | labelled.LabelledReport) -> str:
@@ -366,6 +380,13 @@ def render_markdown(report: BenchReport | labelled.LabelledReport) -> str:
     lines += ["", "| hops | n | " + " | ".join(_HEADLINE[:5]) + " |", "|---:|---:|" + "---:|" * 5]
     for hops, row in data["by_hops"].items():
         lines.append(f"| {hops} | {row['n']} | " + " | ".join(_fmt(row.get(k)) for k in _HEADLINE[:5]) + " |")
+    by_type = data.get("by_question_type", {})
+    if len(by_type) > 1:  # a bridge-only corpus keeps its tables as they were
+        lines += ["", "| question type | n | " + " | ".join(_HEADLINE[:5]) + " |",
+                  "|---|---:|" + "---:|" * 5]
+        for qtype, row in by_type.items():
+            lines.append(f"| {qtype} | {row['n']} | "
+                         + " | ".join(_fmt(row.get(k)) for k in _HEADLINE[:5]) + " |")
     lines += ["", f"{data['n']} cases, {report.errors} errored; signature `{report.signature}`"]
     if report.rejected:
         lines.append(f"{len(report.rejected)} lines left out, not gold-labelled records; first: "

@@ -565,6 +565,8 @@ def corpus_generate(
     seed: Annotated[int, typer.Option("--seed", help="Random seed; same seed, same bytes.")] = 1,
     n: Annotated[int, typer.Option("--n", min=1, help="Number of cases.")] = 600,
     hops: Annotated[str, typer.Option("--hops", help="Hop range, e.g. 1-5 or 3.")] = "1-5",
+    compared: Annotated[int, typer.Option(
+        "--compared", min=0, help="Comparison and yes/no cases after the N bridge cases.")] = 0,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No message when done.")] = False,
 ) -> None:
     """Generate a fictional multi-hop QA corpus with gold labels (invented names).
@@ -585,11 +587,11 @@ def corpus_generate(
     _check_output(output, [])
     _make_folder(output)
     try:
-        digest = write_corpus(output, seed=seed, n=n, hops=span)
+        digest = write_corpus(output, seed=seed, n=n, hops=span, compared=compared)
     except OSError as exc:
         _fail(f"cannot write {output}: {_reason(exc)}", 1)
     if not quiet:
-        _say(f"wrote {n} cases to {output} (sha256 {digest})")
+        _say(f"wrote {n + compared} cases to {output} (sha256 {digest})")
 
 
 @app.command(help=(

@@ -32,6 +32,7 @@ ALIASES: dict[str, tuple[str, ...]] = {
     "answer": ("answer", "short_answer", "final_answer"),
     "long_answer": ("long_answer", "response", "output", "prediction", "generated_answer"),
     "question_entities": ("question_entities",),
+    "question_type": ("question_type",),
     "gold_answer": ("gold_answer", "ground_truth", "reference"),
     "hops": ("hops",),
     "documents": ("documents",),

@@ -13,6 +13,7 @@ LITERAL_KINDS = frozenset({"date", "number"})
 FailureType = Literal["broken", "circular", "deviated"]
 Verdict = Literal["entailed", "contradicted", "underdetermined"]
 Severity = Literal["hard", "soft", "info"]
+QuestionType = Literal["bridge", "comparison", "yesno", "intersection"]
 ErrorType = Literal["InputError", "ParseError", "Timeout", "LLMError", "RuntimeError"]
 # Which extraction rule produced a proposition: tests and `explain` rely on it.
 Pattern = Literal[
@@ -49,6 +50,8 @@ class QARecord(_Strict):
     hops: int | None = None
     documents: dict[str, str] | None = None
     propositions: list[GivenProposition] | None = None
+    # Given, it is taken as is; else the question's rules decide (SPEC §4.7).
+    question_type: QuestionType | None = None
     meta: dict[str, Any] = Field(default_factory=dict)
 
 
@@ -122,6 +125,17 @@ class Signal(_Strict):
     message: str
 
 
+class Side(_Strict):
+    """One compared entity of a comparison or yes/no question, and the values stated for it."""
+
+    name: str
+    entity: str | None = None
+    established: bool = False
+    values: list[str] = Field(default_factory=list)
+    propositions: list[str] = Field(default_factory=list)
+    negated: bool = False
+
+
 class Diagnosis(_Strict):
     failure: FailureType | None = None
     gap: Gap | None = None
@@ -158,6 +172,7 @@ class AuditResult(_Strict):
 
     id: str | None
     status: Literal["ok", "error"] = "ok"
+    question_type: QuestionType | None = None
     scores: Scores | None = None
     determinateness: Verdict | None = None
     question_entities: list[QuestionEntity] = Field(default_factory=list)
@@ -165,6 +180,8 @@ class AuditResult(_Strict):
     chain: list[str] = Field(default_factory=list)
     alternatives: list[list[str]] = Field(default_factory=list)
     diagnosis: Diagnosis | None = None
+    # Comparison and yes/no questions only: each side and what the answer states of it.
+    sides: list[Side] = Field(default_factory=list)
     propositions: list[Proposition] = Field(default_factory=list)
     entities: list[Entity] = Field(default_factory=list)
     correct: bool | None = None

@@ -581,7 +581,11 @@ def test_realdata_loaders_read_every_dataset():
 def test_realdata_report_has_every_key(auditor):
     data = _data()
     report = evaluate(data, limit=3, auditor=auditor)
-    assert set(report) == {"settings", "datasets"}
+    assert set(report) == {"settings", "datasets", "by_type"}
+    by_type = report["by_type"]["sections"]
+    assert "all" in by_type and set(by_type["all"]) == {
+        "items", "side_removed_cases", "errors", "type_match", "gold_complete",
+        "side_removed_incomplete", "gap_names_side"}
     assert list(report["datasets"]) == ["2wikimultihopqa", "hotpotqa", "musique", "entailmentbank"]
     keys = {"targets_apply", "records", "duplicates_skipped", "scored_records", "types", "cases",
             "not_built", "errors", "metrics", "targets", "causes", "examples"}

@@ -28,7 +28,7 @@ of for by from to as
 _LEADING = frozenset("in on at of for by from to as the a an".split())
 KINDS = ("gold", "hop_removed", "replaced", "distractor")
 LABELS = {"gold": "complete", "hop_removed": "incomplete", "replaced": "incomplete",
-          "distractor": "complete"}
+          "distractor": "complete", "side_removed": "incomplete"}
 
 
 @dataclass(frozen=True)

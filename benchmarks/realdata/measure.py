@@ -14,6 +14,7 @@ from pathlib import Path
 
 from logicscore import Auditor, AuditResult, QARecord
 
+from . import compared as cmp
 from . import diagnose as dx
 from .cases import KINDS, Case, Item, make_cases
 from .datasets import DATASETS, load_items, resolve_name
@@ -295,15 +296,20 @@ def evaluate(data_dir: Path, datasets: list[str] | None = None, *, limit: int | 
                 cases.append(case)
             else:
                 not_built[name].append(case)
+    # The comparison family, measured by type: its gold cases are among `cases` already.
+    sided = [(c, side) for items, _ in loaded.values() for item in items if cmp.in_family(item)
+             for c, side in cmp.side_cases(item) if side is not None]
     done = 0
 
     def tick(n: int) -> None:
         nonlocal done
         done += n
         if progress:
-            progress(done, len(cases))
+            progress(done, len(cases) + len(sided))
 
-    results = list(audit_cases(cases, workers, tick, auditor, options))
+    every = cases + [c for c, _ in sided]
+    results = list(audit_cases(every, workers, tick, auditor, options))
+    results, extra = results[:len(cases)], results[len(cases):]
     signature = next((r.meta.signature for r in results), None)
     per: dict[str, list] = defaultdict(list)
     for case, result in zip(cases, results):
@@ -314,4 +320,9 @@ def evaluate(data_dir: Path, datasets: list[str] | None = None, *, limit: int | 
     for name, (items, duplicates) in loaded.items():
         report["datasets"][name] = summarize(name, items, duplicates, per[name],
                                              not_built[name], examples)
+    rows = [(c, None, r) for c, r in zip(cases, results)
+            if c.kind == "gold" and (c.dataset, c.qtype) in cmp.FAMILY]
+    rows += [(c, side, r) for (c, side), r in zip(sided, extra)]
+    if rows:
+        report["by_type"] = {"sections": cmp.summarize(rows), "misses": cmp.misses(rows, examples)}
     return report

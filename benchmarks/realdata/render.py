@@ -94,7 +94,50 @@ def markdown(report: dict) -> str:
         goals = " / ".join(sorted({f"{op} {t}" for n, m, op, t in TARGETS if m == metric}))
         lines.append("| " + " | ".join([label.strip(), *(c.plain for c in cells), goals]) + " |")
     lines.append("")
+    if "by_type" in report:
+        lines += [by_type_markdown(report)]
     lines.append(f"signature: `{report['settings']['signature']}`")
+    return "\n".join(lines) + "\n"
+
+
+# (key, label, target): the comparison family measured by type (SPEC §4.7).
+BY_TYPE_ROWS = (
+    ("type_match", "question type read as comparison/yes-no", 0.95),
+    ("gold_complete", "gold answer complete", 0.85),
+    ("side_removed_incomplete", "one side removed → incomplete", 0.85),
+    ("gap_names_side", "… gap names that side", 0.80),
+)
+
+
+def _by_type_cells(report: dict) -> tuple[list[str], list[list[str]]]:
+    sections = report.get("by_type", {}).get("sections", {})
+    head = ["metric", *(SHORT.get(n, n) for n in sections), "target"]
+    rows = []
+    for key, label, goal in BY_TYPE_ROWS:
+        cells = [s.get(key) for s in sections.values()]
+        rows.append([label, *(_cell(v, (">=", goal)).plain for v in cells),
+                     f">= {goal}"])
+    rows.append(["items (side-removed cases)",
+                 *(f"{s['items']} ({s['side_removed_cases']})" for s in sections.values()), ""])
+    return head, rows
+
+
+def by_type_table(report: dict) -> Table:
+    head, rows = _by_type_cells(report)
+    table = Table(title="comparison and yes/no questions, by type")
+    for i, col in enumerate(head):
+        table.add_column(col, justify="left" if i == 0 else "right")
+    for row in rows:
+        table.add_row(*row)
+    return table
+
+
+def by_type_markdown(report: dict) -> str:
+    if "by_type" not in report:
+        return ""
+    head, rows = _by_type_cells(report)
+    lines = ["| " + " | ".join(head) + " |", "|---|" + "---:|" * (len(head) - 2) + "---|"]
+    lines += ["| " + " | ".join(row) + " |" for row in rows]
     return "\n".join(lines) + "\n"
 
 
@@ -127,6 +170,8 @@ def causes_table(name: str, section: dict, show: int = 1) -> Table:
 
 def render(report: dict, show: int = 1) -> RenderableType:
     parts: list[RenderableType] = [metrics_table(report), types_table(report)]
+    if "by_type" in report:
+        parts.append(by_type_table(report))
     for name, section in report["datasets"].items():
         if section.get("note"):
             parts.append(Text(f"* {name}: {section['note']}", style="dim"))

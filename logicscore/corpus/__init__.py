@@ -18,12 +18,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from .build import Case, Rejected, draw_chain, question
+from .compared import generate as generate_compared
 from .labels import AmbiguousLabel, Labels, label
 from .perturb import WEIGHTS, Draft, build
 from .render import Writer
 from .schema import BY_NAME
 
-__all__ = ["generate", "write_corpus", "dumps", "sha256_of", "PERTURBATIONS", "parse_hops"]
+__all__ = ["generate", "generate_compared", "write_corpus", "dumps", "sha256_of", "PERTURBATIONS", "parse_hops"]
 
 PERTURBATIONS = tuple(WEIGHTS)
 _NEEDS_TWO_HOPS = ("broken", "answer_absent", "asserted_without_derivation")
@@ -51,11 +52,13 @@ def dumps(record: dict) -> str:
     return json.dumps(record, ensure_ascii=False, separators=(",", ":"))
 
 
-def write_corpus(path: str | Path, seed: int, n: int, hops: tuple[int, int] = (1, 5)) -> str:
-    """Write the corpus as JSONL and return its sha256."""
+def write_corpus(path: str | Path, seed: int, n: int, hops: tuple[int, int] = (1, 5),
+                 compared: int = 0) -> str:
+    """Write the corpus as JSONL and return its sha256; `compared` comparison and yes/no
+    cases follow the `n` bridge cases (0: the bridge corpus alone, as before)."""
     digest = hashlib.sha256()
     with open(path, "w", encoding="utf-8", newline="\n") as fh:
-        for record in generate(seed, n, hops):
+        for record in [*generate(seed, n, hops), *generate_compared(seed, compared)]:
             line = dumps(record) + "\n"
             fh.write(line)
             digest.update(line.encode("utf-8"))

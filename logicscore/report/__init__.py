@@ -14,6 +14,7 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
+from ..lexicon.questions import QUESTION_TYPES
 from ..models import AuditResult
 
 METRICS = ("completeness", "conciseness", "determinateness", "partial_completeness")
@@ -32,6 +33,8 @@ class Summary:
     # Records whose verdict means nothing or something else: refusals, unread languages.
     apart: Counter = field(default_factory=Counter)
     sums: dict[str, list[float]] = field(default_factory=lambda: {m: [] for m in METRICS})
+    # question type → [records scored, complete ones] (SPEC §4.7)
+    types: dict[str, list[int]] = field(default_factory=dict)
 
     def add(self, result: AuditResult) -> None:
         self.total += 1
@@ -46,6 +49,9 @@ class Summary:
         self.verdicts[result.determinateness or "underdetermined"] += 1
         kinds = {s.kind for s in (result.diagnosis.signals if result.diagnosis else [])}
         self.apart.update(k for k in APART if k in kinds)
+        row = self.types.setdefault(result.question_type or "bridge", [0, 0])
+        row[0] += 1
+        row[1] += result.scores.completeness
 
     def means(self) -> dict[str, float | None]:
         return {m: (round(mean(v), 4) if v else None) for m, v in self.sums.items()}
@@ -77,6 +83,10 @@ def render_summary(summary: Summary) -> Table:
         if summary.apart.get(kind):
             table.add_row(f"{kind} (counted apart)", _pct(summary.apart[kind], summary.scored),
                           style="yellow")
+    for qtype in QUESTION_TYPES:
+        if qtype in summary.types:
+            n, complete = summary.types[qtype]
+            table.add_row(f"{qtype} questions", f"{_pct(n, summary.scored)}, complete {complete / n:.3f}")
     for kind, count in sorted(summary.errors.items()):
         table.add_row(f"error: {kind}", _pct(count, summary.total), style="red")
     return table
@@ -100,6 +110,14 @@ def render_explain(result: AuditResult) -> Group:
     q = ", ".join(f"{e.name}{'' if e.anchor else ' (generic)'}{' ✓' if e.reached else ' ✗'}"
                   for e in result.question_entities) or "none found"
     parts.append(Text(f"question entities: {q}    answer entity: {result.answer_entity or 'not found'}"))
+    if result.question_type:
+        parts.append(Text(f"question type: {result.question_type}"))
+    for side in result.sides:
+        values = ", ".join(side.values) or "no value stated"
+        said = f" (by {', '.join(side.propositions)})" if side.propositions else ""
+        mark = "✓" if side.established else "✗"
+        parts.append(Text(f"  side {side.name} {mark}: {values}{' (negated)' if side.negated else ''}{said}",
+                          style="" if side.established else "red"))
 
     chain = set(result.chain)
     redundant = set(diag.redundant)

@@ -1,0 +1,109 @@
+"""Completeness by type for comparison and yes/no questions (logicscore.compare), on
+invented text: both sides stated, a side dropped, a conclusion against the stated values,
+elliptical and negated sides, a third entity's value beside the compared ones."""
+
+from __future__ import annotations
+
+import pytest
+
+from logicscore.normalize.values import number
+
+# (question, short answer, long answer, complete, verdict, gap side or None)
+CASES = [
+    ("Who was born first, Ila Varo or Tesk Molin?", "Ila Varo",
+     "Ila Varo was born in 1931. Tesk Molin was born in 1958. So Ila Varo was born first.",
+     1, "entailed", None),
+    ("Who was born first, Ila Varo or Tesk Molin?", "Ila Varo",
+     "Ila Varo was born in 1931. So Ila Varo was born first.", 0, "underdetermined", "Tesk Molin"),
+    ("Who was born first, Ila Varo or Tesk Molin?", "Tesk Molin",
+     "Ila Varo was born in 1931. Tesk Molin was born in 1958. So Tesk Molin was born first.",
+     0, "contradicted", None),
+    ("Which album came out later, Cold Orchard or Brass Meadow?", "Brass Meadow",
+     ("Cold Orchard was released in 1994. Brass Meadow was released in 2003. Grey Lantern was "
+      "released in 2011. So Brass Meadow came out later."), 1, "entailed", None),
+    ("Who was born first, Ila Varo or Tesk Molin?", "Ila Varo",
+     "Ila Varo was born in 1931, Tesk Molin in 1958. So Ila Varo was born first.",
+     1, "entailed", None),
+    ("Which painter is from Norland, Ila Varo or Tesk Molin?", "Ila Varo",
+     "Ila Varo is from Norland. Tesk Molin is not. So the answer is Ila Varo.",
+     1, "entailed", None),
+    ("Which painter is from Norland, Ila Varo or Tesk Molin?", "Tesk Molin",
+     "Ila Varo is from Norland. Tesk Molin is not. So the answer is Tesk Molin.",
+     0, "contradicted", None),
+    ("Which band is from Norland, Cold Orchard or Brass Meadow?", "Brass Meadow",
+     "Cold Orchard is a band from Sudmark, so Brass Meadow must be the band from Norland.",
+     0, "underdetermined", "Brass Meadow"),
+    ("Are Ila Varo and Tesk Molin both sculptors?", "Yes",
+     "Ila Varo is a sculptor. Tesk Molin is also a sculptor. So both are sculptors.",
+     1, "entailed", None),
+    ("Which town is larger, Orvik or Tesmora?", "Tesmora",
+     ("Orvik is a village in Norland, while Tesmora is the capital of Sudmark. Since Tesmora "
+      "is a capital, it is likely that Tesmora is larger."), 0, "underdetermined", "Orvik"),
+    ("Which town is larger, Orvik or Tesmora?", "Tesmora",
+     ("Orvik has 4,000 inhabitants. Tesmora has 90,000 inhabitants. So Tesmora is probably "
+      "larger."), 1, "entailed", None),
+    ("Are Ila Varo and Tesk Molin both sculptors?", "Yes",
+     "Ila Varo is a sculptor. So Ila Varo and Tesk Molin are both sculptors.",
+     0, "underdetermined", "Tesk Molin"),
+    ("Are Ila Varo and Tesk Molin both sculptors?", "Yes",
+     "Ila Varo is a sculptor. Tesk Molin is not a sculptor. So they are both sculptors.",
+     0, "contradicted", None),
+    ("Was Cold Orchard released before Brass Meadow?", "Yes",
+     "Cold Orchard was released in 1994. Brass Meadow was released in 2003. So yes.",
+     1, "entailed", None),
+    ("Was Cold Orchard released before Brass Meadow?", "No",
+     "Cold Orchard was released in 1994. Brass Meadow was released in 2003. So no.",
+     0, "contradicted", None),
+]
+
+
+@pytest.mark.parametrize("question,answer,long_answer,complete,verdict,gap", CASES)
+def test_compare_case(auditor, question, answer, long_answer, complete, verdict, gap):
+    r = auditor.audit(question, answer, long_answer)
+    assert r.question_type in ("comparison", "yesno")
+    assert r.scores.completeness == complete
+    assert r.determinateness == verdict
+    assert (r.diagnosis.gap.anchor if r.diagnosis.gap else None) == gap
+    mismatch = any(s.kind == "conclusion_mismatch" for s in r.diagnosis.signals)
+    assert mismatch == (verdict == "contradicted")
+    assert r.scores.partial_completeness == (1.0 if not gap else 0.0 if "likely" in long_answer
+                                             else 0.5)
+    assert len(r.sides) == 2
+
+
+def test_sides_carry_values(auditor):
+    r = auditor.audit("Who was born first, Ila Varo or Tesk Molin?", "Ila Varo",
+                      "Ila Varo was born in 1931. Tesk Molin was born in 1958. So Ila Varo "
+                      "was born first.")
+    assert [(s.name, s.values) for s in r.sides] == [("Ila Varo", ["1931"]),
+                                                     ("Tesk Molin", ["1958"])]
+    assert r.scores.conciseness == 1.0
+
+
+def test_given_question_type_is_used(auditor):
+    question = "Ila Varo and Tesk Molin: who came into the world sooner?"
+    long_answer = "Ila Varo was born in 1931. So Ila Varo was born first."
+    assert auditor.audit(question, "Ila Varo", long_answer).question_type != "comparison"
+    r = auditor.audit(question, "Ila Varo", long_answer, question_type="comparison")
+    assert r.question_type == "comparison" and r.scores.completeness == 0
+    assert r.diagnosis.gap.anchor == "Tesk Molin"
+
+
+def test_unclassified_question_signal(auditor):
+    r = auditor.audit("Ila Varo, the painter from Norland", "Norland",
+                      "Ila Varo is a painter from Norland.")
+    assert r.question_type == "bridge"
+    assert any(s.kind == "unclassified_question" for s in r.diagnosis.signals)
+
+
+@pytest.mark.parametrize("text,value", [
+    ("1931", 1931.0),
+    ("May 22, 1859", 1859.0522),
+    ("20 June 1941", 1941.062),
+    ("1.2 million", 1_200_000.0),
+    ("600,000", 600_000.0),
+    ("four acts", 4.0),
+    ("a painter", None),
+])
+def test_number(text, value):
+    assert number(text) == pytest.approx(value) if value is not None else number(text) is None
