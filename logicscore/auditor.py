@@ -67,7 +67,12 @@ class Auditor:
         c = self.config
         # Owned here and lent to the stages that require it: one pipeline, loaded on first use.
         self.spacy = SpacyPipeline(c.spacy_model)
-        shared = {"spacy": self.spacy}
+        # Cheap to build (openai loads on the first call); shared so the LLM stages have one
+        # cache and one call budget.
+        from .llm.endpoint import Endpoint, EndpointConfig
+
+        self.llm = Endpoint(stages.validate(EndpointConfig, c.llm, "the LLM endpoint"))
+        shared = {"spacy": self.spacy, "llm": self.llm}
         self.question_reader: stages.QuestionReader = stages.build(
             "question_reader", c.question_reader, c.question_reader_options, shared)
         self.extractor: Extractor = stages.build(
@@ -118,6 +123,11 @@ class Auditor:
 
     def audit_record(self, record: QARecord, line: int | None = None) -> AuditResult:
         """Audit one record within the size and time limits; raises `LogicscoreError`s."""
+        self._check_size(record, line)
+        with _deadline(self.config.timeout, record.id):
+            return self._audit(record, line)
+
+    def _check_size(self, record: QARecord, line: int | None) -> None:
         max_chars = self.config.max_chars
         short_limit = max(1, max_chars // SHORT_FIELD_SHARE)
         for field, limit in (("long_answer", max_chars), ("question", short_limit),
@@ -128,14 +138,18 @@ class Auditor:
                     f"record {record.id}: {field} has {size:,} characters, over the limit of "
                     f"{limit:,}; raise it with --max-chars (memory and time grow with length)",
                     line=line)
-        with _deadline(self.config.timeout, record.id):
-            return self._audit(record, line)
 
     def _audit(self, record: QARecord, line: int | None) -> AuditResult:
         start = time.perf_counter()
         record = _blank_invisible(record)
+        extraction = None
+        if not record.question_entities and getattr(self.extractor, "reads_question", False):
+            extraction = self.extractor.extract(record, [])
+            if extraction.question_entities:
+                record = record.model_copy(update={"question_entities": extraction.question_entities})
         questions = self.question_reader.read(record)
-        extraction = self.extractor.extract(record, [q.name for q in questions])
+        if extraction is None:
+            extraction = self.extractor.extract(record, [q.name for q in questions])
         linked = self.linker.link(extraction, questions, record)
         result = analyze(
             linked.propositions, linked.answer_entity, linked.question,
@@ -143,7 +157,7 @@ class Auditor:
             answer_text=record.answer, question_text=record.question,
         )
         verdict = self.judge.judge(record, linked, result)
-        signals = collect_signals(linked, result, verdict, hops=record.hops)
+        signals = collect_signals(linked, result, verdict, hops=record.hops) + extraction.signals
         scores = compute_scores(result, len(linked.propositions), verdict)
         reached = set(result.reached)
         question_out = [
@@ -173,9 +187,32 @@ class Auditor:
 
         Items are `QARecord`s or `io.InputLine`s (an unreadable line comes back as an
         error record carrying its line number, so nothing is dropped). A `ConfigError`
-        (such as a spaCy model that is not installed) stops the stream instead.
+        (such as a spaCy model that is not installed) stops the stream instead. Stages with
+        a `prepare` hook get each window of `stages.PREPARE_WINDOW` items first.
         """
-        for item in records:
+        for window in _windows(records, stages.PREPARE_WINDOW):
+            self._prepare(window)
+            yield from self._audit_window(window)
+
+    def _prepare(self, window: list[QARecord | InputLine]) -> None:
+        """Run the stages' batch hooks over the window's records that will be audited."""
+        hooks = [h for h in (getattr(self.extractor, "prepare", None),
+                             getattr(self.judge, "prepare", None)) if h is not None]
+        ready = []
+        for item in window if hooks else ():
+            record = item.record if isinstance(item, InputLine) else item
+            if record is None:
+                continue
+            try:
+                self._check_size(record, None)
+            except InputError:
+                continue  # audited as an InputError record, never sent anywhere
+            ready.append(_blank_invisible(record))
+        for hook in hooks if ready else ():
+            hook(ready)
+
+    def _audit_window(self, window: list[QARecord | InputLine]) -> Iterator[AuditResult]:
+        for item in window:
             start = time.perf_counter()
             line = None
             if isinstance(item, InputLine):
@@ -233,6 +270,17 @@ def _deadline(seconds: float | None, record_id: str):
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+
+
+def _windows(items: Iterable[Any], size: int) -> Iterator[list[Any]]:
+    window: list[Any] = []
+    for item in items:
+        window.append(item)
+        if len(window) == size:
+            yield window
+            window = []
+    if window:
+        yield window
 
 
 def _blank_invisible(record: QARecord) -> QARecord:

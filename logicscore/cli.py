@@ -25,7 +25,7 @@ from typing import Annotated, NoReturn, Optional
 import typer
 
 from . import __version__
-from .config import CLI_TIMEOUT, AuditorConfig, default
+from .config import CLI_TIMEOUT, AuditorConfig, default, llm_default
 from .errors import ConfigError, LogicscoreError
 
 app = typer.Typer(
@@ -41,7 +41,8 @@ corpus_app = typer.Typer(help="Fictional multi-hop QA corpora with gold labels."
 app.add_typer(corpus_app, name="corpus")
 
 ExtractorOpt = Annotated[str, typer.Option("--extractor", "-x",
-    help="How to decompose long answers: 'rules' (spaCy, offline) or 'given' (record's propositions).")]
+    help="How to decompose long answers: 'rules' (spaCy, offline), 'given' (record's propositions) "
+         "or 'llm' (an OpenAI-compatible endpoint: --model, --base-url).")]
 FuzzyOpt = Annotated[float, typer.Option("--fuzzy-threshold", min=0, max=100,
     help="rapidfuzz similarity (0-100) at which two entity mentions are merged.")]
 ModelOpt = Annotated[Optional[str], typer.Option("--spacy-model",
@@ -52,6 +53,22 @@ AltsOpt = Annotated[int, typer.Option("--max-alternatives", min=0,
 MapOpt = Annotated[list[str], typer.Option("--map", help="Field mapping dst=src, e.g. "
                    "--map long_answer=outputs.text (repeatable).")]
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar or summary.")]
+# The LLM path (--extractor llm, --determinateness llm); the key comes from OPENAI_API_KEY only.
+JudgeOpt = Annotated[str, typer.Option("--determinateness",
+    help="How to judge determinateness: 'rules' (closed-world over the propositions) or 'llm'.")]
+BaseUrlOpt = Annotated[Optional[str], typer.Option("--base-url",
+    help="OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1 (default: OpenAI's).")]
+LLMModelOpt = Annotated[Optional[str], typer.Option("--model", help="Model id for the LLM stages.")]
+LLMTimeoutOpt = Annotated[float, typer.Option("--llm-timeout", min=0.001,
+    help="Seconds one LLM call may take before it is retried or becomes a Timeout record.")]
+ConcurrencyOpt = Annotated[int, typer.Option("--concurrency", min=1, help="LLM calls in flight at once.")]
+MaxCallsOpt = Annotated[Optional[int], typer.Option("--max-calls", min=0,
+    help="Hard budget of LLM calls for the run; records past it become LLMError records.")]
+OfflineOpt = Annotated[bool, typer.Option("--offline",
+    help="Never call the LLM: answers come from the cache, a miss is an LLMError record.")]
+CacheOpt = Annotated[bool, typer.Option("--cache/--no-cache", help="Read and write the LLM answer cache.")]
+CacheDirOpt = Annotated[Optional[Path], typer.Option("--cache-dir",
+    help="LLM answer cache folder (default: ~/.cache/logicscore/llm).")]
 
 
 def _version(value: bool) -> None:
@@ -91,6 +108,14 @@ def _fail(message: str, code: int = 1) -> NoReturn:
 
 def _reason(exc: OSError) -> str:
     return exc.strerror or str(exc)
+
+
+def _llm(base_url: str | None, model: str | None, timeout: float, concurrency: int,
+         max_calls: int | None, offline: bool, cache: bool, cache_dir: Path | None) -> dict:
+    """The LLM endpoint options (AuditorConfig.llm) from their flags."""
+    return {"base_url": base_url, "model": model, "timeout": timeout, "concurrency": concurrency,
+            "max_calls": max_calls, "offline": offline, "cache": cache,
+            "cache_dir": None if cache_dir is None else str(cache_dir)}
 
 
 def _auditor(extractor: str, fuzzy: float, spacy_model: str | None, alts: int, timing: bool,
@@ -260,6 +285,17 @@ def score(
                          "InputError records.")] = default("max_chars"),
     timeout: Annotated[float, typer.Option("--timeout", min=0, help="Seconds one record may take "
                        "before it becomes a Timeout record (0: no limit).")] = CLI_TIMEOUT,
+    determinateness: JudgeOpt = default("judge"),
+    base_url: BaseUrlOpt = None,
+    model: LLMModelOpt = None,
+    llm_timeout: LLMTimeoutOpt = llm_default("timeout"),
+    concurrency: ConcurrencyOpt = llm_default("concurrency"),
+    max_calls: MaxCallsOpt = None,
+    offline: OfflineOpt = False,
+    cache: CacheOpt = True,
+    cache_dir: CacheDirOpt = None,
+    estimate: Annotated[bool, typer.Option("--estimate", help="Print the LLM calls and input tokens "
+                        "the run would make (JSON, stdout) and stop without calling.")] = False,
 ) -> None:
     """Score every record of a JSONL file; one output line per input line, in order.
 
@@ -292,11 +328,19 @@ def score(
     run = _Run(ctx, output, stdout)
     try:
         auditor = _auditor(extractor, fuzzy_threshold, spacy_model, max_alternatives, timing,
-                           max_chars=max_chars, timeout=timeout or None)
+                           max_chars=max_chars, timeout=timeout or None, judge=determinateness,
+                           llm=_llm(base_url, model, llm_timeout, concurrency, max_calls, offline,
+                                    cache, cache_dir))
         skip: set[int] = set()
         if resume:
             skip = _resume_state(io, output, auditor.signature, allow_signature_change)
         run.before = len(skip)
+        if estimate:
+            from .llm.plan import estimate as plan
+
+            with sys.stdin.buffer if stdin else input.open("rb") as source:
+                typer.echo(json.dumps(plan(auditor, io.read_lines(source, mapping, skip)), sort_keys=True))
+            return
         total = None
         if not stdin and stat.S_ISREG(input.stat().st_mode):
             total = io.count_lines(input)
@@ -424,6 +468,13 @@ def explain(
     spacy_model: ModelOpt = None,
     max_alternatives: AltsOpt = default("max_alternatives"),
     as_json: Annotated[bool, typer.Option("--json", help="Print the result record as JSON instead.")] = False,
+    determinateness: JudgeOpt = default("judge"),
+    base_url: BaseUrlOpt = None,
+    model: LLMModelOpt = None,
+    llm_timeout: LLMTimeoutOpt = llm_default("timeout"),
+    offline: OfflineOpt = False,
+    cache: CacheOpt = True,
+    cache_dir: CacheDirOpt = None,
 ) -> None:
     """Explain one record for a person: propositions, chain, gap, redundancy, signals, merges.
 
@@ -446,7 +497,9 @@ def explain(
         _fail("give --question/--answer/--long-answer, or FILE with one of --id ID, --line N", 2)
     if file is not None:
         _check_input(file, "file")
-    auditor = _auditor(extractor, fuzzy_threshold, spacy_model, max_alternatives, False)
+    auditor = _auditor(extractor, fuzzy_threshold, spacy_model, max_alternatives, False,
+                       judge=determinateness, llm=_llm(base_url, model, llm_timeout, 1, None,
+                                                       offline, cache, cache_dir))
     try:
         if all(flags):
             result = auditor.audit(question=question, answer=answer, long_answer=long_answer)

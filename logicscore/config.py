@@ -44,8 +44,19 @@ class AuditorConfig(BaseModel):
     question_reader_options: dict[str, Any] = Field(default_factory=dict)
     linker_options: dict[str, Any] = Field(default_factory=dict)
     judge_options: dict[str, Any] = Field(default_factory=dict)
+    llm: dict[str, Any] = Field(
+        default_factory=dict, description="the LLM endpoint shared by the llm stages: base_url, "
+        "model, timeout, retries, concurrency, max_calls, cache, cache_dir, offline "
+        "(logicscore.llm.endpoint.EndpointConfig)")
 
 
 def default(field: str) -> Any:
     """The default of one `AuditorConfig` field (what a CLI flag shows and uses)."""
     return AuditorConfig.model_fields[field].default
+
+
+def llm_default(field: str) -> Any:
+    """The default of one LLM endpoint option (`AuditorConfig.llm`), for its CLI flag."""
+    from .llm.endpoint import EndpointConfig
+
+    return EndpointConfig.model_fields[field].default

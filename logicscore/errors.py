@@ -40,9 +40,13 @@ class Timeout(LogicscoreError):
 
 
 class LLMError(LogicscoreError):
-    """The LLM endpoint failed after bounded retries."""
+    """The LLM endpoint failed after bounded retries; `status` is the HTTP code when it answered."""
 
     type = "LLMError"
+
+    def __init__(self, message: str, *, status: int | None = None, line: int | None = None):
+        super().__init__(message, line=line)
+        self.status = status
 
 
 class ConfigError(LogicscoreError):

@@ -17,7 +17,7 @@ ErrorType = Literal["InputError", "ParseError", "Timeout", "LLMError", "RuntimeE
 # Which extraction rule produced a proposition: tests and `explain` rely on it.
 Pattern = Literal[
     "svo", "prep", "passive", "copula", "appos", "relcl", "acl", "conj", "poss",
-    "cooccur", "conclusion", "given", "nested",
+    "cooccur", "conclusion", "given", "nested", "llm",
 ]
 
 

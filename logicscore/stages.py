@@ -5,8 +5,22 @@ extractor (propositions and mentions), the linker (entities) and the judge (dete
 Each registry maps names to import paths and imports lazily, so `import logicscore` never
 pulls in spaCy; third-party stages register through the entry-point group of their kind
 (`logicscore.extractors`, `logicscore.question_readers`, `logicscore.linkers`,
-`logicscore.judges`). A stage declares the shared resources it `requires` (today only
-"spacy", the pipeline the Auditor owns) and gets them as keyword arguments.
+`logicscore.judges`). A stage declares the shared resources it `requires` ("spacy", the
+pipeline the Auditor owns; "llm", the endpoint the LLM stages share, with its cache and call
+budget) and gets them as keyword arguments.
+
+Two optional hooks, looked up with getattr so a stage without them works unchanged:
+
+- `prepare(records: list[QARecord]) -> None` (extractor and judge): the Auditor's
+  `audit_many` calls it on each window of up to `PREPARE_WINDOW` records before auditing
+  them one by one, in order. A stage does its batched work there (the LLM stages make their
+  calls concurrently; a spaCy stage could run `nlp.pipe`) and keeps the results for the
+  per-record call, which must still work for a record that was never prepared. `prepare`
+  must not raise for one bad record: it keeps that record's error and raises it from the
+  per-record call, so the error lands on that record alone.
+- `reads_question: ClassVar[bool]` (extractor): the extractor's call also names the
+  question's entities (`Extraction.question_entities`); for a record that gives none, the
+  Auditor extracts first and hands those names to the question reader.
 """
 
 from __future__ import annotations
@@ -32,10 +46,14 @@ BUILTIN: dict[str, dict[str, str]] = {
     "extractor": {
         "rules": "logicscore.extract.rules:RulesExtractor",
         "given": "logicscore.extract.given:GivenExtractor",
+        "llm": "logicscore.extract.llm:LLMExtractor",
     },
     "linker": {"rules": "logicscore.normalize.entities:RulesLinker"},
-    "judge": {"rules": "logicscore.determinate:RulesJudge"},
+    "judge": {"rules": "logicscore.determinate:RulesJudge", "llm": "logicscore.llm.judge:LLMJudge"},
 }
+# Records per `prepare` call: enough to keep a few dozen LLM calls in flight, small enough
+# that a crash or Ctrl-C loses little prepared work and memory stays flat.
+PREPARE_WINDOW = 64
 _LABEL = {"question_reader": "question reader", "extractor": "extractor", "linker": "linker",
           "judge": "judge"}
 

@@ -16,6 +16,7 @@ def test_api_extractor_registry_snapshot():
     assert BUILTIN == {
         "rules": "logicscore.extract.rules:RulesExtractor",
         "given": "logicscore.extract.given:GivenExtractor",
+        "llm": "logicscore.extract.llm:LLMExtractor",
     }
     assert set(BUILTIN) <= set(available())
 

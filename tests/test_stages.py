@@ -18,9 +18,10 @@ def test_stages_registry_snapshot():
         "extractor": {
             "rules": "logicscore.extract.rules:RulesExtractor",
             "given": "logicscore.extract.given:GivenExtractor",
+            "llm": "logicscore.extract.llm:LLMExtractor",
         },
         "linker": {"rules": "logicscore.normalize.entities:RulesLinker"},
-        "judge": {"rules": "logicscore.determinate:RulesJudge"},
+        "judge": {"rules": "logicscore.determinate:RulesJudge", "llm": "logicscore.llm.judge:LLMJudge"},
     }
 
 
@@ -34,10 +35,10 @@ def test_stages_every_builtin_loads_with_name_config_and_signature(kind):
 
 
 @pytest.mark.parametrize("options, expected", [
-    ({"extractor": "nope"}, "unknown extractor 'nope'; available: given, rules"),
+    ({"extractor": "nope"}, "unknown extractor 'nope'; available: given, llm, rules"),
     ({"question_reader": "llm"}, "unknown question reader 'llm'; available: rules"),
     ({"linker": "x"}, "unknown linker 'x'; available: rules"),
-    ({"judge": "llm"}, "unknown judge 'llm'; available: rules"),
+    ({"judge": "nope"}, "unknown judge 'nope'; available: llm, rules"),
     ({"foo": 1}, "bad options for extractor 'rules': foo: unknown option (allowed: spacy_model)"),
     ({"extractor": "given", "foo": 1},
      "bad options for extractor 'given': foo: unknown option (allowed: none)"),

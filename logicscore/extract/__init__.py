@@ -13,7 +13,7 @@ from typing import ClassVar, Protocol, runtime_checkable
 from pydantic import BaseModel
 
 from .. import stages
-from ..models import Proposition, QARecord
+from ..models import Proposition, QARecord, Signal
 
 BUILTIN: dict[str, str] = stages.BUILTIN["extractor"]
 
@@ -36,11 +36,16 @@ class Extraction:
     """What an extractor hands to normalization.
 
     `mentions` are every entity surface form found in the long answer (proposition
-    arguments included).
+    arguments included). An extractor that also reads the question (the `llm` one, whose
+    one call names the question's entities) sets `question_entities`; the Auditor uses them
+    when the record gives none. `signals` are the extractor's own findings about the text
+    (`unanchored_proposition`), appended after the shared signals.
     """
 
     propositions: list[Proposition]
     mentions: list[Mention] = field(default_factory=list)
+    question_entities: list[str] | None = None
+    signals: list[Signal] = field(default_factory=list)
 
 
 @runtime_checkable

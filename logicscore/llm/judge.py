@@ -1,0 +1,79 @@
+"""The `llm` judge (SPEC §4.6): one call with only Q and LA, "answer from this passage alone".
+
+The model's answer is compared with the short answer after normalization and fuzzy match
+(the linker's answer equality): the same answer is `entailed`, UNKNOWN `underdetermined`,
+any other answer `contradicted`. It never sees the short answer or the propositions.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..chain import ChainResult
+from ..config import default
+from ..errors import LogicscoreError
+from ..models import QARecord, Verdict
+from ..normalize.entities import Linked
+from ..normalize.mentions import same_answer
+from .endpoint import Endpoint, EndpointConfig, Request
+from .prompts import delimit, load
+
+UNKNOWN = "unknown"
+
+
+class PassageAnswer(BaseModel):
+    """The reply of the determinateness call."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    answer: str
+
+
+class LLMJudge:
+    """Determinateness from the model's closed-book reading of the long answer."""
+
+    name: ClassVar[str] = "llm"
+    requires: ClassVar[tuple[str, ...]] = ("llm",)
+
+    class Config(BaseModel):
+        model_config = ConfigDict(extra="forbid")
+        prompt: str = Field("judge.v1.md", description="prompt file in prompts/")
+        fuzzy_threshold: float = Field(default("fuzzy_threshold"), ge=0, le=100,
+                                       description="answer similarity (0-100) that counts as the same")
+
+    def __init__(self, config: LLMJudge.Config | None = None, llm: Endpoint | None = None):
+        self.config = config or self.Config()
+        self.llm = llm if llm is not None else Endpoint(EndpointConfig())
+        self.prompt = load(self.config.prompt)
+        self._ready: dict[str, object] = {}
+
+    def request(self, record: QARecord) -> Request:
+        user = delimit(question=record.question, passage=record.long_answer)
+        return Request(self.prompt, user, PassageAnswer, f"record {record.id}")
+
+    def prepare(self, records: list[QARecord]) -> None:
+        requests = [self.request(r) for r in records]
+        self._ready = {q.user: reply for q, reply in zip(requests, self.llm.run(requests))}
+
+    def judge(self, record: QARecord, linked: Linked, result: ChainResult) -> Verdict:
+        request = self.request(record)
+        reply = self._ready.pop(request.user, None)
+        if reply is None:
+            reply = self.llm.run([request])[0]
+        if isinstance(reply, LogicscoreError):
+            raise reply
+        return verdict(reply.answer, record.answer, self.config.fuzzy_threshold)
+
+    def signature(self) -> list[tuple[str, object]]:
+        return [("det", "llm"), ("model", self.llm.model_id()), ("det_prompt", self.prompt.sha),
+                ("temp", 0)]
+
+
+def verdict(passage_answer: str, short_answer: str, threshold: float) -> Verdict:
+    """Compare the passage's answer with the short answer."""
+    answer = passage_answer.strip().strip(".").strip()
+    if not answer or answer.casefold() == UNKNOWN:
+        return "underdetermined"
+    return "entailed" if same_answer(answer, short_answer, threshold) else "contradicted"
