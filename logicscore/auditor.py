@@ -196,7 +196,11 @@ class Auditor:
 
     def _prepare(self, window: list[QARecord | InputLine]) -> None:
         """Run the stages' batch hooks over the window's records that will be audited."""
-        hooks = [h for h in (getattr(self.extractor, "prepare", None),
+        # An extractor that reads the question may name its entities itself: the question
+        # reader then has nothing to parse ahead.
+        reader = None if getattr(self.extractor, "reads_question", False) else self.question_reader
+        hooks = [h for h in (getattr(reader, "prepare", None),
+                             getattr(self.extractor, "prepare", None),
                              getattr(self.judge, "prepare", None)) if h is not None]
         ready = []
         for item in window if hooks else ():
