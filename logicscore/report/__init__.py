@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from statistics import mean
+from fractions import Fraction
 
 from rich.console import Group
 from rich.table import Table
@@ -28,7 +28,9 @@ class Summary:
     errors: Counter = field(default_factory=Counter)
     failures: Counter = field(default_factory=Counter)
     verdicts: Counter = field(default_factory=Counter)
-    sums: dict[str, list[float]] = field(default_factory=lambda: {m: [] for m in METRICS})
+    # Exact running sums: the mean `statistics.mean` gives, in memory that does not grow
+    # with the run (a float is a binary fraction, so the sum stays small).
+    sums: dict[str, Fraction] = field(default_factory=lambda: {m: Fraction(0) for m in METRICS})
 
     def add(self, result: AuditResult) -> None:
         self.total += 1
@@ -37,13 +39,14 @@ class Summary:
             return
         self.scored += 1
         for metric in METRICS:
-            self.sums[metric].append(float(getattr(result.scores, metric)))
+            self.sums[metric] += Fraction(float(getattr(result.scores, metric)))
         failure = result.diagnosis.failure if result.diagnosis else None
         self.failures[failure or "complete"] += 1
         self.verdicts[result.determinateness or "underdetermined"] += 1
 
     def means(self) -> dict[str, float | None]:
-        return {m: (round(mean(v), 4) if v else None) for m, v in self.sums.items()}
+        return {m: (round(float(v / self.scored), 4) if self.scored else None)
+                for m, v in self.sums.items()}
 
 
 def summarize(results: Iterable[AuditResult]) -> Summary:
