@@ -210,7 +210,11 @@ class Auditor:
         (such as a spaCy model that is not installed) stops the stream instead. Stages with
         a `prepare` hook get each window of `stages.PREPARE_WINDOW` items first.
         """
-        hooks = [h for h in (getattr(self.extractor, "prepare", None),
+        # An extractor that reads the question may name its entities itself: the question
+        # reader then has nothing to parse ahead.
+        reader = None if getattr(self.extractor, "reads_question", False) else self.question_reader
+        hooks = [h for h in (getattr(reader, "prepare", None),
+                             getattr(self.extractor, "prepare", None),
                              getattr(self.judge, "prepare", None)) if h is not None]
         if not hooks:  # no batching: each record is scored as soon as it is read
             yield from self._audit_items(records)

@@ -56,6 +56,8 @@ AltsOpt = Annotated[int, typer.Option("--max-alternatives", min=0,
 MapOpt = Annotated[list[str], typer.Option("--map", help="Field mapping dst=src, e.g. "
                    "--map long_answer=outputs.text (repeatable).")]
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar or summary.")]
+WorkersOpt = Annotated[int, typer.Option("--workers", "-w", min=1, help="Processes scoring at "
+                       "once (the spaCy path), each loading the model once; output as with 1.")]
 
 
 def _version(value: bool) -> None:
@@ -148,6 +150,18 @@ def _auditor(extractor: str, fuzzy: float, spacy_model: str | None, alts: int, t
     except ValueError as exc:
         _fail(str(exc), 2)
     return auditor
+
+
+def _runner(auditor, workers: int):
+    """The auditor itself, or its config run by `workers` processes (same records, same order)."""
+    if workers == 1:
+        return auditor
+    from .parallel import ParallelAuditor
+
+    try:
+        return ParallelAuditor(auditor.config, workers)
+    except ConfigError as exc:
+        _fail(exc.message, 2)
 
 
 def _check_input(path: Path, what: str, hint: str = "") -> None:
@@ -310,6 +324,7 @@ def score(
     cache_dir: CacheDirOpt = None,
     estimate: Annotated[bool, typer.Option("--estimate", help="Print the LLM calls and input tokens "
                         "the run would make (JSON, stdout) and stop without calling.")] = False,
+    workers: WorkersOpt = 1,
 ) -> None:
     """Score every record of a JSONL file; one output line per input line, in order.
 
@@ -355,6 +370,12 @@ def score(
                 typer.echo(json.dumps(plan(auditor, io.read_lines(source, mapping, skip)), sort_keys=True))
             return
         run.before = len(skip)
+        if estimate:
+            from .llm.plan import estimate as plan
+
+            with sys.stdin.buffer if stdin else input.open("rb") as source:
+                typer.echo(json.dumps(plan(auditor, io.read_lines(source, mapping, skip)), sort_keys=True))
+            return
         total = None
         if not stdin and stat.S_ISREG(input.stat().st_mode):
             total = io.count_lines(input)
@@ -362,7 +383,7 @@ def score(
             _make_folder(output)
         summary = Summary()
         with (nullcontext(sys.stdin.buffer) if stdin else input.open("rb")) as source:
-            results = auditor.audit_many(io.read_lines(source, mapping, skip))
+            results = _runner(auditor, workers).audit_many(io.read_lines(source, mapping, skip))
             # The first record before the output is opened: a model that only this record
             # needs (the given path's question entities) fails with no file touched.
             first = run.next(results, input)
@@ -608,6 +629,7 @@ def bench(
     fuzzy_threshold: FuzzyOpt = default("fuzzy_threshold"),
     spacy_model: ModelOpt = None,
     max_alternatives: AltsOpt = default("max_alternatives"),
+    workers: WorkersOpt = 1,
 ) -> None:
     from . import bench as bench_mod
 
@@ -624,7 +646,7 @@ def bench(
         why = f" ({rejected[0].error.message})" if rejected else ": it is empty"
         _fail(f"{corpus} is not a gold-labelled corpus{why}{make}", 2)
     auditor = _auditor(extractor, fuzzy_threshold, spacy_model, max_alternatives, False)
-    report = bench_mod.run(records, auditor, rejected=rejected)
+    report = bench_mod.run(records, _runner(auditor, workers), rejected=rejected)
     if as_json:
         typer.echo(json.dumps(report.to_json_dict(), indent=2, sort_keys=True))
     elif as_md:

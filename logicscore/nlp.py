@@ -66,7 +66,7 @@ def load(model: str | None = None) -> spacy.Language:
     raise ConfigError(f"spaCy model {wanted} is not installed; {install_hint(model)}")
 
 
-def _package(name: str) -> Any:
+def installed_package(name: str) -> Any:
     """The installed package `name` (a pipeline wheel), imported; None for anything else.
 
     Only a package with spaCy's `meta.json` beside its `__init__` is imported: a module or
@@ -106,7 +106,7 @@ def _try_load(name: str) -> spacy.Language | None:
     import spacy
 
     try:
-        module = _package(name)
+        module = installed_package(name)
         if module is not None and callable(getattr(module, "load", None)):
             return module.load()
         return spacy.load(name)
@@ -128,13 +128,17 @@ def model_id(nlp: spacy.Language) -> str:
     return f"{name}-{meta.get('version', '0')}"
 
 
-def parse(nlp: spacy.Language, text: str) -> spacy.tokens.Doc:
-    """Run the pipeline without its lemmatizer; `lemmatizer(nlp)` fills lemmas on demand.
+# Components the rules stages never read from a parse. The rule lemmatizer is Python per
+# token and costs about a quarter of the parse; the rules path needs lemmas only for the
+# few tokens on a relation path, and `lemmatizer(nlp)` fills those on demand.
+SKIPPED = ("lemmatizer",)
+# Texts per `nlp.pipe` batch: spaCy's own default, the batch the throughput figures use.
+BATCH_SIZE = 64
 
-    The rule lemmatizer is Python per token and costs about a quarter of the parse;
-    the rules path needs lemmas only for the few tokens on a relation path.
-    """
-    skip = [name for name in ("lemmatizer",) if name in nlp.pipe_names]
+
+def parse(nlp: spacy.Language, text: str) -> spacy.tokens.Doc:
+    """Run the pipeline without the `SKIPPED` components (lemmas come on demand)."""
+    skip = [name for name in SKIPPED if name in nlp.pipe_names]
     if len(text) <= CHUNK_CHARS:
         return nlp(text, disable=skip)
     # A huge text parsed whole needs memory in proportion to its length (2.5 GB for 1 MB);
@@ -147,6 +151,17 @@ def parse(nlp: spacy.Language, text: str) -> spacy.tokens.Doc:
 
 
 CHUNK_CHARS = 100_000
+
+
+def parse_many(nlp: spacy.Language, texts: list[str]) -> dict[str, spacy.tokens.Doc]:
+    """`parse` of each text, batched through `nlp.pipe`; keyed by text, each text once.
+
+    A text `parse` would cut into pieces, or one over `nlp.max_length`, is left out: its
+    record parses alone, where its size is handled (and any error lands on it alone).
+    """
+    skip = [name for name in SKIPPED if name in nlp.pipe_names]
+    todo = list(dict.fromkeys(t for t in texts if len(t) <= CHUNK_CHARS and len(t) < nlp.max_length))
+    return dict(zip(todo, nlp.pipe(todo, batch_size=BATCH_SIZE, disable=skip)))
 
 
 def _pieces(text: str) -> Iterator[str]:

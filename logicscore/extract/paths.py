@@ -149,3 +149,17 @@ class Paths:
                 return []
         return [Draft(base, subject=subject, relation="be", object=obj, pattern="conclusion",
                        negated=False, order=(base.sentence, sent.start_char, 0), conclusion=True)]
+
+    def _in_mention(self, sent: Any, offset: int) -> bool:
+        """Whether a conclusion cue is part of a name ("So Much Love" is a song)."""
+        lead = len(sent.text) - len(sent.text.lstrip())
+        pos = sent.start_char + lead + offset
+        return any(a.start <= pos < a.end for a in self._args_in(sent))
+
+    def _args_in(self, sent: Any) -> list[Arg]:
+        found: dict[int, Arg] = {}
+        for i in range(sent.start, sent.end):
+            arg = self.arg_at.get(i)
+            if arg is not None:
+                found.setdefault(id(arg), arg)
+        return sorted(found.values(), key=lambda a: a.start)

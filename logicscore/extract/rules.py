@@ -55,6 +55,7 @@ class RulesExtractor:
                               "the Auditor (--spacy-model)")
         self.spacy = spacy if spacy is not None else SpacyPipeline(model)
         self._lemma: Any = None
+        self._docs: dict[str, Any] = {}  # the current window's parses, by long answer
 
     @property
     def nlp(self) -> Any:
@@ -62,6 +63,20 @@ class RulesExtractor:
 
     def signature(self) -> list[tuple[str, object]]:
         return [("extractor", "rules"), ("spacy", self.spacy.model_id()), ("coref", "rules")]
+
+    def prepare(self, records: list[QARecord]) -> None:
+        """Parse the window's long answers in one `nlp.pipe`; `extract` takes them from here."""
+        from ..nlp import parse_many
+
+        self._docs = {}
+        if not self.spacy.loaded:
+            return  # the first record loads it, as unbatched: its signature says so first
+        clean = {a: strip_citations(a)[0] for a in dict.fromkeys(r.long_answer for r in records)}
+        try:
+            docs = parse_many(self.nlp, list(clean.values()))
+        except Exception:  # noqa: BLE001 - each record then parses alone and fails alone
+            return
+        self._docs = {a: docs[c] for a, c in clean.items() if c in docs}
 
     def extract(self, record: QARecord, hints: list[str]) -> Extraction:
         """Decompose `record.long_answer` into propositions and entity mentions."""
@@ -74,7 +89,9 @@ class RulesExtractor:
 
         if self._lemma is None:
             self._lemma = lemmatizer(self.nlp)
-        doc = parse(self.nlp, clean)
+        doc = self._docs.get(record.long_answer)
+        if doc is None:
+            doc = parse(self.nlp, clean)
         answers = (record.answer,) if record.answer.strip() else ()
         return _Run(doc, hints, offsets, markers, self.nlp.make_doc, self._lemma,
                     answers).extract()
@@ -358,20 +375,6 @@ class _Run(Paths, References):
                 relation = self._path(o, self.doc[self._lca(anchor.top, o.top)], None)[0]
                 props.append(self._prop(base, anchor, o, relation or "co-occurs with",
                                         "cooccur", False))
-
-    def _in_mention(self, sent: Any, offset: int) -> bool:
-        """Whether a conclusion cue is part of a name ("So Much Love" is a song)."""
-        lead = len(sent.text) - len(sent.text.lstrip())
-        pos = sent.start_char + lead + offset
-        return any(a.start <= pos < a.end for a in self._args_in(sent))
-
-    def _args_in(self, sent: Any) -> list[Arg]:
-        found: dict[int, Arg] = {}
-        for i in range(sent.start, sent.end):
-            arg = self.arg_at.get(i)
-            if arg is not None:
-                found.setdefault(id(arg), arg)
-        return sorted(found.values(), key=lambda a: a.start)
 
     def _prop(self, base: SentenceBase, s: Arg, o: Arg, relation: str, pattern: Pattern,
               negated: bool) -> Draft:

@@ -85,6 +85,9 @@ def named_windows(doc: Any, spans: list[Candidate], written: Written) -> list[Ca
     places = {e.start for e in doc.ents if e.label_ in ("GPE", "LOC")}
     # A parenthesis after a name says which one is meant; it names nothing asked.
     fences = [m.span(1) for m in PARENTHESIS.finditer(doc.text)]
+    # The names the answer writes among the candidates, read once: no window cuts one.
+    text = doc.text
+    named = [(a, b) for a, b in _bare(doc, spans) if written.names(text[a:b])]
     for i, first in enumerate(toks):
         if not first.text[:1].isalnum() or first.lower_ in ARTICLES:
             continue
@@ -114,8 +117,7 @@ def named_windows(doc: Any, spans: list[Candidate], written: Written) -> list[Ca
             if any(_cuts(doc, (lo, hi), s, written) for s in spans):
                 continue
             # Nor may it cut a name the answer writes.
-            if any(a < lo < b < hi or lo < a < hi < b for a, b in _bare(doc, spans)
-                   if written.names(doc.text[a:b])):
+            if any(a < lo < b < hi or lo < a < hi < b for a, b in named):
                 continue
             # A place after a comma is a second name (a town, then its state).
             if any(t.text == "," and t.i + 1 in places for t in window):
@@ -194,7 +196,8 @@ def _window_named(doc: Any, i: int, j: int, spans: list[Candidate],
 def _several(doc: Any, i: int, j: int, written: Written) -> bool:
     """The window is several names the answer also writes apart (two people joined by
     "and", a town and its state), not one title."""
-    whole = written.names(doc.text[doc[i].idx:token_end(doc[j])])
+    text = doc.text
+    whole = written.names(text[doc[i].idx:token_end(doc[j])])
     pieces, k = 0, i
     while k <= j:
         if not (doc[k].is_title or doc[k].is_upper or _digits(doc[k])) or (
@@ -202,7 +205,7 @@ def _several(doc: Any, i: int, j: int, written: Written) -> bool:
             k += 1
             continue
         for m in range(j, k - 1, -1):
-            spans = written.names(doc.text[doc[k].idx:token_end(doc[m])])
+            spans = written.names(text[doc[k].idx:token_end(doc[m])])
             if any(not any(a <= s and e <= b for a, b in whole) for s, e in spans):
                 break
         else:
@@ -249,6 +252,7 @@ def _rest(doc: Any, span: Candidate, kept: list[Candidate]) -> list[Candidate]:
         else:
             runs.append([t])
     out: list[Candidate] = []
+    text = doc.text
     for run in runs:
         while run and not _name_word(run[0]):
             run = run[1:]
@@ -256,7 +260,7 @@ def _rest(doc: Any, span: Candidate, kept: list[Candidate]) -> list[Candidate]:
             run = run[:-1]
         # A title before a name ("Senator"), or a dictionary word capitalised to open the
         # question, is no name.
-        if run and not is_generic(doc.text[run[0].idx:token_end(run[-1])]) and not all(
+        if run and not is_generic(text[run[0].idx:token_end(run[-1])]) and not all(
                 t.lower_ in QUESTION_HONORIFICS for t in run) and not (
                 len(run) == 1 and run[0].i == 0 and not unknown_word(run[0])):
             out.append(Candidate(run[0].idx, token_end(run[-1]), "REST"))

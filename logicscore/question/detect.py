@@ -45,8 +45,8 @@ _CACHE: dict[tuple[int, str, str], list[QuestionEntity]] = {}
 _CACHE_SIZE = 4096
 
 
-def detect_question_entities(question: str, nlp: Any = None,
-                             context: str | None = None) -> list[QuestionEntity]:
+def detect_question_entities(question: str, nlp: Any = None, context: str | None = None,
+                             doc: Any = None) -> list[QuestionEntity]:
     """Entities named in `question`, in order of appearance, generic ones with anchor=False.
 
     Args:
@@ -56,6 +56,7 @@ def detect_question_entities(question: str, nlp: Any = None,
             Hound", "Avengers: Age of Ultron") is preferred to the pieces the question's
             case and punctuation suggest, and a name is given as the answer writes it. What
             the answer never names stays as the question has it.
+        doc: `question` already parsed by `nlp` (a batched parse); parsed here when None.
     """
     if nlp is None:
         nlp = load()
@@ -63,14 +64,20 @@ def detect_question_entities(question: str, nlp: Any = None,
     if key not in _CACHE:
         if len(_CACHE) >= _CACHE_SIZE:
             _CACHE.clear()  # audits of one question's variants come together; keep it simple
-        _CACHE[key] = detect(question, nlp, context)
+        _CACHE[key] = detect(question, nlp, context, doc=doc)
     return [q.model_copy() for q in _CACHE[key]]
 
 
+def known(question: str, nlp: Any, context: str | None = None) -> bool:
+    """`detect_question_entities` answers from its cache, without parsing."""
+    return (id(nlp), question, context or "") in _CACHE
+
+
 def detect(question: str, nlp: Any, context: str | None = None,
-           rules: Rules = RULES) -> list[QuestionEntity]:
+           rules: Rules = RULES, doc: Any = None) -> list[QuestionEntity]:
     """`detect_question_entities` with the given rule tables and no cache."""
-    doc = parse(nlp, question)
+    if doc is None:
+        doc = parse(nlp, question)
     spans = candidates(doc, rules)
     written = None
     if context:

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict
 
 from ..lexicon.generic import is_generic
 from ..models import QARecord, QuestionEntity
 from ..stages import SpacyPipeline
-from .detect import detect_question_entities
+from .detect import detect_question_entities, known
 
 
 class RulesQuestionReader:
@@ -29,13 +29,32 @@ class RulesQuestionReader:
                  spacy: SpacyPipeline | None = None):
         self.config = config or self.Config()
         self.spacy = spacy if spacy is not None else SpacyPipeline()
+        self._docs: dict[str, Any] = {}  # the current window's parses, by question
+
+    def prepare(self, records: list[QARecord]) -> None:
+        """Parse the window's questions that need detecting in one `nlp.pipe`."""
+        from ..nlp import parse_many
+
+        self._docs = {}
+        todo = [r for r in records if not r.question_entities]
+        if not todo or not self.spacy.loaded:
+            # Loading is left to the first record that needs spaCy, as unbatched: records
+            # before it keep a signature that names no spaCy model.
+            return
+        nlp = self.spacy.nlp
+        texts = [r.question for r in todo if not known(r.question, nlp, r.long_answer)]
+        try:
+            self._docs = parse_many(nlp, texts)
+        except Exception:  # noqa: BLE001 - each record then parses alone and fails alone
+            self._docs = {}
 
     def read(self, record: QARecord) -> list[QuestionEntity]:
         """The question entities of `record`, generic ones with anchor=False."""
         if record.question_entities:
             return [QuestionEntity(name=n, anchor=not is_generic(n)) for n in record.question_entities]
         return detect_question_entities(record.question, nlp=self.spacy.nlp,
-                                        context=record.long_answer)
+                                        context=record.long_answer,
+                                        doc=self._docs.get(record.question))
 
     def signature(self) -> list[tuple[str, object]]:
         spacy = self.spacy.model_id() if self.spacy.loaded else None

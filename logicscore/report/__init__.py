@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from statistics import mean
+from fractions import Fraction
 
 from rich.console import Group
 from rich.table import Table
@@ -32,7 +32,9 @@ class Summary:
     verdicts: Counter = field(default_factory=Counter)
     # Records whose verdict means nothing or something else: refusals, unread languages.
     apart: Counter = field(default_factory=Counter)
-    sums: dict[str, list[float]] = field(default_factory=lambda: {m: [] for m in METRICS})
+    # Exact running sums: the mean `statistics.mean` gives, in memory that does not grow
+    # with the run (a float is a binary fraction, so the sum stays small).
+    sums: dict[str, Fraction] = field(default_factory=lambda: {m: Fraction(0) for m in METRICS})
     # question type → [records scored, complete ones] (SPEC §4.7)
     types: dict[str, list[int]] = field(default_factory=dict)
 
@@ -43,7 +45,7 @@ class Summary:
             return
         self.scored += 1
         for metric in METRICS:
-            self.sums[metric].append(float(getattr(result.scores, metric)))
+            self.sums[metric] += Fraction(float(getattr(result.scores, metric)))
         failure = result.diagnosis.failure if result.diagnosis else None
         self.failures[failure or "complete"] += 1
         self.verdicts[result.determinateness or "underdetermined"] += 1
@@ -54,7 +56,8 @@ class Summary:
         row[1] += result.scores.completeness
 
     def means(self) -> dict[str, float | None]:
-        return {m: (round(mean(v), 4) if v else None) for m, v in self.sums.items()}
+        return {m: (round(float(v / self.scored), 4) if self.scored else None)
+                for m, v in self.sums.items()}
 
 
 def summarize(results: Iterable[AuditResult]) -> Summary:

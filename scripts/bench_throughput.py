@@ -1,0 +1,164 @@
+"""Throughput of `logicscore score` against raw spaCy `nlp.pipe` over the same long answers.
+
+    python scripts/bench_throughput.py                   # every corpus below, one round
+    python scripts/bench_throughput.py --sets fireact    # one corpus
+    python scripts/bench_throughput.py --rounds 3        # alternate the runs, best of three
+    python scripts/bench_throughput.py --workers-only    # --workers 1 vs 2 on 2,000 answers
+
+Whole process against whole process: each figure is a fresh `python` process, model load
+included. The auditor is `python -m logicscore score FILE -o OUT --no-timing -q`; raw spaCy
+is a process that loads the full `en_core_web_sm` pipeline (every component, the lemmatizer
+too) and runs `nlp.pipe(long_answers, batch_size=64)` over the same file. The ratio is
+answers/s of the auditor over answers/s of raw spaCy (target >= 0.80). Then `--workers 2`
+against `--workers 1` on at least 2,000 real answers (target >= 1.6 on two idle cores).
+
+Corpora: `fireact` (336 LLM answers, ../shared/data/llm-answers), `gold` (HotpotQA and
+2Wiki gold supporting sentences as long answers, from scripts/real_cases.py), `fictional`
+(corpora/fictional-v1.jsonl). The machine may be shared, so the load average is printed
+beside every ratio and the runs of a round alternate; nothing is asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+SETS = ("fireact", "gold", "fictional")
+WORKERS_ANSWERS = 2_000
+
+
+def _env() -> dict:
+    return dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+
+
+def _data() -> Path:
+    from benchmarks.realdata import locate_data
+
+    return locate_data(Path(__file__))
+
+
+def write_set(name: str, folder: Path) -> Path:
+    """The corpus `name` as a JSONL file in `folder`."""
+    path = folder / f"{name}.jsonl"
+    if name == "fireact":
+        path.write_bytes((_data() / "llm-answers" / "fireact_hotpotqa.jsonl").read_bytes())
+    elif name == "fictional":
+        path.write_bytes((ROOT / "corpora" / "fictional-v1.jsonl").read_bytes())
+    elif name == "gold":
+        everything = folder / "real-all.jsonl"
+        _real_cases(everything, "--dataset", "hotpot", "--dataset", "2wiki")
+        rows = [line for line in everything.read_text().splitlines() if '#gold"' in line]
+        path.write_text("".join(r + "\n" for r in rows))
+    elif name == "real":
+        _real_cases(path)
+    else:
+        raise SystemExit(f"unknown set {name!r}; one of {', '.join(SETS)}")
+    return path
+
+
+def _real_cases(path: Path, *extra: str) -> None:
+    subprocess.run([sys.executable, str(ROOT / "scripts" / "real_cases.py"), "-o", str(path), *extra],
+                   check=True, env=_env(), stdout=subprocess.DEVNULL)
+
+
+def _timed(args: list[str]) -> float:
+    start = time.perf_counter()
+    subprocess.run(args, check=True, env=_env(), cwd=ROOT, stdout=subprocess.DEVNULL)
+    return time.perf_counter() - start
+
+
+def auditor_seconds(path: Path, workers: int = 1) -> float:
+    out = path.with_suffix(f".w{workers}.out")
+    return _timed([sys.executable, "-m", "logicscore", "score", str(path), "-o", str(out),
+                   "--no-timing", "-q", "--workers", str(workers)])
+
+
+def raw_seconds(path: Path) -> float:
+    return _timed([sys.executable, __file__, "--raw", str(path)])
+
+
+def raw_pipe(path: Path) -> None:
+    """The baseline process: the full pipeline, nothing disabled, batch 64."""
+    import spacy
+
+    from logicscore.nlp import DEFAULT_MODELS, installed_package
+
+    name = next(n for n in DEFAULT_MODELS if installed_package(n) is not None)
+    nlp = spacy.load(name)
+    texts = [json.loads(line)["long_answer"] for line in path.open(encoding="utf-8") if line.strip()]
+    for _ in nlp.pipe(texts, batch_size=64):
+        pass
+
+
+def _load() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def compare_raw(path: Path, rounds: int) -> dict:
+    n = sum(1 for line in path.open(encoding="utf-8") if line.strip())
+    best_a = best_r = float("inf")
+    for _ in range(rounds):
+        best_r = min(best_r, raw_seconds(path))
+        best_a = min(best_a, auditor_seconds(path))
+    return {"answers": n, "auditor_s": round(best_a, 2), "raw_s": round(best_r, 2),
+            "auditor_per_s": round(n / best_a, 1), "raw_per_s": round(n / best_r, 1),
+            "ratio": round(best_r / best_a, 3), "load": _load()}
+
+
+def compare_workers(path: Path, rounds: int) -> dict:
+    n = sum(1 for line in path.open(encoding="utf-8") if line.strip())
+    one = two = float("inf")
+    for _ in range(rounds):
+        one = min(one, auditor_seconds(path, 1))
+        two = min(two, auditor_seconds(path, 2))
+    same = path.with_suffix(".w1.out").read_bytes() == path.with_suffix(".w2.out").read_bytes()
+    return {"answers": n, "workers1_s": round(one, 2), "workers2_s": round(two, 2),
+            "speedup": round(one / two, 3), "identical": same, "cpus": os.cpu_count(),
+            "load": _load()}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sets", nargs="+", default=list(SETS), choices=SETS)
+    parser.add_argument("--rounds", type=int, default=1, help="alternating runs; best of each")
+    parser.add_argument("--workers-only", action="store_true")
+    parser.add_argument("--no-workers", action="store_true", help="skip --workers 1 vs 2")
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--raw", type=Path, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.raw:
+        raw_pipe(args.raw)
+        return 0
+    report: dict = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in [] if args.workers_only else args.sets:
+            row = report[name] = compare_raw(write_set(name, Path(tmp)), args.rounds)
+            if not args.json:
+                print(f"{name:<10} {row['answers']:>5} answers  auditor {row['auditor_per_s']:6.1f}/s"
+                      f"  raw nlp.pipe {row['raw_per_s']:6.1f}/s  ratio {row['ratio']:.2f}"
+                      f"  (target >= 0.80; load average {row['load']})", flush=True)
+        if not args.no_workers:
+            real = write_set("real", Path(tmp))
+            rows = real.read_text().splitlines()[:max(WORKERS_ANSWERS, 1)]
+            real.write_text("".join(r + "\n" for r in rows))
+            row = report["workers"] = compare_workers(real, args.rounds)
+            if not args.json:
+                print(f"workers    {row['answers']:>5} answers  --workers 1 {row['workers1_s']:.1f} s"
+                      f"  --workers 2 {row['workers2_s']:.1f} s  speedup {row['speedup']:.2f}"
+                      f"  identical {row['identical']}  (target >= 1.6 on {row['cpus']} cores;"
+                      f" load average {row['load']})", flush=True)
+    if args.json:
+        print(json.dumps(report, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
