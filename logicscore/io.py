@@ -281,8 +281,12 @@ def scan_output(path: Path) -> OutputState:
             try:
                 meta = json.loads(raw)["meta"]
                 line, signature = meta["line"], meta.get("signature")
+                agent = meta.get("agent")
             except (ValueError, KeyError, TypeError, AttributeError):
                 continue
+            # An `assess` record was made by an agent as well as audited: both must match.
+            if isinstance(signature, str) and isinstance(agent, dict) and isinstance(agent.get("signature"), str):
+                signature = f"{signature}|{agent['signature']}"
             if isinstance(line, int) and not isinstance(line, bool):
                 state.done.add(line)
                 if isinstance(signature, str):
