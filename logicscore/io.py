@@ -284,9 +284,8 @@ def scan_output(path: Path) -> OutputState:
                 agent = meta.get("agent")
             except (ValueError, KeyError, TypeError, AttributeError):
                 continue
-            # An `assess` record was made by an agent as well as audited: both must match.
             if isinstance(signature, str) and isinstance(agent, dict) and isinstance(agent.get("signature"), str):
-                signature = f"{signature}|{agent['signature']}"
+                signature = f"{signature}|{agent['signature']}"  # `assess`: its agent must match too
             if isinstance(line, int) and not isinstance(line, bool):
                 state.done.add(line)
                 if isinstance(signature, str):
