@@ -796,6 +796,88 @@ def diff(
         Console().print(d.render(result), soft_wrap=True)
 
 
+# `assess` (the pre-merge loop): one self-contained block; the work is in logicscore.assess.
+@app.command()
+def assess(
+    ctx: typer.Context,
+    questions: Annotated[Path, typer.Argument(help="Questions JSONL: one {id, question, optional "
+                                                   "gold_answer, hops, meta} per line.")],
+    prompt: Annotated[Path, typer.Option("--prompt", help="The QA prompt under test: the user "
+                      "message, with {question} where the question goes.")],
+    output: Annotated[Path, typer.Option("--output", "-o", help="Output JSONL (never the input).")],
+    base_url: BaseUrlOpt = None,
+    model: Annotated[str | None, typer.Option("--model", help="Model id of the agent under test.")] = None,
+    timeout: Annotated[float, typer.Option("--timeout", min=0.001, help="Seconds one call to the "
+                       "agent may take before it is retried or becomes a Timeout record.")] = llm_default("timeout"),
+    retries: Annotated[int, typer.Option("--retries", min=0, help="Retries of a call after 429, 5xx, "
+                       "a timeout or no connection.")] = llm_default("retries"),
+    concurrency: ConcurrencyOpt = llm_default("concurrency"),
+    max_calls: MaxCallsOpt = None,
+    offline: OfflineOpt = False,
+    cache: CacheOpt = True,
+    cache_dir: CacheDirOpt = None,
+    map_: MapOpt = [],
+    resume: Annotated[bool, typer.Option("--resume", help="Keep OUTPUT and assess only the lines it "
+                      "does not have yet (refused if written with another prompt, model or setting).")] = False,
+    extractor: ExtractorOpt = "rules",
+    determinateness: JudgeOpt = default("judge"),
+    audit_base_url: Annotated[str | None, typer.Option("--audit-base-url", help="Endpoint of the llm "
+                              "extractor or judge (default: --base-url).")] = None,
+    audit_model: Annotated[str | None, typer.Option("--audit-model", help="Model of the llm extractor "
+                           "or judge (default: --model).")] = None,
+    timing: Annotated[bool, typer.Option("--timing/--no-timing", help="Record latencies.")] = True,
+    quiet: QuietOpt = False,
+) -> None:
+    """Ask the prompt under test each question, then audit the replies; one record per line.
+
+    The reply ends with a line "Answer: X" or is a JSON object {"reasoning", "answer"}; a
+    reply without a short answer is a ParseError record, a failed call a Timeout or LLMError
+    record. Compare two prompts with `logicscore gate NEW.jsonl --baseline OLD.jsonl`.
+
+    Example:
+
+        logicscore assess questions.jsonl --prompt qa.md --base-url http://127.0.0.1:8000/v1 --model m -o new.jsonl
+    """
+    from . import assess as a
+    from . import io
+    from .llm.endpoint import Endpoint, EndpointConfig
+    from .report import Summary, render_summary
+
+    _check_input(questions, "questions file")
+    _check_input(prompt, "prompt file")
+    _check_output(output, [questions, prompt])
+    audit_llm = _llm(audit_base_url or base_url, audit_model or model, timeout, concurrency, None,
+                     offline, cache, cache_dir)
+    auditor = _auditor(extractor, default("fuzzy_threshold"), None, default("max_alternatives"), timing,
+                       judge=determinateness, llm=audit_llm)
+    try:
+        agent = a.AgentPrompt.from_file(prompt)
+        endpoint = Endpoint(EndpointConfig(**{**audit_llm, "base_url": base_url, "model": model,
+                                              "retries": retries, "max_calls": max_calls}), "--timeout")
+        signature = f"{auditor.signature}|{a.agent_signature(agent, endpoint)}"
+        mapping = io.parse_map(map_)
+    except LogicscoreError as exc:
+        _fail(exc.message)
+    except ValueError as exc:
+        _fail(str(exc), 2)
+    skip = _resume_state(io, output, signature, False) if resume else set()
+    _make_folder(output)
+    summary = Summary()
+    try:
+        with questions.open("rb") as source, _open_output(output, "a" if resume else "w") as sink:
+            writer = io.ResultWriter(sink, hold_interrupt=True)
+            for result in a.assess(a.read_questions(source, mapping, skip), agent, endpoint, auditor):
+                writer.write(result)
+                summary.add(result)
+    except LogicscoreError as exc:
+        _fail(exc.message)
+    except KeyboardInterrupt:
+        _say(f"Interrupted; continue with: {_rerun_command(ctx, ('--resume',))}", "yellow")
+        raise typer.Exit(130) from None
+    if not quiet:
+        _stderr().print(render_summary(summary))
+
+
 def main() -> None:
     """The `logicscore` entry point: a bug is reported in one line, not a traceback
     (set LOGICSCORE_TRACEBACK=1 to see it)."""

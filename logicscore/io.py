@@ -282,8 +282,11 @@ def scan_output(path: Path) -> OutputState:
             try:
                 meta = json.loads(raw)["meta"]
                 line, signature = meta["line"], meta.get("signature")
+                agent = meta.get("agent")
             except (ValueError, KeyError, TypeError, AttributeError):
                 continue
+            if isinstance(signature, str) and isinstance(agent, dict) and isinstance(agent.get("signature"), str):
+                signature = f"{signature}|{agent['signature']}"  # `assess`: its agent must match too
             if isinstance(line, int) and not isinstance(line, bool):
                 state.done.add(line)
                 if isinstance(signature, str):

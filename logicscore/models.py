@@ -159,12 +159,26 @@ class ErrorInfo(_Strict):
     line: int | None = None
 
 
+class AgentMeta(_Strict):
+    """What `assess` asked the agent under test and what came back (no URL, no key)."""
+
+    model: str
+    prompt_sha256: str
+    signature: str
+    latency_ms: float | None = None
+    cached: bool = False
+    answer: str | None = None
+    long_answer: str | None = None  # the text the propositions' spans index
+    reply: str | None = None        # kept only when no short answer could be parsed from it
+
+
 class ResultMeta(_Strict):
     signature: str
     latency_ms: float | None = None
     line: int | None = None
     hops: int | None = None
     record: dict[str, Any] = Field(default_factory=dict)
+    agent: AgentMeta | None = None
 
 
 class AuditResult(_Strict):
@@ -193,4 +207,9 @@ class AuditResult(_Strict):
         data = self.model_dump(mode="json", by_alias=True)
         if data["meta"].get("latency_ms") is None:
             data["meta"].pop("latency_ms", None)
+        # Records of `score` carry no agent: their bytes stay what they were.
+        if data["meta"].get("agent", 0) is None:
+            data["meta"].pop("agent")
+        elif data["meta"]["agent"].get("latency_ms") is None:
+            data["meta"]["agent"].pop("latency_ms")
         return json.dumps(data, ensure_ascii=False, separators=(",", ":"))

@@ -1,7 +1,8 @@
 """A real HTTP server on 127.0.0.1 speaking the OpenAI chat-completions protocol, for tests.
 
-Answers are scripted per call kind ("extract" for the decomposition prompt, "judge" for the
-determinateness prompt) by a function of the parsed user message; faults are queued and
+Answers are scripted per call kind ("extract" for the decomposition prompt, and for any
+other prompt such as an `assess` agent's, "judge" for the determinateness prompt) by a
+function of the parsed user message (a string is sent as free text); faults are queued and
 served first. Every call is recorded (path, headers, body) so tests can count and inspect.
 """
 
@@ -90,7 +91,9 @@ class FakeLLM:
         if fault is not None and fault.body is not None:
             content = fault.body
         else:
-            content = json.dumps((self.judge if kind == "judge" else self.extract)(parts))
+            reply = (self.judge if kind == "judge" else self.extract)(parts)
+            # A string is a free-text reply (the agent under test of `assess`), sent as it is.
+            content = reply if isinstance(reply, str) else json.dumps(reply)
         delay = self.latency + (fault.delay if fault is not None else 0.0)
         return 200, {}, json.dumps(_completion(body.get("model", "m"), content)), delay
 

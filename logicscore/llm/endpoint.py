@@ -3,7 +3,9 @@
 A reply is accepted only when it parses as JSON and validates against the request's
 pydantic model. The request asks for a JSON-schema response format first; a server that
 rejects it (HTTP 400/422, or an error naming the schema) is asked in JSON mode from then
-on. An invalid reply gets one repair call; a second invalid one is a `ParseError`. HTTP
+on. An invalid reply gets one repair call; a second invalid one is a `ParseError`. `chat`
+makes free-text calls (no response format, nothing validated) for a caller that parses the
+reply itself, through the same cache, retries, budget and concurrency. HTTP
 429 and 5xx are retried with backoff, waiting what `Retry-After` says; a call that runs past
 `timeout` is a `Timeout`; other failures are an `LLMError` with the status code.
 
@@ -18,6 +20,7 @@ import json
 import os
 import random
 import re
+import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import cache
@@ -64,6 +67,25 @@ class Request:
     label: str  # "record <id>", for error messages
 
 
+@dataclass(frozen=True)
+class TextRequest:
+    """One free-text call: the user message, the hash of the prompt it was made from, a label."""
+
+    user: str
+    prompt_sha: str
+    label: str
+
+
+@dataclass(frozen=True)
+class ChatReply:
+    """A free-text reply or its typed error, how long it took, and whether the cache gave it."""
+
+    text: str | None = None
+    error: LogicscoreError | None = None
+    latency_ms: float = 0.0
+    cached: bool = False
+
+
 class _Invalid(Exception):
     """A reply that is not JSON or not valid against the reply model."""
 
@@ -75,8 +97,9 @@ class _SchemaRejected(Exception):
 class Endpoint:
     """The endpoint, its cache and its call counter, shared by every LLM stage of an Auditor."""
 
-    def __init__(self, config: EndpointConfig):
+    def __init__(self, config: EndpointConfig, timeout_flag: str = "--llm-timeout"):
         self.config = config
+        self.timeout_flag = timeout_flag  # the flag a Timeout message tells the user to raise
         self.calls = 0  # HTTP calls made, retries and repairs included
         self.json_schema: bool | None = None  # unknown until the server has answered once
         directory = Path(config.cache_dir) if config.cache_dir else default_dir()
@@ -182,7 +205,7 @@ class Endpoint:
                 return text
         return await self._send(client, messages, {"type": "json_object"}, request.label)
 
-    async def _send(self, client: Any, messages: list[dict], fmt: dict, label: str) -> str | None:
+    async def _send(self, client: Any, messages: list[dict], fmt: dict | None, label: str) -> str | None:
         import openai
         from tenacity import AsyncRetrying, retry_if_exception, stop_after_attempt
 
@@ -194,7 +217,7 @@ class Endpoint:
                     return await self._post(client, messages, fmt)
         except openai.APITimeoutError:
             raise Timeout(f"{label}: the LLM endpoint did not answer within {self.config.timeout:g} s "
-                          f"({self.config.retries + 1} attempts); raise --llm-timeout") from None
+                          f"({self.config.retries + 1} attempts); raise {self.timeout_flag}") from None
         except openai.APIStatusError as exc:
             raise LLMError(_scrub(f"{label}: the LLM endpoint answered HTTP {exc.status_code} after "
                                   f"{self.config.retries + 1} attempts: {_body(exc)}"),
@@ -205,7 +228,7 @@ class Endpoint:
                            "check --base-url") from None
         return None  # unreachable: the loop returns or raises
 
-    async def _post(self, client: Any, messages: list[dict], fmt: dict) -> str | None:
+    async def _post(self, client: Any, messages: list[dict], fmt: dict | None) -> str | None:
         import openai
 
         budget = self.config.max_calls
@@ -213,15 +236,61 @@ class Endpoint:
             raise LLMError(f"the budget of {budget} LLM calls is spent; raise --max-calls "
                            "or rerun with --resume")
         self.calls += 1
+        extra = {} if fmt is None else {"response_format": fmt}
         try:
             response = await client.chat.completions.create(
-                model=self.model_id(), messages=messages, temperature=0, response_format=fmt)
+                model=self.model_id(), messages=messages, temperature=0, **extra)
         except openai.APIStatusError as exc:
-            if fmt["type"] == "json_schema" and _rejects_schema(exc):
+            if fmt is not None and fmt["type"] == "json_schema" and _rejects_schema(exc):
                 raise _SchemaRejected() from None
             raise
         choices = getattr(response, "choices", None) or []
         return choices[0].message.content if choices else None
+
+    def chat(self, requests: list[TextRequest]) -> list[ChatReply]:
+        """Each request's free-text reply (an empty reply is ""), or its typed error, in order."""
+        self.model_id()
+        return _run_sync(self._chat_all(requests))
+
+    async def _chat_all(self, requests: list[TextRequest]) -> list[ChatReply]:
+        results: list[ChatReply | None] = [self._cached_text(r) for r in requests]
+        todo = [i for i, r in enumerate(results) if r is None]
+        if not todo:
+            return [r for r in results if r is not None]
+        client = self._client()
+        gate = asyncio.Semaphore(self.config.concurrency)
+
+        async def one(i: int) -> None:
+            request = requests[i]
+            async with gate:
+                start = time.perf_counter()
+                try:
+                    text = await self._send(client, [{"role": "user", "content": request.user}],
+                                            None, request.label) or ""
+                except LogicscoreError as exc:
+                    results[i] = ChatReply(error=exc, latency_ms=_ms(start))
+                    return
+                results[i] = ChatReply(text=text, latency_ms=_ms(start))
+                if self.cache is not None:
+                    self.cache.put(key(self.model_id(), request.prompt_sha, request.user), {"text": text})
+
+        try:
+            await asyncio.gather(*(one(i) for i in todo))
+        finally:
+            await client.close()
+        return [r for r in results if r is not None]
+
+    def _cached_text(self, request: TextRequest) -> ChatReply | None:
+        """The cached reply, an offline miss as its LLMError, or None (to be called)."""
+        start = time.perf_counter()
+        if self.cache is not None:
+            stored = self.cache.get(key(self.model_id(), request.prompt_sha, request.user))
+            if isinstance(stored, dict) and isinstance(stored.get("text"), str):
+                return ChatReply(text=stored["text"], latency_ms=_ms(start), cached=True)
+        if self.config.offline:
+            return ChatReply(error=LLMError(f"{request.label}: no cached answer and --offline is set; "
+                                            "run once without --offline to record it"))
+        return None
 
     def _wait(self, state: Any) -> float:
         """`Retry-After` when the server sends it, else exponential backoff with jitter."""
@@ -230,6 +299,10 @@ class Endpoint:
         if after is None:
             after = 0.5 * 2 ** (state.attempt_number - 1) + random.uniform(0, 0.25)
         return min(after, self.config.max_retry_wait)
+
+
+def _ms(start: float) -> float:
+    return round((time.perf_counter() - start) * 1000, 1)
 
 
 @cache
