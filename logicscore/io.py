@@ -15,8 +15,7 @@ import stat
 import threading
 from collections import Counter
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
-from dataclasses import field as _field
+from dataclasses import dataclass, field as _field
 from pathlib import Path
 from typing import IO, Any
 
