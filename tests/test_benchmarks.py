@@ -211,4 +211,4 @@ def test_wheel_leaves_the_harness_out(tmp_path):
                  if word in zf.read(name).decode("utf-8", "replace")}
     assert not found, sorted(found)
     assert not [n for n in names if "realdata" in n or n.startswith("benchmarks/")]
-    assert "logicscore/cli.py" in names and any(n.startswith("logicscore/_prompts/") for n in names)
+    assert "logicscore/cli/__init__.py" in names and any(n.startswith("logicscore/_prompts/") for n in names)

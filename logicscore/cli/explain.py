@@ -1,0 +1,109 @@
+"""`explain`: one record for a person, given on the command line or found in a file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from ..config import default
+from ..errors import LogicscoreError
+from . import app
+from .common import (AltsOpt, BaseUrlOpt, CacheDirOpt, CacheOpt, ExtractorOpt, FuzzyOpt, JudgeOpt,
+                     LLMModelOpt, LLMTimeoutOpt, MapOpt, ModelOpt, OfflineOpt, fail, llm_default,
+                     llm_options, make_auditor, reason)
+from .paths import check_input
+
+
+@app.command()
+def explain(
+    file: Annotated[Path | None, typer.Argument(help="Input JSONL or a scored output file of "
+                                                        "`logicscore score` (with --id or --line).",
+                                                   readable=False)] = None,
+    id_: Annotated[str | None, typer.Option("--id", help="Record id to explain from FILE: the "
+                   "record's own id, else its line number (as `score` gives it).")] = None,
+    line_: Annotated[int | None, typer.Option("--line", min=1, help="Explain line N of FILE.")] = None,
+    map_: MapOpt = [],
+    question: Annotated[str | None, typer.Option("--question", "-Q", help="The question.")] = None,
+    answer: Annotated[str | None, typer.Option("--answer", "-a", help="The short answer.")] = None,
+    long_answer: Annotated[str | None, typer.Option("--long-answer", "-l", help="The long answer.")] = None,
+    extractor: ExtractorOpt = "rules",
+    fuzzy_threshold: FuzzyOpt = default("fuzzy_threshold"),
+    spacy_model: ModelOpt = None,
+    max_alternatives: AltsOpt = default("max_alternatives"),
+    as_json: Annotated[bool, typer.Option("--json", help="Print the result record as JSON instead.")] = False,
+    determinateness: JudgeOpt = default("judge"),
+    base_url: BaseUrlOpt = None,
+    model: LLMModelOpt = None,
+    llm_timeout: LLMTimeoutOpt = llm_default("timeout"),
+    offline: OfflineOpt = False,
+    cache: CacheOpt = True,
+    cache_dir: CacheDirOpt = None,
+) -> None:
+    """Explain one record for a person: propositions, chain, gap, redundancy, signals, merges.
+
+    Either give -Q/--question, -a/--answer and -l/--long-answer, or FILE with --id or --line.
+    """
+    from .. import io
+    from ..report import render_explain
+
+    try:
+        mapping = io.parse_map(map_)
+    except ValueError as exc:
+        fail(str(exc), 2)
+    flags = (question, answer, long_answer)
+    from_file = file is not None or id_ is not None or line_ is not None
+    if any(flags) and not all(flags):
+        fail("give all three of --question, --answer and --long-answer", 2)
+    if all(flags) and from_file:
+        fail("give either --question/--answer/--long-answer or FILE with --id/--line, not both", 2)
+    if not all(flags) and (file is None or (id_ is None) == (line_ is None)):
+        fail("give --question/--answer/--long-answer, or FILE with one of --id ID, --line N", 2)
+    if file is not None:
+        check_input(file, "file")
+    auditor = make_auditor(extractor, fuzzy_threshold, spacy_model, max_alternatives, False,
+                           judge=determinateness, llm=llm_options(base_url, model, llm_timeout, 1, None,
+                                                                  offline, cache, cache_dir))
+    try:
+        if all(flags):
+            result = auditor.audit(question=question, answer=answer, long_answer=long_answer)
+        else:
+            assert file is not None  # checked with the flags above
+            result = _find(io, auditor, file, id_, line_, mapping)
+    except LogicscoreError as exc:
+        fail(exc.message)
+    except OSError as exc:
+        fail(f"cannot read file {file}: {reason(exc)}", 1)
+    if as_json:
+        typer.echo(result.to_json())
+    else:
+        from rich.console import Console
+
+        Console().print(render_explain(result))
+
+
+def _find(io, auditor, file: Path, id_: str | None, number: int | None, mapping: dict[str, str]):
+    """The record with `id_` (or on line `number`): read back from a scored file, or
+    audited from an input file. Ids are matched as `score` gives them."""
+    from pydantic import ValidationError
+
+    from ..models import AuditResult
+
+    lines = 0
+    with file.open("rb") as fh:
+        for lines, raw in io.iter_raw(fh):
+            if number is not None and lines != number:
+                continue
+            line = io.parse_line(raw, lines, mapping)
+            if id_ is not None and line.id != id_:
+                continue
+            if line.record is None and b'"signature"' in raw:
+                try:
+                    return AuditResult.model_validate_json(raw)
+                except ValidationError:
+                    pass  # not a result after all: explain it as an input line
+            return next(auditor.audit_many([line]))
+    if number is not None:
+        fail(f"{file} has {lines} lines, so no line {number}", 1)
+    fail(f"no record with id {id_!r} in {file} (a record without an id has its line number as id)", 1)

@@ -1,0 +1,302 @@
+"""`score`: a JSONL file in, one result line per input line out; interrupt and --resume."""
+
+from __future__ import annotations
+
+import errno
+import json
+import shlex
+import stat
+import sys
+from contextlib import nullcontext
+from itertools import chain
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, NoReturn
+
+import typer
+
+from ..config import CLI_TIMEOUT, default
+from ..errors import ConfigError
+from . import app
+from .common import (AltsOpt, BaseUrlOpt, CacheDirOpt, CacheOpt, ConcurrencyOpt, ExtractorOpt, FuzzyOpt,
+                     JudgeOpt, LLMModelOpt, LLMTimeoutOpt, MapOpt, MaxCallsOpt, ModelOpt, OfflineOpt,
+                     QuietOpt, WorkersOpt, fail, llm_default, llm_options, make_auditor, reason, runner, say,
+                     stderr)
+from .paths import check_input, check_output, fd, make_folder, open_output
+
+if TYPE_CHECKING:
+    from ..io import ResultWriter
+    from ..report import Summary
+
+
+def _rerun_command(ctx: typer.Context, extra: tuple[str, ...] = ()) -> str:
+    """The command line that ran, rebuilt from what was given on it, plus `extra`.
+
+    Only options given on the command line are repeated, so the command means the same
+    whatever the defaults are.
+    """
+    root = ctx.find_root().info_name or "logicscore"
+    # `python -m logicscore` is rerun with this very interpreter; otherwise the installed script.
+    launcher = [sys.executable, "-m", "logicscore"] if root.startswith("python") else ["logicscore"]
+    words = [*launcher, ctx.info_name or ""]
+    params = ctx.command.params
+    skip = {e.lstrip("-").replace("-", "_") for e in extra}
+    for param in (p for p in params if p.param_type_name == "argument"):
+        assert param.name is not None  # typer names every parameter
+        words.append(str(ctx.params[param.name]))
+    for param in (p for p in params if p.param_type_name == "option"):
+        assert param.name is not None
+        source = ctx.get_parameter_source(param.name)
+        if param.name in skip or getattr(source, "name", None) not in ("COMMANDLINE", "ENVIRONMENT"):
+            continue
+        value, name = ctx.params[param.name], max(param.opts, key=len)
+        if getattr(param, "is_flag", False):
+            if value:
+                words.append(name)
+            elif param.secondary_opts:
+                words.append(max(param.secondary_opts, key=len))
+        elif param.multiple:
+            for item in value:
+                words += [name, str(item)]
+        else:
+            words += [name, str(value)]
+    return " ".join(shlex.quote(w) for w in [*words, *extra])
+
+
+def _signature_mismatch(written: dict[str, int], current: str) -> list[str]:
+    """'key: old there, new now' for every signature key where records already written differ."""
+    from ..signature import Signature
+
+    now = Signature.parse(current).as_dict()
+    found: dict[str, list[str]] = {}
+    for text in written:
+        if text == current:
+            continue
+        try:
+            old = Signature.parse(text).as_dict()
+        except ValueError:
+            found.setdefault("signature", []).append(f"unreadable {text[:60]!r}")
+            continue
+        for key in [*old, *(k for k in now if k not in old)]:
+            if old.get(key) != now.get(key):
+                was = old.get(key, "(none)")
+                if was not in found.setdefault(key, []):
+                    found[key].append(was)
+    return [f"{key}: {' / '.join(was)} there, {now.get(key, '(none)')} now" for key, was in found.items()]
+
+
+@app.command()
+def score(
+    ctx: typer.Context,
+    input: Annotated[Path, typer.Argument(help="Input JSONL: one {question, answer, long_answer} per line "
+                                               "('-' for stdin).", allow_dash=True, readable=False)],
+    output: Annotated[Path, typer.Option("--output", "-o", help="Output JSONL ('-' for stdout); "
+                                         "missing folders are created. Never the input file.",
+                                         allow_dash=True)],
+    extractor: ExtractorOpt = "rules",
+    map_: MapOpt = [],
+    resume: Annotated[bool, typer.Option("--resume", help="Keep OUTPUT and score only the input lines "
+                                         "it does not have yet (refused if OUTPUT was scored with "
+                                         "other options).")] = False,
+    allow_signature_change: Annotated[bool, typer.Option("--allow-signature-change",
+                                      help="With --resume: append even if the records already in "
+                                           "OUTPUT carry another signature.")] = False,
+    strict: Annotated[bool, typer.Option("--strict", help="Exit 1 if any record errored.")] = False,
+    fuzzy_threshold: FuzzyOpt = default("fuzzy_threshold"),
+    spacy_model: ModelOpt = None,
+    max_alternatives: AltsOpt = default("max_alternatives"),
+    timing: Annotated[bool, typer.Option("--timing/--no-timing",
+                      help="Record meta.latency_ms (--no-timing makes reruns byte-identical).")] = True,
+    quiet: QuietOpt = False,
+    max_chars: Annotated[int, typer.Option("--max-chars", min=1, help="Longest long answer scored "
+                         "(characters; question and answer: a tenth of it); longer ones become "
+                         "InputError records.")] = default("max_chars"),
+    timeout: Annotated[float, typer.Option("--timeout", min=0, help="Seconds one record may take "
+                       "before it becomes a Timeout record (0: no limit).")] = CLI_TIMEOUT,
+    determinateness: JudgeOpt = default("judge"),
+    base_url: BaseUrlOpt = None,
+    model: LLMModelOpt = None,
+    llm_timeout: LLMTimeoutOpt = llm_default("timeout"),
+    concurrency: ConcurrencyOpt = llm_default("concurrency"),
+    max_calls: MaxCallsOpt = None,
+    offline: OfflineOpt = False,
+    cache: CacheOpt = True,
+    cache_dir: CacheDirOpt = None,
+    estimate: Annotated[bool, typer.Option("--estimate", help="Print the LLM calls and input tokens "
+                        "the run would make (JSON, stdout) and stop without calling.")] = False,
+    workers: WorkersOpt = 1,
+) -> None:
+    """Score every record of a JSONL file; one output line per input line, in order.
+
+    Bad lines become error records (status "error", typed error with its line number);
+    the run goes on. Exit 0 unless --strict and some record errored (then 1).
+
+    Ctrl-C stops after the line being written and prints the --resume command (exit 130).
+
+    Examples:
+
+        logicscore score runs.jsonl -o scored.jsonl
+
+        logicscore score runs.jsonl -o scored.jsonl --resume     # after a crash or Ctrl-C
+
+        cat runs.jsonl | logicscore score - -o - --map long_answer=output.text -q
+    """
+    from .. import io
+    from ..report import render_summary
+
+    mapping = _preflight(io, input, output, map_, resume)
+    run = _Run(ctx, output, str(output) == "-")
+    try:
+        auditor = make_auditor(extractor, fuzzy_threshold, spacy_model, max_alternatives, timing,
+                               max_chars=max_chars, timeout=timeout or None, judge=determinateness,
+                               llm=llm_options(base_url, model, llm_timeout, concurrency, max_calls, offline,
+                                               cache, cache_dir))
+        skip: set[int] = set()
+        if resume:
+            skip = _resume_state(io, output, auditor.signature, allow_signature_change)
+        if estimate:
+            _estimate(io, auditor, input, mapping, skip)
+            return
+        summary = _score_lines(io, run, runner(auditor, workers), input, mapping, skip, resume, quiet)
+    except KeyboardInterrupt:
+        run.interrupted()
+    except OSError as exc:  # e.g. the input vanished between the checks and the read
+        if exc.errno == errno.EPIPE:
+            raise  # stdout closed (`| head`): typer exits quietly
+        fail(f"{exc.filename or input}: {reason(exc)}", 1)
+    if not quiet:
+        stderr().print(render_summary(summary))
+    if strict and summary.errors:
+        raise typer.Exit(1)
+
+
+def _preflight(io, input: Path, output: Path, map_: list[str], resume: bool) -> dict[str, str]:
+    """The --map mapping, once the options and files that can refuse the run are checked."""
+    try:
+        mapping = io.parse_map(map_)
+    except ValueError as exc:
+        fail(str(exc), 2)
+    stdin, stdout = str(input) == "-", str(output) == "-"
+    if resume and stdout:
+        fail("--resume needs a file for --output, not stdout", 2)
+    if not stdin:
+        check_input(input, "input file")
+    check_output(output, [fd(sys.stdin) if stdin else input])
+    return mapping
+
+
+def _estimate(io, auditor, input: Path, mapping: dict[str, str], skip: set[int]) -> None:
+    """--estimate: the LLM calls and tokens of the run as JSON on stdout, nothing called."""
+    from ..llm.plan import estimate as plan
+
+    stdin = str(input) == "-"
+    with (nullcontext(sys.stdin.buffer) if stdin else input.open("rb")) as source:
+        typer.echo(json.dumps(plan(auditor, io.read_lines(source, mapping, skip)), sort_keys=True))
+
+
+def _score_lines(io, run: _Run, auditor, input: Path, mapping: dict[str, str], skip: set[int],
+                 resume: bool, quiet: bool) -> Summary:
+    """Audit the input lines not in `skip` and write each result as it comes, with progress."""
+    from ..report import Summary
+
+    stdin, stdout, output = str(input) == "-", run.stdout, run.output
+    run.before = len(skip)
+    total = None
+    if not stdin and stat.S_ISREG(input.stat().st_mode):
+        total = io.count_lines(input)
+    if not stdout:
+        make_folder(output)
+    summary = Summary()
+    with (nullcontext(sys.stdin.buffer) if stdin else input.open("rb")) as source:
+        results = auditor.audit_many(io.read_lines(source, mapping, skip))
+        # The first record before the output is opened: a model that only this record
+        # needs (the given path's question entities) fails with no file touched.
+        first = run.next(results, input)
+        sink = sys.stdout if stdout else open_output(output, "a" if resume else "w")
+        run.writer = io.ResultWriter(sink, hold_interrupt=True)
+        progress = _progress(quiet or (stdout and not sys.stderr.isatty()))
+        with (nullcontext() if stdout else sink), progress:
+            task = progress.add_task("scoring", total=None if total is None else total - len(skip))
+            rest = iter(lambda: run.next(results, input), None)
+            for result in chain([] if first is None else [first], rest):
+                run.write(result)
+                summary.add(result)
+                progress.advance(task)
+    return summary
+
+
+class _Run:
+    """One `score` run's output side: counts what was written, words the way out."""
+
+    def __init__(self, ctx: typer.Context, output: Path, stdout: bool):
+        self.ctx, self.output, self.stdout = ctx, output, stdout
+        self.before = 0
+        self.writer: ResultWriter | None = None
+
+    @property
+    def written(self) -> int:
+        return self.writer.written if self.writer is not None else 0
+
+    def resume_hint(self) -> str:
+        if self.stdout:
+            return "--resume needs -o FILE; rerun writing to a file to be able to continue"
+        return "continue with: " + _rerun_command(self.ctx, ("--resume",))
+
+    def where(self) -> str:
+        if self.stdout:
+            return f"{self.written} records written to stdout"
+        if self.before:
+            return (f"{self.before + self.written} records in {self.output} "
+                    f"({self.written} written by this run)")
+        return f"{self.written} records written to {self.output}"
+
+    def next(self, results, input: Path):
+        try:
+            return next(results, None)
+        except ConfigError as exc:  # the model went missing mid-run (given path)
+            self.fail(exc.message, 1)
+        except OSError as exc:
+            self.fail(f"cannot read {'stdin' if str(input) == '-' else input}: {reason(exc)}", 1)
+
+    def write(self, result) -> None:
+        assert self.writer is not None  # set by the command before the first record
+        try:
+            self.writer.write(result)
+        except OSError as exc:
+            if self.stdout and exc.errno == errno.EPIPE:
+                raise  # `| head`: typer exits quietly
+            self.fail(f"cannot write {self.output}: {reason(exc)}", 1)
+
+    def fail(self, message: str, code: int) -> NoReturn:
+        if self.writer is None and not self.before:
+            fail(f"{message}; nothing was written", code)
+        fail(f"{message}; {self.where()}, {self.resume_hint()}", code)
+
+    def interrupted(self) -> NoReturn:
+        say(f"Interrupted: {self.where()}; {self.resume_hint()}", "yellow")
+        raise typer.Exit(130)
+
+
+def _resume_state(io, output: Path, signature: str, allow_change: bool) -> set[int]:
+    """Lines already in `output`; exit 2 when they were scored with other options."""
+    try:
+        state = io.scan_output(output)
+    except OSError as exc:
+        fail(f"cannot read {output} to resume: {reason(exc)}", 1)
+    differ = _signature_mismatch(state.signatures, signature)
+    if differ and not allow_change:
+        fail(f"--resume: {output} holds records scored with other options ({'; '.join(differ)}); "
+             "rerun with the options it was written with, or add --allow-signature-change "
+             "to append anyway", 2)
+    if state.torn:
+        try:
+            io.cut_torn_tail(output)  # the half-written last record is redone
+        except OSError as exc:
+            fail(f"cannot write {output}: {reason(exc)}", 1)
+    return state.done
+
+
+def _progress(disabled: bool):
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                    TimeRemainingColumn(), console=stderr(), disable=disabled, transient=False)
