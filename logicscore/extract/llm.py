@@ -14,9 +14,9 @@ from typing import ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..errors import LogicscoreError
 from ..llm.endpoint import Endpoint, Request
-from ..llm.prompts import delimit, load
+from ..llm.prompts import delimit
+from ..llm.stage import PromptedStage
 from ..models import Proposition, QARecord, Signal
 from . import Extraction, Mention
 
@@ -48,7 +48,7 @@ class Decomposition(BaseModel):
     propositions: list[LLMProposition]
 
 
-class LLMExtractor:
+class LLMExtractor(PromptedStage):
     """Decomposes the long answer with one call; the Auditor batches the calls via `prepare`."""
 
     name: ClassVar[str] = "llm"
@@ -61,33 +61,15 @@ class LLMExtractor:
         prompt: str = Field("extract.v1.md", description="prompt file in prompts/")
 
     def __init__(self, config: LLMExtractor.Config | None = None, llm: Endpoint | None = None):
-        from ..llm.endpoint import EndpointConfig
-
-        self.config = config or self.Config()
-        self.llm = llm if llm is not None else Endpoint(EndpointConfig())
-        self.prompt = load(self.config.prompt)
-        self._ready: dict[str, object] = {}
+        super().__init__(config or self.Config(), llm)
 
     def request(self, record: QARecord) -> Request:
         user = delimit(question=record.question, short_answer=record.answer,
                        long_answer=record.long_answer)
         return Request(self.prompt, user, Decomposition, f"record {record.id}")
 
-    def prepare(self, records: list[QARecord]) -> None:
-        """Make the calls of a window of records at once (bounded by the endpoint's concurrency)."""
-        requests = [self.request(r) for r in records]
-        self._ready = {q.user: reply for q, reply in zip(requests, self.llm.run(requests))}
-
     def extract(self, record: QARecord, hints: list[str]) -> Extraction:
-        request = self.request(record)
-        reply = self._ready.pop(request.user, None)
-        if reply is None:
-            reply = self.llm.run([request])[0]
-        if isinstance(reply, LogicscoreError):
-            raise reply
-        if not isinstance(reply, Decomposition):  # the endpoint validated it against this schema
-            raise TypeError(f"expected a Decomposition, got {type(reply).__name__}")
-        return to_extraction(record.long_answer, reply)
+        return to_extraction(record.long_answer, self.reply(record, Decomposition))
 
     def signature(self) -> list[tuple[str, object]]:
         return [("extractor", "llm"), ("model", self.llm.model_id()), ("prompt", self.prompt.sha),

@@ -13,12 +13,12 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ..chain import Chain
 from ..config import default
-from ..errors import LogicscoreError
 from ..models import QARecord, Verdict
 from ..normalize.entities import Linked
 from ..normalize.mentions import same_answer
-from .endpoint import Endpoint, EndpointConfig, Request
-from .prompts import delimit, load
+from .endpoint import Endpoint, Request
+from .prompts import delimit
+from .stage import PromptedStage
 
 UNKNOWN = "unknown"
 
@@ -31,7 +31,7 @@ class PassageAnswer(BaseModel):
     answer: str
 
 
-class LLMJudge:
+class LLMJudge(PromptedStage):
     """Determinateness from the model's closed-book reading of the long answer."""
 
     name: ClassVar[str] = "llm"
@@ -44,29 +44,14 @@ class LLMJudge:
                                        description="answer similarity (0-100) that counts as the same")
 
     def __init__(self, config: LLMJudge.Config | None = None, llm: Endpoint | None = None):
-        self.config = config or self.Config()
-        self.llm = llm if llm is not None else Endpoint(EndpointConfig())
-        self.prompt = load(self.config.prompt)
-        self._ready: dict[str, object] = {}
+        super().__init__(config or self.Config(), llm)
 
     def request(self, record: QARecord) -> Request:
         user = delimit(question=record.question, passage=record.long_answer)
         return Request(self.prompt, user, PassageAnswer, f"record {record.id}")
 
-    def prepare(self, records: list[QARecord]) -> None:
-        requests = [self.request(r) for r in records]
-        self._ready = {q.user: reply for q, reply in zip(requests, self.llm.run(requests))}
-
     def judge(self, record: QARecord, linked: Linked, result: Chain) -> Verdict:
-        request = self.request(record)
-        reply = self._ready.pop(request.user, None)
-        if reply is None:
-            reply = self.llm.run([request])[0]
-        if isinstance(reply, LogicscoreError):
-            raise reply
-        if not isinstance(reply, PassageAnswer):  # the endpoint validated it against this schema
-            raise TypeError(f"expected a PassageAnswer, got {type(reply).__name__}")
-        return verdict(reply.answer, record.answer, self.config.fuzzy_threshold)
+        return verdict(self.reply(record, PassageAnswer).answer, record.answer, self.config.fuzzy_threshold)
 
     def signature(self) -> list[tuple[str, object]]:
         return [("det", "llm"), ("model", self.llm.model_id()), ("det_prompt", self.prompt.sha),
