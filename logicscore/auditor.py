@@ -23,6 +23,7 @@ from .errors import ConfigError, InputError, LogicscoreError, Timeout
 from .extract import Extractor
 from .io import InputLine
 from .models import AuditResult, ErrorInfo, QARecord, ResultMeta, Signal
+from .normalize.forms import forget as forget_forms
 from .question.types import SIDED_TYPES, option_sides, question_type
 from .score import compute_scores
 from .signals import collect_signals
@@ -144,6 +145,9 @@ class Auditor:
 
     def _audit(self, record: QARecord, line: int | None) -> AuditResult:
         start = time.perf_counter()
+        # Mention forms repeat within one answer, rarely across answers: a cache kept across
+        # records only grows a long run's memory, so each record starts with an empty one.
+        forget_forms()
         record = _blank_invisible(record)
         extraction = None
         if not record.question_entities and getattr(self.extractor, "reads_question", False):

@@ -37,3 +37,28 @@ def test_steiner_shortcut_gives_the_searched_tree(monkeypatch, pairs, root, term
         assert (fast is None) == (slow is None)
         if fast is not None:
             assert sorted(fast) == sorted(slow)
+
+
+def _named(i: int, names: tuple[str, ...]):
+    from logicscore import QARecord
+
+    props = [{"subject": a, "relation": "knows", "object": b} for a, b in zip(names, names[1:])]
+    return QARecord(id=str(i), question=f"Who knows {names[-1]}?", answer=names[0],
+                    long_answer=" ".join(f"{p['subject']} knows {p['object']}." for p in props),
+                    question_entities=[names[-1]], propositions=props)
+
+
+def test_forms_cache_holds_one_record_at_a_time():
+    from logicscore import Auditor
+    from logicscore.normalize.forms import analyze
+
+    first = _named(1, ("Orla Vent", "Pim Sarrow", "Quill Damaske"))
+    second = _named(2, ("Tova Brenn", "Ulric Mope"))
+    alone = Auditor("given", timing=False)
+    list(alone.audit_many([second]))
+    size_alone = analyze.cache_info().currsize
+    both = Auditor("given", timing=False)
+    results = list(both.audit_many([first, second]))
+    assert [r.status for r in results] == ["ok", "ok"]
+    # A run over many records keeps only the last record's forms, not every record's.
+    assert 0 < analyze.cache_info().currsize == size_alone

@@ -272,3 +272,8 @@ def _join(r: Reading) -> None:
     if run:
         r.tokens.append("".join(run))
         r.tcaps.append(True)
+
+
+def forget() -> None:
+    """Empty the cache of analysed forms (the Auditor does so between records)."""
+    analyze.cache_clear()
