@@ -17,21 +17,11 @@ from benchmarks.realdata.corpus import gold_record, start_name
 from benchmarks.realdata.datasets import parse_hotpot
 from logicscore import bench
 from logicscore.bench import Pred
+from test_realdata import HOTPOT
 
 ROOT = Path(__file__).resolve().parents[1]
 
-BAND = {
-    "_id": "h1", "type": "bridge", "level": "hard",
-    "question": "Which Canadian band released a song called Counterparts?", "answer": "Rush",
-    "supporting_facts": [["Nobody's Hero", 0], ["Nobody's Hero", 1], ["Neil Peart", 1], ["Neil Peart", 0]],
-    "context": [
-        ["Nobody's Hero", ["\"Nobody's Hero\" is a song by Canadian band Rush.",
-                           " It was a single from Counterparts."]],
-        ["Neil Peart", ["Neil Peart is a drummer.", " He was inducted into the Hall of Fame."]],
-        ["Jeff Porcaro", ["Jeffrey Porcaro was an American drummer.", " He played with the band Toto.",
-                          " He died in 1992 in Hidden Hills."]],
-    ],
-}
+BAND = HOTPOT  # the same HotpotQA-shaped record the harness's own tests read
 DRUMMER = {**BAND, "_id": "h2", "question": "Which drummer played with Toto?", "answer": "Jeffrey Porcaro",
            "supporting_facts": [["Jeff Porcaro", 0], ["Jeff Porcaro", 1], ["Neil Peart", 0]]}
 COMPARED = {**BAND, "_id": "h3", "type": "comparison", "question": "Were Neil Peart and Jeff Porcaro "

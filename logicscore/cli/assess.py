@@ -15,7 +15,7 @@ from .common import (BaseUrlOpt, CacheDirOpt, CacheOpt, ConcurrencyOpt, Extracto
                      MaxCallsOpt, OfflineOpt, QuietOpt, fail, llm_default, llm_options, make_auditor, say,
                      stderr)
 from .paths import check_input, check_output, make_folder, open_output
-from .score import _rerun_command, _resume_state
+from .score import rerun_command, resume_state
 
 
 @app.command()
@@ -81,7 +81,7 @@ def assess(
         fail(exc.message)
     except ValueError as exc:
         fail(str(exc), 2)
-    skip = _resume_state(io, output, signature, False) if resume else set()
+    skip = resume_state(io, output, signature, False) if resume else set()
     make_folder(output)
     summary = Summary()
     try:
@@ -93,7 +93,7 @@ def assess(
     except LogicscoreError as exc:
         fail(exc.message)
     except KeyboardInterrupt:
-        say(f"Interrupted; continue with: {_rerun_command(ctx, ('--resume',))}", "yellow")
+        say(f"Interrupted; continue with: {rerun_command(ctx, ('--resume',))}", "yellow")
         raise typer.Exit(130) from None
     if not quiet:
         stderr().print(render_summary(summary))

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from ..report import Summary
 
 
-def _rerun_command(ctx: typer.Context, extra: tuple[str, ...] = ()) -> str:
+def rerun_command(ctx: typer.Context, extra: tuple[str, ...] = ()) -> str:
     """The command line that ran, rebuilt from what was given on it, plus `extra`.
 
     Only options given on the command line are repeated, so the command means the same
@@ -152,7 +152,7 @@ def score(
                                                cache, cache_dir))
         skip: set[int] = set()
         if resume:
-            skip = _resume_state(io, output, auditor.signature, allow_signature_change)
+            skip = resume_state(io, output, auditor.signature, allow_signature_change)
         if estimate:
             _estimate(io, auditor, input, mapping, skip)
             return
@@ -239,7 +239,7 @@ class _Run:
     def resume_hint(self) -> str:
         if self.stdout:
             return "--resume needs -o FILE; rerun writing to a file to be able to continue"
-        return "continue with: " + _rerun_command(self.ctx, ("--resume",))
+        return "continue with: " + rerun_command(self.ctx, ("--resume",))
 
     def where(self) -> str:
         if self.stdout:
@@ -276,7 +276,7 @@ class _Run:
         raise typer.Exit(130)
 
 
-def _resume_state(io, output: Path, signature: str, allow_change: bool) -> set[int]:
+def resume_state(io, output: Path, signature: str, allow_change: bool) -> set[int]:
     """Lines already in `output`; exit 2 when they were scored with other options."""
     try:
         state = io.scan_output(output)
