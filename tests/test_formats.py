@@ -176,6 +176,28 @@ def test_bad_rows_become_typed_errors_one_per_line(row, needle, fmt):
     assert needle in error.message and error.message.startswith("line 2: ")
 
 
+SAMPLES = [RAGAS, RAGAS_OLD, DEEPEVAL, PROMPTFOO, HOTPOT, WIKI, MUSIQUE,
+           {"question": "Q", "answer": "A", "long_answer": "L"}, {}, {"response": None, "vars": 3},
+           {"response": {"output": "x"}, "vars": {"question": 4}}, {"context": 1, "supporting_facts": 2},
+           {"paragraphs": [{}], "question_decomposition": [1]}, {"user_input": {}, "response": "r"}]
+
+
+@pytest.mark.parametrize("fmt", NAMES)
+def test_any_row_under_any_format_is_one_record_or_one_typed_error(fmt):
+    lines = _lines(*SAMPLES, fmt=fmt)
+    assert [x.number for x in lines] == list(range(1, len(SAMPLES) + 1))
+    for line in lines:
+        assert (line.record is None) != (line.error is None)
+        if line.error is not None:
+            assert line.error.type == "InputError" and line.error.line == line.number
+
+
+def test_a_row_of_another_shape_under_a_chosen_format_names_the_fields():
+    (line,) = _lines({"vars": {"question": "Q"}}, fmt="promptfoo")
+    assert line.error.message == ("line 1: not a promptfoo row (KeyError: 'response'); its fields: "
+                                  "vars, response.output")
+
+
 def test_an_errored_dataset_row_keeps_its_own_id():
     (line,) = _lines({**WIKI, "supporting_facts": [["No Such Title", 0]]})
     assert line.id == "w1"

@@ -41,7 +41,8 @@ def text_field(obj: dict[str, Any], *names: str) -> tuple[str | None, str | None
 
 
 def documents(value: Any, name: str) -> dict[str, str] | None:
-    """Retrieved contexts as `documents`: a list numbered from "1", a dict as it is."""
+    """Retrieved contexts as `documents`: a list numbered from "1", a dict as it is, one
+    string as document "1"."""
     if value is None or value == [] or value == {}:
         return None
     if isinstance(value, str):

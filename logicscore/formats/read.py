@@ -85,6 +85,10 @@ def convert(obj: Any, line: int, fmt: str = "auto", mapping: dict[str, str] | No
         data = chosen.convert(obj)
     except rag.Unreadable as exc:
         raise InputError(f"line {line}: {chosen.name} row: {exc}", line=line) from None
+    except (KeyError, TypeError, AttributeError, IndexError, ValueError) as exc:
+        # A row of another shape under a chosen --format: still one error record, never a crash.
+        raise InputError(f"line {line}: not a {chosen.name} row ({type(exc).__name__}: {exc}); "
+                         f"its fields: {chosen.fields}", line=line) from None
     own = io.record_id(obj)
     if own is not None:
         data.setdefault("id", own)
