@@ -28,6 +28,7 @@ from typing import IO, Any
 
 from .auditor import Auditor
 from .errors import ConfigError, InputError, LogicscoreError, ParseError
+from .formats.reply import final_answer
 from .io import InputLine, decode_line, iter_raw, record_id, to_record
 from .llm.endpoint import ChatReply, Endpoint, TextRequest
 from .models import AgentMeta, AuditResult
@@ -39,8 +40,6 @@ PARSER = "answer.v1"
 # Fields the agent supplies, so a question file may not map them.
 AGENT_FIELDS = ("answer", "long_answer")
 MAX_KEPT_REPLY = 2000
-_ANSWER_LINE = re.compile(r"^\W*(?:final\s+)?answer\W*?\s*[:：]\s*\**\s*(?P<answer>.*?)[\s*]*$",
-                          re.IGNORECASE)
 _FENCE = re.compile(r"^\s*```(?:json)?\s*(.*?)\s*```\s*$", re.DOTALL)
 _REASONING_KEYS = ("reasoning", "long_answer")
 
@@ -85,14 +84,9 @@ def parse_reply(text: str) -> Parsed:
             reasoning = next((data[k] for k in _REASONING_KEYS if isinstance(data.get(k), str)), "")
             return Parsed(str(answer).strip(), reasoning.strip() or str(answer).strip())
         raise ParseError("the reply is a JSON object without a non-empty \"answer\" field")
-    lines = text.rstrip().splitlines()
-    for i in range(len(lines) - 1, -1, -1):
-        found = _ANSWER_LINE.match(lines[i])
-        if found and found.group("answer").strip():
-            answer = found.group("answer").strip().rstrip(".").strip()
-            reasoning = "\n".join(lines[:i]).strip()
-            # A bare "Answer: X" is its own long answer: the audit then finds no chain.
-            return Parsed(answer, reasoning or lines[i].strip())
+    found = final_answer(text)
+    if found is not None:
+        return Parsed(*found)
     raise ParseError("no short answer in the reply: end it with a line \"Answer: ...\" or reply "
                      "with a JSON object {\"reasoning\": ..., \"answer\": ...}")
 

@@ -15,13 +15,12 @@ from benchmarks.realdata import (
     DataNotFound, Item, evaluate, load_items, locate_data, make_cases, resolve_name,
 )
 from benchmarks.realdata.cases import Case
-from benchmarks.realdata.datasets import (
-    _step_input, parse_2wiki, parse_entailmentbank, parse_hotpot, parse_musique,
-)
+from benchmarks.realdata.datasets import parse_2wiki, parse_entailmentbank, parse_hotpot, parse_musique
 from benchmarks.realdata.diagnose import (_loosely_same, evidence_pairs, named_alike, why_complete,
                                          why_incomplete)
 from benchmarks.realdata.measure import summarize
-from benchmarks.realdata.text import (
+from logicscore.formats.datasets import _step_input
+from logicscore.formats.text import (
     as_answer_line, capitalized_phrases, carries, content_words, display_title, names_alone,
     names_entity, names_subject, split_sentences,
 )

@@ -15,9 +15,10 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from logicscore import QARecord
-
-from .text import (as_answer_line, capitalized_phrases, contains, contains_any, display_title,
-                   names_alone)
+# The harness's items are the dataset adapters' (Hop re-exported for the harness's users).
+from logicscore.formats.items import Hop, Item, Line  # noqa: F401
+from logicscore.formats.text import (as_answer_line, capitalized_phrases, contains, contains_any,
+                                     display_title, names_alone)
 
 # Capitalised at the start of a question, never the start of a name there.
 _QUESTION_WORDS = frozenset("""
@@ -29,47 +30,6 @@ _LEADING = frozenset("in on at of for by from to as the a an".split())
 KINDS = ("gold", "hop_removed", "replaced", "distractor")
 LABELS = {"gold": "complete", "hop_removed": "incomplete", "replaced": "incomplete",
           "distractor": "complete", "side_removed": "incomplete"}
-
-
-@dataclass(frozen=True)
-class Line:
-    """One sentence of a built long answer and where it came from."""
-
-    text: str
-    title: str | None = None
-    hop: int | None = None
-    role: str = "gold"  # gold | distractor | foreign
-    prefixed: bool = False
-
-
-@dataclass(frozen=True)
-class Hop:
-    """One hop of the gold chain: its paragraph title and its answer-ready sentences."""
-
-    title: str
-    lines: tuple[Line, ...]
-
-
-@dataclass(frozen=True)
-class Item:
-    """One dataset record, parsed: question, answer, ordered hops, distractor pool."""
-
-    dataset: str
-    id: str
-    qtype: str
-    scored: bool
-    question: str
-    answer: str
-    hops: tuple[Hop, ...]
-    distractors: tuple[Line, ...] = ()
-    evidences: tuple[tuple[str, str, str], ...] = ()
-    notes: tuple[str, ...] = ()
-    # Full text of the supporting paragraphs: tells a harness limit (a name left in an
-    # unselected sentence) from an auditor failure when diagnosing.
-    source: str = ""
-
-    def gold_lines(self) -> list[Line]:
-        return [line for hop in self.hops for line in hop.lines]
 
 
 @dataclass(frozen=True)

@@ -10,9 +10,9 @@ type read, completeness of each kind, and whether the gap names the removed side
 from __future__ import annotations
 
 from logicscore import AuditResult
+from logicscore.formats.text import contains, display_title, norm
 
 from .cases import Case, Item, _case
-from .text import contains, display_title, norm
 
 # (dataset, harness question type): the types whose questions compare named sides.
 FAMILY = frozenset({

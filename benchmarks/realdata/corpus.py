@@ -15,9 +15,10 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO
 
+from logicscore.formats.text import display_title
+
 from .cases import Case, Item, make_cases
 from .datasets import DATASETS, load_items, resolve_name
-from .text import display_title
 
 
 def start_name(item: Item) -> str | None:

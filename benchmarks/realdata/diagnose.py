@@ -15,9 +15,9 @@ from collections.abc import Iterable
 from logicscore import AuditResult, Entity, Proposition
 from logicscore.normalize.entities import normalize, same_answer
 from logicscore.normalize.mentions import analyze
+from logicscore.formats.text import contains, display_title, has_pronoun, norm, similar_names
 
 from .cases import Case
-from .text import contains, display_title, has_pronoun, norm, similar_names
 
 FUZZY = 85.0
 

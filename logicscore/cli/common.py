@@ -22,6 +22,9 @@ AltsOpt = Annotated[int, typer.Option("--max-alternatives", min=0,
     help="Cap on the same-length alternative chains listed per record.")]
 MapOpt = Annotated[list[str], typer.Option("--map", help="Field mapping dst=src, e.g. "
                    "--map long_answer=outputs.text (repeatable).")]
+FormatOpt = Annotated[str, typer.Option("--format", "-f", help="Input format: auto (each line's own, "
+                      "refused when it reads as several), logicscore, ragas, deepeval, promptfoo, "
+                      "hotpotqa, 2wiki or musique.")]
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar or summary.")]
 WorkersOpt = Annotated[int, typer.Option("--workers", "-w", min=1, help="Processes scoring at "
                        "once (the spaCy path), each loading the model once; output as with 1.")]

@@ -10,7 +10,7 @@ import typer
 from ..config import default
 from ..errors import LogicscoreError
 from . import app
-from .common import (AltsOpt, BaseUrlOpt, CacheDirOpt, CacheOpt, ExtractorOpt, FuzzyOpt, JudgeOpt,
+from .common import (AltsOpt, BaseUrlOpt, CacheDirOpt, CacheOpt, ExtractorOpt, FormatOpt, FuzzyOpt, JudgeOpt,
                      LLMModelOpt, LLMTimeoutOpt, MapOpt, ModelOpt, OfflineOpt, fail, llm_default,
                      llm_options, make_auditor, reason)
 from .paths import check_input
@@ -25,6 +25,7 @@ def explain(
                    "record's own id, else its line number (as `score` gives it).")] = None,
     line_: Annotated[int | None, typer.Option("--line", min=1, help="Explain line N of FILE.")] = None,
     map_: MapOpt = [],
+    format_: FormatOpt = "auto",
     question: Annotated[str | None, typer.Option("--question", "-Q", help="The question.")] = None,
     answer: Annotated[str | None, typer.Option("--answer", "-a", help="The short answer.")] = None,
     long_answer: Annotated[str | None, typer.Option("--long-answer", "-l", help="The long answer.")] = None,
@@ -46,10 +47,12 @@ def explain(
     Either give -Q/--question, -a/--answer and -l/--long-answer, or FILE with --id or --line.
     """
     from .. import io
+    from ..formats import check_format
     from ..report import render_explain
 
     try:
         mapping = io.parse_map(map_)
+        check_format(format_)
     except ValueError as exc:
         fail(str(exc), 2)
     flags = (question, answer, long_answer)
@@ -70,7 +73,7 @@ def explain(
             result = auditor.audit(question=question, answer=answer, long_answer=long_answer)
         else:
             assert file is not None  # checked with the flags above
-            result = _find(io, auditor, file, id_, line_, mapping)
+            result = _find(io, auditor, file, id_, line_, (format_, mapping))
     except LogicscoreError as exc:
         fail(exc.message)
     except OSError as exc:
@@ -83,10 +86,13 @@ def explain(
         Console().print(render_explain(result))
 
 
-def _find(io, auditor, file: Path, id_: str | None, number: int | None, mapping: dict[str, str]):
+def _find(io, auditor, file: Path, id_: str | None, number: int | None, reading: tuple[str, dict[str, str]]):
     """The record with `id_` (or on line `number`): read back from a scored file, or
-    audited from an input file. Ids are matched as `score` gives them."""
+    audited from an input file (read as `reading`: format, --map). Ids are matched as `score`
+    gives them."""
     from pydantic import ValidationError
+
+    from ..formats import parse_line
 
     from ..models import AuditResult
 
@@ -95,7 +101,7 @@ def _find(io, auditor, file: Path, id_: str | None, number: int | None, mapping:
         for lines, raw in io.iter_raw(fh):
             if number is not None and lines != number:
                 continue
-            line = io.parse_line(raw, lines, mapping)
+            line = parse_line(raw, lines, *reading)
             if id_ is not None and line.id != id_:
                 continue
             if line.record is None and b'"signature"' in raw:

@@ -18,7 +18,7 @@ from ..config import CLI_TIMEOUT, default
 from ..errors import ConfigError
 from . import app
 from .common import (AltsOpt, BaseUrlOpt, CacheDirOpt, CacheOpt, ConcurrencyOpt, ExtractorOpt, FuzzyOpt,
-                     JudgeOpt, LLMModelOpt, LLMTimeoutOpt, MapOpt, MaxCallsOpt, ModelOpt, OfflineOpt,
+                     FormatOpt, JudgeOpt, LLMModelOpt, LLMTimeoutOpt, MapOpt, MaxCallsOpt, ModelOpt, OfflineOpt,
                      QuietOpt, WorkersOpt, fail, llm_default, llm_options, make_auditor, reason, runner, say,
                      stderr)
 from .paths import check_input, check_output, fd, make_folder, open_output
@@ -94,6 +94,7 @@ def score(
                                          allow_dash=True)],
     extractor: ExtractorOpt = "rules",
     map_: MapOpt = [],
+    format_: FormatOpt = "auto",
     resume: Annotated[bool, typer.Option("--resume", help="Keep OUTPUT and score only the input lines "
                                          "it does not have yet (refused if OUTPUT was scored with "
                                          "other options).")] = False,
@@ -139,11 +140,13 @@ def score(
         logicscore score runs.jsonl -o scored.jsonl --resume     # after a crash or Ctrl-C
 
         cat runs.jsonl | logicscore score - -o - --map long_answer=output.text -q
+
+        logicscore score ragas_rows.jsonl -o scored.jsonl --format ragas
     """
     from .. import io
     from ..report import render_summary
 
-    mapping = _preflight(io, input, output, map_, resume)
+    mapping = _preflight(io, input, output, map_, resume, format_)
     run = _Run(ctx, output, str(output) == "-")
     try:
         auditor = make_auditor(extractor, fuzzy_threshold, spacy_model, max_alternatives, timing,
@@ -154,9 +157,9 @@ def score(
         if resume:
             skip = resume_state(io, output, auditor.signature, allow_signature_change)
         if estimate:
-            _estimate(io, auditor, input, mapping, skip)
+            _estimate(auditor, input, format_, mapping, skip)
             return
-        summary = _score_lines(io, run, runner(auditor, workers), input, mapping, skip, resume, quiet)
+        summary = _score_lines(io, run, runner(auditor, workers), input, (format_, mapping), skip, resume, quiet)
     except KeyboardInterrupt:
         run.interrupted()
     except OSError as exc:  # e.g. the input vanished between the checks and the read
@@ -169,10 +172,13 @@ def score(
         raise typer.Exit(1)
 
 
-def _preflight(io, input: Path, output: Path, map_: list[str], resume: bool) -> dict[str, str]:
+def _preflight(io, input: Path, output: Path, map_: list[str], resume: bool, format_: str) -> dict[str, str]:
     """The --map mapping, once the options and files that can refuse the run are checked."""
+    from ..formats import check_format
+
     try:
         mapping = io.parse_map(map_)
+        check_format(format_)
     except ValueError as exc:
         fail(str(exc), 2)
     stdin, stdout = str(input) == "-", str(output) == "-"
@@ -184,18 +190,21 @@ def _preflight(io, input: Path, output: Path, map_: list[str], resume: bool) -> 
     return mapping
 
 
-def _estimate(io, auditor, input: Path, mapping: dict[str, str], skip: set[int]) -> None:
+def _estimate(auditor, input: Path, format_: str, mapping: dict[str, str], skip: set[int]) -> None:
     """--estimate: the LLM calls and tokens of the run as JSON on stdout, nothing called."""
+    from ..formats import read_lines
     from ..llm.plan import estimate as plan
 
     stdin = str(input) == "-"
     with (nullcontext(sys.stdin.buffer) if stdin else input.open("rb")) as source:
-        typer.echo(json.dumps(plan(auditor, io.read_lines(source, mapping, skip)), sort_keys=True))
+        typer.echo(json.dumps(plan(auditor, read_lines(source, format_, mapping, skip)), sort_keys=True))
 
 
-def _score_lines(io, run: _Run, auditor, input: Path, mapping: dict[str, str], skip: set[int],
+def _score_lines(io, run: _Run, auditor, input: Path, reading: tuple[str, dict[str, str]], skip: set[int],
                  resume: bool, quiet: bool) -> Summary:
-    """Audit the input lines not in `skip` and write each result as it comes, with progress."""
+    """Audit the input lines not in `skip` (read as `reading`: format, --map) and write each
+    result as it comes, with progress."""
+    from ..formats import read_lines
     from ..report import Summary
 
     stdin, stdout, output = str(input) == "-", run.stdout, run.output
@@ -207,7 +216,7 @@ def _score_lines(io, run: _Run, auditor, input: Path, mapping: dict[str, str], s
         make_folder(output)
     summary = Summary()
     with (nullcontext(sys.stdin.buffer) if stdin else input.open("rb")) as source:
-        results = auditor.audit_many(io.read_lines(source, mapping, skip))
+        results = auditor.audit_many(read_lines(source, reading[0], reading[1], skip))
         # The first record before the output is opened: a model that only this record
         # needs (the given path's question entities) fails with no file touched.
         first = run.next(results, input)

@@ -1,6 +1,7 @@
-"""Fixed text helpers for building real-data cases (SPEC §8).
+"""Fixed text helpers for reading dataset records: the adapters' gold long answers and the
+real-data cases (SPEC §8).
 
-These are deliberately independent of `logicscore.normalize`: the cases a benchmark
+These are deliberately independent of `logicscore.normalize`: the answers a benchmark
 measures must not change when the pipeline under test changes. They read only the
 lexicon's fixed text key and word lists.
 """

@@ -1,0 +1,28 @@
+"""The short answer a free-text reply states on its last "Answer: X" line.
+
+`assess` reads agent replies with it and the RAG adapters read a `response` with it, so a
+reply means the same short answer whichever way it reached the auditor.
+"""
+
+from __future__ import annotations
+
+import re
+
+# "Answer: X", "Final answer: X", "**Answer:** X", any case; the colon may be full-width.
+ANSWER_LINE = re.compile(r"^\W*(?:final\s+)?answer\W*?\s*[:：]\s*\**\s*(?P<answer>.*?)[\s*]*$",
+                         re.IGNORECASE)
+
+
+def final_answer(text: str) -> tuple[str, str] | None:
+    """(short answer, the text before its line) from the last "Answer: X" line, else None.
+
+    A reply that is only that line is its own long answer (the audit then finds no chain).
+    """
+    lines = text.rstrip().splitlines()
+    for i in range(len(lines) - 1, -1, -1):
+        found = ANSWER_LINE.match(lines[i])
+        if found and found.group("answer").strip():
+            answer = found.group("answer").strip().rstrip(".").strip()
+            reasoning = "\n".join(lines[:i]).strip()
+            return answer, reasoning or lines[i].strip()
+    return None

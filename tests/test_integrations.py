@@ -1,0 +1,71 @@
+"""The promptfoo assertion on the shapes promptfoo documents (promptfoo is a Node package,
+not installable from PyPI: `get_assert(output, context)` is called as its Python runner
+calls it), and the verdict both integrations share. The DeepEval metric is tested against
+the real package in tests_extras/ (run by .ci/run in an environment of its own)."""
+
+from __future__ import annotations
+
+import pytest
+
+from logicscore import Auditor
+from logicscore.integrations import verdict
+from logicscore.integrations.promptfoo_assert import get_assert
+
+QUESTION = "Where was the director of the film Glass Harbor born?"
+GOOD = ("Glass Harbor was directed by Tobias Renner [1]. Tobias Renner was born in Dunmore [2].\n"
+        "Answer: Dunmore")
+BROKEN = "Glass Harbor is a film. Dunmore is a town in Ireland.\nAnswer: Dunmore"
+
+
+def _context(**config):
+    # promptfoo's AssertionValueFunctionContext: prompt, vars, test, config (and more).
+    variables = {"question": QUESTION, "context": ["Glass Harbor was directed by Tobias Renner.",
+                                                   "Tobias Renner was born in Dunmore."]}
+    return {"prompt": f"Answer: {QUESTION}", "vars": variables,
+            "test": {"vars": variables, "assert": [{"type": "python"}]}, "config": config}
+
+
+@pytest.mark.slow
+def test_promptfoo_assertion_passes_a_complete_chain():
+    graded = get_assert(GOOD, _context())
+    assert set(graded) == {"pass", "score", "reason", "namedScores"}
+    assert graded["pass"] is True and graded["score"] == 1.0
+    assert "(Tobias Renner, born in, Dunmore)" in graded["reason"]
+    assert graded["namedScores"]["logicscore_completeness"] == 1.0
+
+
+@pytest.mark.slow
+def test_promptfoo_assertion_fails_a_broken_chain_and_names_the_gap():
+    graded = get_assert(BROKEN, _context())
+    assert graded["pass"] is False and graded["score"] == 0.0
+    assert graded["reason"].startswith("completeness 0 < 1") and "broken" in graded["reason"]
+
+
+@pytest.mark.slow
+def test_promptfoo_assertion_config_picks_metric_and_threshold():
+    graded = get_assert(BROKEN, _context(metric="partial_completeness", threshold=0.25))
+    partial = graded["namedScores"]["logicscore_partial_completeness"]
+    assert graded["score"] == partial and graded["pass"] is (partial >= 0.25)
+
+
+@pytest.mark.slow
+def test_promptfoo_assertion_without_a_short_answer_fails_with_the_reason():
+    graded = get_assert("Glass Harbor was directed by Tobias Renner.", _context())
+    assert graded == {"pass": False, "score": 0.0, "namedScores": {},
+                      "reason": 'line 1: promptfoo row: no short answer: end the response with a line '
+                                '"Answer: X", give vars.reference, or pass --map answer=FIELD'}
+
+
+def test_verdict_refuses_an_unknown_metric_or_threshold():
+    with pytest.raises(ValueError, match="unknown metric 'faithfulness'"):
+        verdict({}, "deepeval", Auditor(), "faithfulness")
+    with pytest.raises(ValueError, match=r"threshold must be within 0\.\.1"):
+        verdict({}, "deepeval", Auditor(), "completeness", 2.0)
+
+
+@pytest.mark.slow
+def test_verdict_of_an_error_record_has_no_score():
+    found = verdict({"input": "Q?", "actual_output": "x" * 50, "expected_output": "A"}, "deepeval",
+                    Auditor(timing=False, max_chars=10))
+    assert found.score is None and not found.passed and found.error.startswith("InputError: ")
+    assert found.result is not None and found.result.status == "error"
