@@ -149,7 +149,8 @@ def score(
     try:
         auditor = make_auditor(extractor, fuzzy_threshold, spacy_model, max_alternatives, timing,
                                max_chars=max_chars, timeout=timeout or None, judge=determinateness,
-                               grounder=grounding, llm=llm_options(base_url, model, llm_timeout, concurrency, max_calls, offline,
+                               grounder=grounding,
+                               llm=llm_options(base_url, model, llm_timeout, concurrency, max_calls, offline,
                                                cache, cache_dir))
         skip: set[int] = set()
         if resume:

@@ -40,7 +40,9 @@ class Hop:
 
 
 class Grounder(Protocol):
-    """What the Auditor calls for a record with documents."""
+    """What the Auditor calls for a record with documents, and its signature keys."""
+
+    def signature(self) -> list[tuple[str, object]]: ...
 
     def ground(self, record: QARecord, linked: Linked, result: Chain) -> list[HopGrounding]: ...
 
@@ -67,7 +69,8 @@ def chain_hops(record: QARecord, linked: Linked, result: Chain) -> list[Hop]:
         p = by_id.get(pid)
         if p is None:
             continue
-        cited, unknown = [], []
+        cited: list[tuple[str, str]] = []
+        unknown: list[str] = []
         for marker in p.citations:
             doc_id = resolve(marker, documents)
             if doc_id is None:

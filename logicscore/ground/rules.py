@@ -19,8 +19,7 @@ from rapidfuzz import fuzz
 
 from ..chain import Chain
 from ..config import default
-from ..lexicon.generic import is_generic
-from ..lexicon.relations import FAMILIES
+from ..lexicon.relations import FAMILIES, IRREGULAR_VERBS, PLACEHOLDER_RELATIONS
 from ..lexicon.text import crude_stem, key, stem
 from ..models import HopGrounding, QARecord
 from ..normalize.entities import Linked
@@ -30,6 +29,7 @@ from . import Hop, chain_hops, status
 
 # Shorter keys match inside too many words by `partial_ratio` ("ann" in "annual").
 MIN_FUZZY_CHARS = 5
+MAX_INSIDE = 3
 _PREPS = frozenset({"in", "of", "by", "for", "from", "to", "into", "on", "at", "with", "as"})
 
 
@@ -67,16 +67,39 @@ class RulesGrounder:
 def names(forms: tuple[str, ...], doc: str, threshold: float) -> bool:
     """Whether the padded document key `doc` names one of an entity's forms."""
     for form in forms:
-        if is_pronoun(form) or is_generic(form):
+        if is_pronoun(form):
             continue
         k = key(form)
         if not k:
             continue
-        if f" {k} " in doc:
+        words = k.split()
+        if f" {k} " in doc or _first_last(words, doc) or _initials(words, doc):
             return True
-        if len(k) >= MIN_FUZZY_CHARS and fuzz.partial_ratio(k, doc) >= threshold:
+        # A number tells sequels and regnal names apart: "Kick-Ass 2" is not "Kick-Ass".
+        numbers_there = all(f" {w} " in doc for w in words if w.isdigit())
+        if len(k) >= MIN_FUZZY_CHARS and numbers_there and fuzz.partial_ratio(k, doc) >= threshold:
             return True
     return False
+
+
+def _initials(words: list[str], doc: str) -> bool:
+    """"A. E. Barit" in "Abraham Edward Barit": each initial opens the word in its place."""
+    if len(words) < 2 or not all(len(w) == 1 and w.isalpha() for w in words[:-1]):
+        return False
+    tokens, n = doc.split(), len(words)
+    return any(tokens[i + n - 1] == words[-1]
+               and all(tokens[i + j].startswith(words[j]) for j in range(n - 1))
+               for i in range(len(tokens) - n + 1))
+
+
+def _first_last(words: list[str], doc: str) -> bool:
+    """A name's first and last words with up to `MAX_INSIDE` words between: documents give
+    the full name ("George Augustus Frederick Cochrane") an answer shortens."""
+    if len(words) < 2:
+        return False
+    tokens = doc.split()
+    first, last = words[0], words[-1]
+    return any(t == first and last in tokens[i + 1:i + 2 + MAX_INSIDE] for i, t in enumerate(tokens))
 
 
 def states(relation: str, stems: frozenset[str]) -> bool:
@@ -93,7 +116,7 @@ def doc_stems(doc: str) -> frozenset[str]:
 def relation_stems(relation: str) -> frozenset[str]:
     """The stems any of which marks the relation in a text: its own words, its family's."""
     own = [t for t in phrase_key(relation) if t not in _PREPS]
-    if not own:
+    if not own or relation.strip().casefold() in PLACEHOLDER_RELATIONS:
         return frozenset()
     found = role(relation)
     words: list[str] = list(own)
@@ -101,9 +124,11 @@ def relation_stems(relation: str) -> frozenset[str]:
         fam = FAMILIES[found.family]
         words += [t for p in fam.phrases for t in phrase_key(p.lstrip("~")) if t not in _PREPS]
         words += [stem(w) for w in fam.words]
-    return frozenset(crude_stem(w) for w in words)
+    return frozenset(_stem(w) for w in words)
 
 
 def _stem(word: str) -> str:
-    # "starred" → "star" → "star", "director" → "director" → "direc": both sides meet here.
-    return crude_stem(stem(word))
+    # "starred" → "star" → "star", "director" → "director" → "direc", "sung" → "sing":
+    # a document's words and a relation's lemmas meet here.
+    word = word.casefold()
+    return crude_stem(stem(IRREGULAR_VERBS.get(word, word)))
