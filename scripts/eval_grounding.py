@@ -2,8 +2,8 @@
 """Measure per-hop grounding on 2WikiMultihopQA records with their paragraphs as documents.
 
 Each record's long answer is its gold supporting sentences, written as an answer reads them
-(`benchmarks.realdata`), and its documents are the record's paragraphs, numbered: the gold
-paragraphs first, in hop order, then the distractors. The answer is audited twice:
+(`benchmarks.realdata`), and its documents are the record's paragraphs (title line, then
+sentences), numbered: the gold paragraphs first, in hop order, then the distractors. The answer is audited twice:
 
 - right: each sentence cites the paragraph it comes from ("… [2].");
 - distractor: the same sentence cites one of the record's distractor paragraphs instead.
@@ -37,6 +37,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=0, help="seed for the distractor each sentence cites")
     parser.add_argument("--data", type=Path, help="the folder holding the datasets "
                         "(default: $LOGICSCORE_DATA, else the sample folder above the checkout)")
+    parser.add_argument("--no-titles", action="store_true",
+                        help="documents without their paragraph's title (the body alone)")
     parser.add_argument("--grounding", default="rules", help="grounder: rules or llm")
     parser.add_argument("--model", help="model id for --grounding llm")
     parser.add_argument("--base-url", help="OpenAI-compatible endpoint for --grounding llm")
@@ -52,14 +54,17 @@ def cite(text: str, doc_id: str) -> str:
     return f"{body} [{doc_id}]"
 
 
-def build(obj: dict, item, seed: int, wrong: bool):
+def build(obj: dict, item, seed: int, wrong: bool, titles: bool = True):
     """The record of one item, each sentence citing its own paragraph (or a distractor's);
-    None when the record has no gold line or no distractor paragraph."""
+    None when the record has no gold line or no distractor paragraph. A document is its
+    paragraph's title on a line of its own, then its sentences (`titles=False`: the
+    sentences alone)."""
     from logicscore import QARecord
 
     paragraphs: dict[str, str] = {}
     for title, sentences in obj["context"]:
-        paragraphs.setdefault(title, " ".join(s.strip() for s in sentences))
+        body = " ".join(s.strip() for s in sentences)
+        paragraphs.setdefault(title, f"{title}\n{body}" if titles else body)
     gold = [hop.title for hop in item.hops]
     order = gold + [t for t in paragraphs if t not in gold]
     ids = {title: str(n) for n, title in enumerate(order, 1)}
@@ -107,11 +112,11 @@ def main(argv: list[str] | None = None) -> int:
     auditor = Auditor(grounder=args.grounding, timing=False, llm=llm)
     runs = {}
     for name, wrong in (("right", False), ("distractor", True)):
-        built = [build(obj, parse_2wiki(obj), args.seed, wrong) for obj in objs]
+        built = [build(obj, parse_2wiki(obj), args.seed, wrong, not args.no_titles) for obj in objs]
         runs[name] = measure(auditor, [r for r in built if r is not None])
         runs[name]["skipped"] = sum(r is None for r in built)
     figures = {
-        "records": len(objs), "signature": auditor.grounded_signature,
+        "records": len(objs), "signature": auditor.grounded_signature, "titles": not args.no_titles,
         "grounded_when_cited_right": {s: share(runs["right"][s], "grounded")
                                       for s in ("all", "compositional")},
         "ungrounded_when_cited_distractor": {s: share(runs["distractor"][s], "ungrounded")
@@ -121,7 +126,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps(figures, indent=2, sort_keys=True))
         return 0
-    print(f"2WikiMultihopQA, {len(objs)} records; signature {figures['signature']}")
+    titled = "without" if args.no_titles else "with"
+    print(f"2WikiMultihopQA, {len(objs)} records, documents {titled} their titles; "
+          f"signature {figures['signature']}")
     print(f"{'run':<12}{'scope':<15}{'records':>8}{'hops':>7}  " + "  ".join(f"{s:>16}" for s in STATUSES))
     for name, run in runs.items():
         for scope in ("all", "compositional"):

@@ -11,6 +11,7 @@ content word ("is", an apposition) asks nothing of the document.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import ClassVar
 
@@ -19,6 +20,7 @@ from rapidfuzz import fuzz
 
 from ..chain import Chain
 from ..config import default
+from ..lexicon.names import PERSON_PARTICLES
 from ..lexicon.relations import FAMILIES, IRREGULAR_VERBS, PLACEHOLDER_RELATIONS
 from ..lexicon.text import crude_stem, key, stem
 from ..models import HopGrounding, QARecord
@@ -55,17 +57,36 @@ class RulesGrounder:
         return [doc_id for doc_id, text in hop.cited if self.supports(hop, text)]
 
     def supports(self, hop: Hop, text: str) -> bool:
-        doc = f" {key(text)} "
+        doc = Document.of(text)
         threshold = self.config.fuzzy_threshold
         return (names(hop.subject_forms, doc, threshold) and names(hop.object_forms, doc, threshold)
-                and states(hop.proposition.relation, doc_stems(doc)))
+                and states(hop.proposition.relation, doc.stems))
 
     def signature(self) -> list[tuple[str, object]]:
         return [("ground", "rules")]
 
 
-def names(forms: tuple[str, ...], doc: str, threshold: float) -> bool:
-    """Whether the padded document key `doc` names one of an entity's forms."""
+@dataclass(frozen=True)
+class Document:
+    """A cited document read once: its padded text key, its names' words, its word stems."""
+
+    key: str
+    # Each word's key where the word is capitalised, else None: where names may run.
+    capitals: tuple[str | None, ...]
+    stems: frozenset[str]
+
+    @classmethod
+    def of(cls, text: str) -> Document:
+        padded = f" {key(text)} "
+        capitals: list[str | None] = []
+        for word in text.split():
+            named = word[:1].isupper() or word.casefold() in PERSON_PARTICLES  # "Ludwig van Beethoven"
+            capitals += [k if named else None for k in key(word).split()]
+        return cls(padded, tuple(capitals), frozenset(_stem(w) for w in padded.split()))
+
+
+def names(forms: tuple[str, ...], doc: Document, threshold: float) -> bool:
+    """Whether the document names one of an entity's forms."""
     for form in forms:
         if is_pronoun(form):
             continue
@@ -73,43 +94,44 @@ def names(forms: tuple[str, ...], doc: str, threshold: float) -> bool:
         if not k:
             continue
         words = k.split()
-        if f" {k} " in doc or _first_last(words, doc) or _initials(words, doc):
+        if f" {k} " in doc.key or _full_name(words, doc.capitals):
             return True
         # A number tells sequels and regnal names apart: "Kick-Ass 2" is not "Kick-Ass".
-        numbers_there = all(f" {w} " in doc for w in words if w.isdigit())
-        if len(k) >= MIN_FUZZY_CHARS and numbers_there and fuzz.partial_ratio(k, doc) >= threshold:
+        numbers_there = all(f" {w} " in doc.key for w in words if w.isdigit())
+        if len(k) >= MIN_FUZZY_CHARS and numbers_there and fuzz.partial_ratio(k, doc.key) >= threshold:
             return True
     return False
 
 
-def _initials(words: list[str], doc: str) -> bool:
-    """"A. E. Barit" in "Abraham Edward Barit": each initial opens the word in its place."""
-    if len(words) < 2 or not all(len(w) == 1 and w.isalpha() for w in words[:-1]):
-        return False
-    tokens, n = doc.split(), len(words)
-    return any(tokens[i + n - 1] == words[-1]
-               and all(tokens[i + j].startswith(words[j]) for j in range(n - 1))
-               for i in range(len(tokens) - n + 1))
-
-
-def _first_last(words: list[str], doc: str) -> bool:
-    """A name's first and last words with up to `MAX_INSIDE` words between: documents give
-    the full name ("George Augustus Frederick Cochrane") an answer shortens."""
+def _full_name(words: list[str], capitals: tuple[str | None, ...]) -> bool:
+    """A name the document writes in full: its first and last words in one run of capitalised
+    words with up to `MAX_INSIDE` between ("George Augustus Frederick Cochrane" for "George
+    Cochrane"), or its initials opening the words in their places ("Abraham Edward Barit" for
+    "A. E. Barit")."""
     if len(words) < 2:
         return False
-    tokens = doc.split()
-    first, last = words[0], words[-1]
-    return any(t == first and last in tokens[i + 1:i + 2 + MAX_INSIDE] for i, t in enumerate(tokens))
+    initials = all(len(w) == 1 for w in words[:-1])
+    for i, first in enumerate(capitals):
+        if first is None:
+            continue
+        if initials:
+            run = capitals[i:i + len(words)]
+            if (len(run) == len(words) and run[-1] == words[-1]
+                    and all(t is not None and t.startswith(w) for t, w in zip(run[:-1], words[:-1]))):
+                return True
+        elif first == words[0]:
+            for t in capitals[i + 1:i + 2 + MAX_INSIDE]:
+                if t is None:
+                    break
+                if t == words[-1]:
+                    return True
+    return False
 
 
 def states(relation: str, stems: frozenset[str]) -> bool:
     """Whether a document's word stems hold a word of the relation (or it has none)."""
     wanted = relation_stems(relation)
     return not wanted or not wanted.isdisjoint(stems)
-
-
-def doc_stems(doc: str) -> frozenset[str]:
-    return frozenset(_stem(w) for w in doc.split())
 
 
 @lru_cache(maxsize=4096)
