@@ -101,6 +101,8 @@ def make_auditor(extractor: str, fuzzy: float, spacy_model: str | None, alts: in
         # The signature loads the spaCy model of a stage that always parses, so a missing
         # --spacy-model is reported here, before any record is read.
         auditor.signature  # noqa: B018
+        # And the grounder's (an llm grounder without a model), before a record with documents.
+        auditor.grounded_signature  # noqa: B018
     except LogicscoreError as exc:
         fail(exc.message)
     except ValueError as exc:
