@@ -249,3 +249,19 @@ def test_gate_min_grounded_fails_a_run_without_documents(tmp_path, monkeypatch):
     result = runner.invoke(app, ["gate", str(run), "--min-grounded", "0.1", "--json"])
     assert result.exit_code == 1
     assert json.loads(result.stdout)["checks"][0]["value"] is None
+
+
+@pytest.mark.slow
+def test_workers_give_the_bytes_of_one_process_with_and_without_documents(tmp_path):
+    rows = [record(id="a"), record(id="b").model_copy(update={"documents": None}), record(id="c", m2="")]
+    src = tmp_path / "in.jsonl"
+    src.write_text("".join(r.model_dump_json(exclude_none=True) + "\n" for r in rows), encoding="utf-8")
+    outs = []
+    for workers in ("1", "2"):
+        out = tmp_path / f"out{workers}.jsonl"
+        result = runner.invoke(app, ["score", str(src), "-o", str(out), "--no-timing", "-q", "-w", workers])
+        assert result.exit_code == 0, result.output
+        outs.append(out.read_bytes())
+    assert outs[0] == outs[1]
+    sigs = [json.loads(line)["meta"]["signature"] for line in outs[0].decode().splitlines()]
+    assert ["ground:rules" in s for s in sigs] == [True, False, True]
