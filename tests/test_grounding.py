@@ -94,6 +94,15 @@ def test_a_broken_chain_is_grounded_along_its_best_partial_chain(auditor):
     assert result.grounding and all(r.status in ("grounded", "unknown_citation") for r in result.grounding)
 
 
+@pytest.mark.slow
+def test_documents_without_a_chain_give_no_share(auditor):
+    result = auditor.audit_record(QARecord(id="n", question=QUESTION, answer="Osk",
+                                           long_answer="I do not know.", documents=["Osk is a town."]))
+    out = json.loads(result.to_json())
+    assert out["grounding"] == [] and "grounded_chain" not in out["scores"]
+    assert "ground:rules" in out["meta"]["signature"]
+
+
 def test_an_unknown_grounder_is_a_config_error_naming_the_known():
     with pytest.raises(Exception, match="unknown grounder 'nope'; available: llm, rules"):
         Auditor(grounder="nope")
@@ -141,6 +150,7 @@ def test_a_document_states_a_relation(relation, text, found):
 @pytest.mark.parametrize("marker,documents,expected", [
     ("Doc3", {"3": "x"}, "3"), ("3", {"Doc3": "x"}, "Doc3"), ("doc 2", {"2": "x"}, "2"),
     ("Doc3", {"Doc3": "x", "3": "y"}, "Doc3"), ("4", {"3": "x"}, None), ("s3", {"3": "x"}, None),
+    ("[2]", {"2": "x"}, "2"),  # the llm extractor keeps the brackets
 ])
 def test_a_marker_resolves_to_a_document(marker, documents, expected):
     assert resolve(marker, documents) == expected
