@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from . import __version__, stages
-from . import prose
+from . import ground, prose
 from .chain import analyze, refused
 from .compare import audit_sides
 from .config import AuditorConfig
@@ -85,7 +85,8 @@ class Auditor:
         self.linker: stages.Linker = stages.build(
             "linker", c.linker, {"fuzzy_threshold": c.fuzzy_threshold, **c.linker_options}, shared)
         self.judge: stages.Judge = stages.build("judge", c.judge, c.judge_options, shared)
-        self._signatures: dict[bool, str] = {}
+        self.grounder: ground.Grounder | None = _grounder(c, shared)
+        self._signatures: dict[tuple[bool, bool], str] = {}
 
     @property
     def signature(self) -> str:
@@ -93,10 +94,20 @@ class Auditor:
 
         Each stage adds its own keys, in pipeline order after the extractor's; a key that
         an earlier stage gave with the same value (the shared spaCy model) is not repeated.
+        The grounder's keys are only in the signature of records it grounded
+        (`grounded_signature`): it changes nothing else.
         """
+        return self._signature(False)
+
+    @property
+    def grounded_signature(self) -> str:
+        """The signature of a record with documents: `signature` plus the grounder's keys."""
+        return self._signature(self.grounder is not None)
+
+    def _signature(self, grounded: bool) -> str:
         # A stage may name the spaCy model only once it has loaded (a question reader
         # whose records all carried their entities never does).
-        cached = self._signatures.get(self.spacy.loaded)
+        cached = self._signatures.get((self.spacy.loaded, grounded))
         if cached is not None:
             return cached
         parts: list[tuple[str, object]] = [("logicscore", __version__)]
@@ -105,12 +116,14 @@ class Auditor:
         parts += self.linker.signature()
         parts.append(("alts", self.config.max_alternatives))
         parts += self.judge.signature()
+        if grounded and self.grounder is not None:
+            parts += self.grounder.signature()
         sig, seen = Signature(), set()
         for key, value in parts:
             if value is not None and (key, str(value)) not in seen:
                 seen.add((key, str(value)))
                 sig.add(key, value)
-        self._signatures[self.spacy.loaded] = text = sig.format()
+        self._signatures[(self.spacy.loaded, grounded)] = text = sig.format()
         return text
 
     def audit(self, question: str, answer: str, long_answer: str, **optional: Any) -> AuditResult:
@@ -181,6 +194,11 @@ class Auditor:
         signals = (own + collect_signals(linked, result, verdict, hops=record.hops) + extra
                    + extraction.signals)
         scores = compute_scores(result, len(linked.propositions), verdict)
+        grounding = None
+        if record.documents is not None and self.grounder is not None:
+            grounding = self.grounder.ground(record, linked, result)
+            signals += ground.signals(grounding, linked.propositions)
+            scores = scores.model_copy(update={"grounded_chain": ground.grounded_share(grounding)})
         reached = set(result.reached)
         question_out = [
             q.model_copy(update={"reached": q.entity is not None and q.entity in reached})
@@ -202,8 +220,9 @@ class Auditor:
             sides=sides,
             propositions=linked.propositions,
             entities=linked.entities,
+            grounding=grounding,
             correct=correct,
-            meta=self._meta(start, line, record.hops, record.meta),
+            meta=self._meta(start, line, record.hops, record.meta, grounded=grounding is not None),
         )
 
     def audit_many(self, records: Iterable[QARecord | InputLine]) -> Iterator[AuditResult]:
@@ -271,10 +290,11 @@ class Auditor:
             meta=self._meta(start, line or exc.line, None, meta or {}),
         )
 
-    def _meta(self, start: float, line: int | None, hops: int | None, record_meta: dict) -> ResultMeta:
+    def _meta(self, start: float, line: int | None, hops: int | None, record_meta: dict,
+              grounded: bool = False) -> ResultMeta:
         latency = round((time.perf_counter() - start) * 1000, 1) if self.config.timing else None
-        return ResultMeta(signature=self.signature, latency_ms=latency, line=line, hops=hops,
-                          record=record_meta)
+        return ResultMeta(signature=self._signature(grounded), latency_ms=latency, line=line,
+                          hops=hops, record=record_meta)
 
 
 @contextmanager
@@ -338,6 +358,16 @@ def _clip(message: str) -> str:
     if len(message) <= MAX_ERROR_MESSAGE:
         return message
     return message[:MAX_ERROR_MESSAGE] + f"… ({len(message) - MAX_ERROR_MESSAGE:,} more characters)"
+
+
+def _grounder(c: AuditorConfig, shared: dict[str, Any]) -> ground.Grounder | None:
+    """The grounder the config names (None for "off"); one with a fuzzy threshold takes
+    the Auditor's unless its options say otherwise."""
+    if c.grounder == "off":
+        return None
+    cls = stages.stage_class("grounder", c.grounder)
+    base = {"fuzzy_threshold": c.fuzzy_threshold} if "fuzzy_threshold" in cls.Config.model_fields else {}
+    return stages.build("grounder", c.grounder, {**base, **c.grounder_options}, shared)
 
 
 def _configure(extractor: str | None, config: AuditorConfig | None,

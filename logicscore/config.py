@@ -25,6 +25,8 @@ class AuditorConfig(BaseModel):
     question_reader: str = Field("rules", description="how the question's entities are read")
     linker: str = Field("rules", description="how mentions become entities")
     judge: str = Field("rules", description="how determinateness is decided")
+    grounder: str = Field("rules", description="how chain hops are checked against the documents "
+                                               "they cite: rules, llm, or off")
     fuzzy_threshold: float = Field(
         85.0, ge=0, le=100, description="rapidfuzz similarity (0-100) at which two mentions merge")
     max_alternatives: int = Field(
@@ -44,6 +46,7 @@ class AuditorConfig(BaseModel):
     question_reader_options: dict[str, Any] = Field(default_factory=dict)
     linker_options: dict[str, Any] = Field(default_factory=dict)
     judge_options: dict[str, Any] = Field(default_factory=dict)
+    grounder_options: dict[str, Any] = Field(default_factory=dict)
     llm: dict[str, Any] = Field(
         default_factory=dict, description="the LLM endpoint shared by the llm stages: base_url, "
         "model, timeout, retries, concurrency, max_calls, cache, cache_dir, offline "

@@ -34,6 +34,8 @@ class Thresholds(BaseModel):
     min_completeness: float | None = Field(None, ge=0, le=1)
     min_conciseness: float | None = Field(None, ge=0, le=1)
     min_determinateness: float | None = Field(None, ge=0, le=1)
+    # Mean share of chain hops grounded in their cited documents (records with documents).
+    min_grounded: float | None = Field(None, ge=0, le=1)
     max_failure: dict[str, float] = Field(default_factory=dict)
     max_errors: float | None = Field(None, ge=0, le=1)
     max_regression: dict[str, float] = Field(default_factory=dict)
@@ -169,6 +171,9 @@ def evaluate(run: Aggregate, thresholds: Thresholds, baseline: Aggregate | None 
         limit = getattr(t, f"min_{metric}")
         if limit is not None:
             checks.append(_check(f"mean {metric}", run.mean(metric), ">=", limit))
+    if t.min_grounded is not None:
+        checks.append(_check("mean grounded_chain", run.grounded.mean if run.grounded.n else None,
+                             ">=", t.min_grounded, f"{run.grounded.n} records with documents"))
     for kind, limit in t.max_failure.items():
         checks.append(_check(f"share {kind}", run.share(kind), "<=", limit))
     if t.max_errors is not None:

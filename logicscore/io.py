@@ -34,7 +34,7 @@ ALIASES: dict[str, tuple[str, ...]] = {
     "question_type": ("question_type",),
     "gold_answer": ("gold_answer", "ground_truth", "reference"),
     "hops": ("hops",),
-    "documents": ("documents",),
+    "documents": ("documents", "retrieved_contexts", "retrieval_context", "contexts"),
     "propositions": ("propositions",),
     "meta": ("meta", "metadata"),
 }

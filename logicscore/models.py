@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 EntityKind = Literal["person", "place", "work", "org", "date", "number", "other"]
 # Values, not things: they constrain an answer but never resolve a pronoun or join a name.
@@ -15,6 +15,8 @@ Verdict = Literal["entailed", "contradicted", "underdetermined"]
 Severity = Literal["hard", "soft", "info"]
 QuestionType = Literal["bridge", "comparison", "yesno", "intersection"]
 ErrorType = Literal["InputError", "ParseError", "Timeout", "LLMError", "RuntimeError"]
+# How a chain hop stands against the documents it cites (`AuditResult.grounding`).
+GroundingStatus = Literal["grounded", "ungrounded", "uncited", "unknown_citation"]
 # Which extraction rule produced a proposition: tests and `explain` rely on it.
 Pattern = Literal[
     "svo", "prep", "passive", "copula", "appos", "relcl", "acl", "conj", "poss",
@@ -48,11 +50,19 @@ class QARecord(_Strict):
     question_entities: list[str] | None = None
     gold_answer: str | None = None
     hops: int | None = None
+    # id → text; a list (RAGAS `retrieved_contexts`) is numbered "1", "2", … as `[1]` cites it.
     documents: dict[str, str] | None = None
     propositions: list[GivenProposition] | None = None
     # Given, it is taken as is; else the question's rules decide (SPEC §4.7).
     question_type: QuestionType | None = None
     meta: dict[str, Any] = Field(default_factory=dict)
+
+    @field_validator("documents", mode="before")
+    @classmethod
+    def _numbered(cls, value: Any) -> Any:
+        if isinstance(value, list):
+            return {str(n): text for n, text in enumerate(value, 1)}
+        return value
 
 
 class Resolution(_Strict):
@@ -151,6 +161,18 @@ class Scores(_Strict):
     determinateness: int
     partial_completeness: float
     conciseness_partial: float
+    # Share of chain hops grounded in their cited documents; None without documents.
+    grounded_chain: float | None = None
+
+
+class HopGrounding(_Strict):
+    """One chain hop against the documents it cites, and which of them support it."""
+
+    hop: int
+    proposition: str
+    status: GroundingStatus
+    citations: list[str] = Field(default_factory=list)
+    supported_by: list[str] = Field(default_factory=list)
 
 
 class ErrorInfo(_Strict):
@@ -198,6 +220,8 @@ class AuditResult(_Strict):
     sides: list[Side] = Field(default_factory=list)
     propositions: list[Proposition] = Field(default_factory=list)
     entities: list[Entity] = Field(default_factory=list)
+    # Records with documents only: one row per chain hop.
+    grounding: list[HopGrounding] | None = None
     correct: bool | None = None
     error: ErrorInfo | None = None
     meta: ResultMeta
@@ -205,6 +229,11 @@ class AuditResult(_Strict):
     def to_json(self) -> str:
         """One JSONL line; byte-stable for equal results, `latency_ms` left out when None."""
         data = self.model_dump(mode="json", by_alias=True)
+        # Grounding is left out when the record had no documents: older outputs keep their bytes.
+        if data["grounding"] is None:
+            data.pop("grounding")
+        if data["scores"] is not None and data["scores"]["grounded_chain"] is None:
+            data["scores"].pop("grounded_chain")
         if data["meta"].get("latency_ms") is None:
             data["meta"].pop("latency_ms", None)
         # Records of `score` carry no agent: their bytes stay what they were.

@@ -1,11 +1,12 @@
 """The stage seam: every kind of stage is chosen by name from a registry and built from a Config.
 
 Kinds, in the order a record meets them: the question reader (the question's entities), the
-extractor (propositions and mentions), the linker (entities) and the judge (determinateness).
+extractor (propositions and mentions), the linker (entities), the judge (determinateness)
+and, for a record with documents, the grounder (chain hops against the documents they cite).
 Each registry maps names to import paths and imports lazily, so `import logicscore` never
 pulls in spaCy; third-party stages register through the entry-point group of their kind
 (`logicscore.extractors`, `logicscore.question_readers`, `logicscore.linkers`,
-`logicscore.judges`). A stage declares the shared resources it `requires` ("spacy", the
+`logicscore.judges`, `logicscore.grounders`). A stage declares the shared resources it `requires` ("spacy", the
 pipeline the Auditor owns; "llm", the endpoint the LLM stages share, with its cache and call
 budget) and gets them as keyword arguments.
 
@@ -50,12 +51,13 @@ BUILTIN: dict[str, dict[str, str]] = {
     },
     "linker": {"rules": "logicscore.normalize.entities:RulesLinker"},
     "judge": {"rules": "logicscore.determinate:RulesJudge", "llm": "logicscore.llm.judge:LLMJudge"},
+    "grounder": {"rules": "logicscore.ground.rules:RulesGrounder", "llm": "logicscore.ground.llm:LLMGrounder"},
 }
 # Records per `prepare` call: enough to keep a few dozen LLM calls in flight, small enough
 # that a crash or Ctrl-C loses little prepared work and memory stays flat.
 PREPARE_WINDOW = 64
 _LABEL = {"question_reader": "question reader", "extractor": "extractor", "linker": "linker",
-          "judge": "judge"}
+          "judge": "judge", "grounder": "grounder"}
 
 
 @runtime_checkable

@@ -1,7 +1,8 @@
 """A real HTTP server on 127.0.0.1 speaking the OpenAI chat-completions protocol, for tests.
 
 Answers are scripted per call kind ("extract" for the decomposition prompt, and for any
-other prompt such as an `assess` agent's, "judge" for the determinateness prompt) by a
+other prompt such as an `assess` agent's, "judge" for the determinateness prompt, "ground"
+for the grounding prompt) by a
 function of the parsed user message (a string is sent as free text); faults are queued and
 served first. Every call is recorded (path, headers, body) so tests can count and inspect.
 """
@@ -17,7 +18,7 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Self
 
-_PART = re.compile(r"<(question|short_answer|long_answer|passage)>\n(.*?)\n</\1>", re.DOTALL)
+_PART = re.compile(r"<(question|short_answer|long_answer|passage|hops|documents)>\n(.*?)\n</\1>", re.DOTALL)
 
 
 @dataclass
@@ -43,8 +44,10 @@ class FakeLLM:
     """The scripted server. `extract(parts)` and `judge(parts)` return the reply objects."""
 
     def __init__(self, extract: Callable[[dict], Any], judge: Callable[[dict], Any] | None = None,
-                 latency: float = 0.0, reject_json_schema: bool = False):
+                 latency: float = 0.0, reject_json_schema: bool = False,
+                 ground: Callable[[dict], Any] | None = None):
         self.extract, self.judge = extract, judge or (lambda parts: {"answer": "UNKNOWN"})
+        self.ground = ground or (lambda parts: {"hops": []})
         self.latency = latency
         self.reject_json_schema = reject_json_schema
         self.faults: list[Fault] = []
@@ -78,7 +81,8 @@ class FakeLLM:
 
     def respond(self, body: dict, headers: dict[str, str]) -> tuple[int, dict, str, float]:
         system = body["messages"][0]["content"]
-        kind = "judge" if "from one passage alone" in system else "extract"
+        kind = ("judge" if "from one passage alone" in system
+                else "ground" if "support the claims of an answer" in system else "extract")
         with self.lock:
             self.calls.append(Call(kind, body, headers, time.monotonic()))
         fault = self._next_fault(kind)
@@ -91,7 +95,7 @@ class FakeLLM:
         if fault is not None and fault.body is not None:
             content = fault.body
         else:
-            reply = (self.judge if kind == "judge" else self.extract)(parts)
+            reply = {"judge": self.judge, "ground": self.ground}.get(kind, self.extract)(parts)
             # A string is a free-text reply (the agent under test of `assess`), sent as it is.
             content = reply if isinstance(reply, str) else json.dumps(reply)
         delay = self.latency + (fault.delay if fault is not None else 0.0)

@@ -131,8 +131,11 @@ def test_a_line_with_two_formats_fields_is_an_error_naming_them():
     assert "logicscore (question, answer, long_answer); ragas (" in line.error.message
     assert "--format logicscore or --format ragas" in line.error.message
     # the chosen format settles it
-    assert _lines({**RAGAS, "answer": "Medford"}, fmt="ragas")[0].record.documents is not None
-    assert _lines({**RAGAS, "answer": "Medford"}, fmt="logicscore")[0].record.documents is None
+    as_ragas = _lines({**RAGAS, "answer": "Medford"}, fmt="ragas")[0].record
+    as_native = _lines({**RAGAS, "answer": "Medford"}, fmt="logicscore")[0].record
+    # the native reading takes `retrieved_contexts` as its documents too, numbered alike
+    assert as_ragas.documents == as_native.documents == {"1": RAGAS["retrieved_contexts"][0],
+                                                          "2": RAGAS["retrieved_contexts"][1]}
 
 
 def test_every_format_is_detected_from_its_own_fields():

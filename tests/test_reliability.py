@@ -68,7 +68,7 @@ BAD_INPUT_TABLE = [
     ("string hops", ERR, IE, "hops-string"),
     ("string question_entities", ERR, IE, "question-entities-string"),
     ("proposition without object", ERR, IE, "propositions-malformed"),
-    ("documents as a list", ERR, IE, "documents-list"),
+    ("documents as a list of numbers", ERR, IE, "documents-list"),
     ("unknown fields ignored", OK, None, "extra-fields"),
     ("alias field names", OK, None, "aliases"),
     ("NaN and Infinity in meta", OK, None, "nan-meta"),

@@ -40,6 +40,9 @@ def llm_default(field: str) -> Any:
 # The LLM path (--extractor llm, --determinateness llm); the key comes from OPENAI_API_KEY only.
 JudgeOpt = Annotated[str, typer.Option("--determinateness",
     help="How to judge determinateness: 'rules' (closed-world over the propositions) or 'llm'.")]
+GroundingOpt = Annotated[str, typer.Option("--grounding",
+    help="How chain hops of records with documents are checked against the documents they cite: "
+         "'rules' (entity and relation overlap), 'llm' (one entailment call per answer) or 'off'.")]
 BaseUrlOpt = Annotated[str | None, typer.Option("--base-url",
     help="OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1 (default: OpenAI's).")]
 LLMModelOpt = Annotated[str | None, typer.Option("--model", help="Model id for the LLM stages.")]
@@ -101,6 +104,8 @@ def make_auditor(extractor: str, fuzzy: float, spacy_model: str | None, alts: in
         # The signature loads the spaCy model of a stage that always parses, so a missing
         # --spacy-model is reported here, before any record is read.
         auditor.signature  # noqa: B018
+        # And the grounder's (an llm grounder without a model), before a record with documents.
+        auditor.grounded_signature  # noqa: B018
     except LogicscoreError as exc:
         fail(exc.message)
     except ValueError as exc:

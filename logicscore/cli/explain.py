@@ -10,8 +10,8 @@ import typer
 from ..config import default
 from ..errors import LogicscoreError
 from . import app
-from .common import (AltsOpt, BaseUrlOpt, CacheDirOpt, CacheOpt, ExtractorOpt, FormatOpt, FuzzyOpt, JudgeOpt,
-                     LLMModelOpt, LLMTimeoutOpt, MapOpt, ModelOpt, OfflineOpt, fail, llm_default,
+from .common import (AltsOpt, BaseUrlOpt, CacheDirOpt, CacheOpt, ExtractorOpt, FormatOpt, FuzzyOpt, GroundingOpt,
+                     JudgeOpt, LLMModelOpt, LLMTimeoutOpt, MapOpt, ModelOpt, OfflineOpt, fail, llm_default,
                      llm_options, make_auditor, reason)
 from .paths import check_input
 
@@ -35,6 +35,7 @@ def explain(
     max_alternatives: AltsOpt = default("max_alternatives"),
     as_json: Annotated[bool, typer.Option("--json", help="Print the result record as JSON instead.")] = False,
     determinateness: JudgeOpt = default("judge"),
+    grounding: GroundingOpt = default("grounder"),
     base_url: BaseUrlOpt = None,
     model: LLMModelOpt = None,
     llm_timeout: LLMTimeoutOpt = llm_default("timeout"),
@@ -66,7 +67,8 @@ def explain(
     if file is not None:
         check_input(file, "file")
     auditor = make_auditor(extractor, fuzzy_threshold, spacy_model, max_alternatives, False,
-                           judge=determinateness, llm=llm_options(base_url, model, llm_timeout, 1, None,
+                           judge=determinateness, grounder=grounding,
+                           llm=llm_options(base_url, model, llm_timeout, 1, None,
                                                                   offline, cache, cache_dir))
     try:
         if all(flags):

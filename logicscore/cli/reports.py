@@ -72,6 +72,8 @@ def gate(
     min_completeness: Annotated[float | None, typer.Option(help="Lowest mean completeness that passes.")] = None,
     min_conciseness: Annotated[float | None, typer.Option(help="Lowest mean conciseness that passes.")] = None,
     min_determinateness: Annotated[float | None, typer.Option(help="Lowest mean determinateness.")] = None,
+    min_grounded: Annotated[float | None, typer.Option(help="Lowest mean share of chain hops grounded in "
+                            "their cited documents (scores.grounded_chain; records with documents).")] = None,
     max_failure: Annotated[PairsOpt, typer.Option(help="Highest share of scored records of a failure "
                            "type, e.g. broken=0.2 (repeatable).")] = [],
     max_errors: Annotated[float | None, typer.Option(help="Highest share of errored records.")] = None,
@@ -98,7 +100,8 @@ def gate(
 
     try:
         overrides = dict(min_completeness=min_completeness, min_conciseness=min_conciseness,
-                         min_determinateness=min_determinateness, max_errors=max_errors,
+                         min_determinateness=min_determinateness, min_grounded=min_grounded,
+                         max_errors=max_errors,
                          min_records=min_records,
                          max_failure=g.parse_pairs(max_failure, "--max-failure", g.FAILURES),
                          max_regression=g.parse_pairs(max_regression, "--max-regression",

@@ -17,10 +17,9 @@ import typer
 from ..config import CLI_TIMEOUT, default
 from ..errors import ConfigError
 from . import app
-from .common import (AltsOpt, BaseUrlOpt, CacheDirOpt, CacheOpt, ConcurrencyOpt, ExtractorOpt, FuzzyOpt,
-                     FormatOpt, JudgeOpt, LLMModelOpt, LLMTimeoutOpt, MapOpt, MaxCallsOpt, ModelOpt, OfflineOpt,
-                     QuietOpt, WorkersOpt, fail, llm_default, llm_options, make_auditor, reason, runner, say,
-                     stderr)
+from .common import (AltsOpt, BaseUrlOpt, CacheDirOpt, CacheOpt, ConcurrencyOpt, ExtractorOpt, FuzzyOpt, FormatOpt,
+                     GroundingOpt, JudgeOpt, LLMModelOpt, LLMTimeoutOpt, MapOpt, MaxCallsOpt, ModelOpt, OfflineOpt,
+                     QuietOpt, WorkersOpt, fail, llm_default, llm_options, make_auditor, reason, runner, say, stderr)
 from .paths import check_input, check_output, fd, make_folder, open_output
 
 if TYPE_CHECKING:
@@ -62,14 +61,14 @@ def rerun_command(ctx: typer.Context, extra: tuple[str, ...] = ()) -> str:
     return " ".join(shlex.quote(w) for w in [*words, *extra])
 
 
-def _signature_mismatch(written: dict[str, int], current: str) -> list[str]:
+def _signature_mismatch(written: dict[str, int], current: str, also: tuple[str, ...] = ()) -> list[str]:
     """'key: old there, new now' for every signature key where records already written differ."""
     from ..signature import Signature
 
     now = Signature.parse(current).as_dict()
     found: dict[str, list[str]] = {}
     for text in written:
-        if text == current:
+        if text == current or text in also:
             continue
         try:
             old = Signature.parse(text).as_dict()
@@ -114,6 +113,7 @@ def score(
     timeout: Annotated[float, typer.Option("--timeout", min=0, help="Seconds one record may take "
                        "before it becomes a Timeout record (0: no limit).")] = CLI_TIMEOUT,
     determinateness: JudgeOpt = default("judge"),
+    grounding: GroundingOpt = default("grounder"),
     base_url: BaseUrlOpt = None,
     model: LLMModelOpt = None,
     llm_timeout: LLMTimeoutOpt = llm_default("timeout"),
@@ -151,11 +151,13 @@ def score(
     try:
         auditor = make_auditor(extractor, fuzzy_threshold, spacy_model, max_alternatives, timing,
                                max_chars=max_chars, timeout=timeout or None, judge=determinateness,
+                               grounder=grounding,
                                llm=llm_options(base_url, model, llm_timeout, concurrency, max_calls, offline,
                                                cache, cache_dir))
         skip: set[int] = set()
         if resume:
-            skip = resume_state(io, output, auditor.signature, allow_signature_change)
+            skip = resume_state(io, output, auditor.signature, allow_signature_change,
+                                (auditor.grounded_signature,))
         if estimate:
             _estimate(auditor, input, format_, mapping, skip)
             return
@@ -285,13 +287,15 @@ class _Run:
         raise typer.Exit(130)
 
 
-def resume_state(io, output: Path, signature: str, allow_change: bool) -> set[int]:
-    """Lines already in `output`; exit 2 when they were scored with other options."""
+def resume_state(io, output: Path, signature: str, allow_change: bool,
+                 also: tuple[str, ...] = ()) -> set[int]:
+    """Lines already in `output`; exit 2 when they were scored with other options (`also`:
+    the other signatures the same options give, such as that of records with documents)."""
     try:
         state = io.scan_output(output)
     except OSError as exc:
         fail(f"cannot read {output} to resume: {reason(exc)}", 1)
-    differ = _signature_mismatch(state.signatures, signature)
+    differ = _signature_mismatch(state.signatures, signature, also)
     if differ and not allow_change:
         fail(f"--resume: {output} holds records scored with other options ({'; '.join(differ)}); "
              "rerun with the options it was written with, or add --allow-signature-change "

@@ -85,3 +85,28 @@ PERSON_SLOTS: dict[str, tuple[int, ...]] = {
     "star": (0,), "member": (0,), "play": (0,), "employ": (0,),
 }
 
+
+# Relations the rules extractor writes when a sentence links two names without a verb that
+# says how ("Title: … Rome …" gives "about", a path with no verb "related to"): no word of a
+# document states them, so grounding asks only for the names.
+PLACEHOLDER_RELATIONS = frozenset({"about", "related to"})
+
+# Past forms of common irregular verbs → the base form a relation's lemma has, so a document
+# that writes "won", "sung" or "known" states "win", "sing" or "know".
+IRREGULAR_VERBS: dict[str, str] = {
+    past: base for base, forms in {
+        "win": "won", "sing": "sang sung", "know": "knew known", "make": "made",
+        "become": "became", "begin": "began begun", "lead": "led", "hold": "held",
+        "leave": "left", "take": "took taken", "give": "gave given", "build": "built",
+        "sell": "sold", "teach": "taught", "fight": "fought", "bring": "brought", "meet": "met",
+        "run": "ran", "speak": "spoke spoken", "draw": "drew drawn", "grow": "grew grown",
+        "fly": "flew flown", "fall": "fell fallen", "rise": "rose risen", "stand": "stood",
+        "tell": "told", "buy": "bought", "keep": "kept", "lose": "lost", "pay": "paid",
+        "send": "sent", "choose": "chose chosen", "sit": "sat", "shoot": "shot", "drive": "drove driven",
+        "ride": "rode ridden", "throw": "threw thrown", "seek": "sought", "think": "thought",
+        "go": "went gone", "see": "saw seen", "come": "came", "get": "got gotten", "find": "found",
+        "hear": "heard", "say": "said", "bear": "bore borne", "slay": "slew slain", "flee": "fled",
+        "lie": "lay lain", "strike": "struck", "swim": "swam swum", "undertake": "undertook undertaken",
+        "overthrow": "overthrew overthrown", "forsake": "forsook forsaken", "split": "split",
+    }.items() for past in forms.split()
+}

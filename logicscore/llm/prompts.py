@@ -15,7 +15,8 @@ from ..errors import ConfigError
 # checkout, two levels above this module.
 _CHECKOUT = Path(__file__).resolve().parents[2] / "prompts"
 # A record's text containing a marker could close its part early and speak outside it.
-_MARKER = re.compile(r"</?\s*(question|short_answer|long_answer|passage)\s*>", re.IGNORECASE)
+_MARKER = re.compile(r"</?\s*(question|short_answer|long_answer|passage|hops|documents)\s*>",
+                     re.IGNORECASE)
 
 
 @dataclass(frozen=True)

@@ -142,6 +142,8 @@ def render_explain(result: AuditResult) -> Group:
     parts.append(Text(f"chain: {' → '.join(result.chain) or '(none)'}", style="bold green"))
     for alt in result.alternatives:
         parts.append(Text(f"  alternative: {' → '.join(alt)}"))
+    if result.grounding is not None:
+        parts.extend(_grounding(result))
     if diag.failure:
         parts.append(Text(f"failure: {diag.failure}", style="bold red"))
     for gap in diag.gaps or ([diag.gap] if diag.gap else []):
@@ -160,3 +162,21 @@ def render_explain(result: AuditResult) -> Group:
             parts.append(Text(f"  {m.text!r} → {name}: {m.reason}"))
     parts.append(Text(f"signature: {result.meta.signature}", style="dim"))
     return Group(*parts)
+
+
+_GROUNDING_STYLE = {"grounded": "green", "ungrounded": "red", "unknown_citation": "red", "uncited": "yellow"}
+
+
+def _grounding(result: AuditResult) -> list[Text]:
+    """The grounding section of `explain`: each chain hop against the documents it cites."""
+    from ..ground import describe
+
+    share = result.scores.grounded_chain if result.scores else None
+    head = "grounding:" + ("" if share is None else f" {share:.2f} of the chain's hops grounded")
+    by_id = {p.id: p for p in result.propositions}
+    lines = [Text(head, style="bold")]
+    lines += [Text(f"  {row.status:<17} {describe(row, by_id.get(row.proposition))}",
+                   style=_GROUNDING_STYLE[row.status]) for row in result.grounding or []]
+    if not result.grounding:
+        lines.append(Text("  no chain hop to check", style="dim"))
+    return lines

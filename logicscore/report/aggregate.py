@@ -92,6 +92,10 @@ class Aggregate:
     verdicts: Counter = field(default_factory=Counter)
     answer_absent: int = 0
     stats: dict[str, RunningStat] = field(default_factory=lambda: {m: RunningStat() for m in METRICS})
+    # Records with documents only: the share of chain hops grounded, and each hop's status.
+    grounded: RunningStat = field(default_factory=RunningStat)
+    hop_grounding: Counter = field(default_factory=Counter)
+    with_ungrounded_hop: int = 0
 
     def add(self, result: AuditResult) -> None:
         self.total += 1
@@ -107,6 +111,11 @@ class Aggregate:
             self.answer_absent += 1
         for metric in METRICS:
             self.stats[metric].add(float(getattr(result.scores, metric)))
+        if result.grounding is not None:
+            self.hop_grounding.update(row.status for row in result.grounding)
+            self.with_ungrounded_hop += any(row.status == "ungrounded" for row in result.grounding)
+            if result.scores.grounded_chain is not None:
+                self.grounded.add(result.scores.grounded_chain)
 
     @property
     def scored(self) -> int:

@@ -71,6 +71,16 @@ class Gold:
 
 
 @dataclass
+class Grounding:
+    """Chain hops against their cited documents, over the records that carry documents."""
+
+    records: int                # scored records with a grounded chain share
+    mean: float | None          # mean of scores.grounded_chain
+    hops: list[tuple[str, int]]  # status → chain hops
+    with_ungrounded_hop: int
+
+
+@dataclass
 class Section:
     kind: str
     count: int
@@ -98,6 +108,7 @@ class Report:
     error_examples: list[AuditResult]
     sampled: bool
     seed: int
+    grounding: Grounding | None = None
 
     @property
     def mixed(self) -> bool:
@@ -199,7 +210,7 @@ class ReportBuilder:
                      sorted(self.signals.items(), key=lambda kv: (-sum(kv[1].values()), kv[0]))],
             gold=Gold(g["n"], g["correct"], g["rwr"], g["chain"], g["mentioned"]) if g["n"] else None,
             slices=self._slice_list(), sections=sections, error_examples=self.examples["error"],
-            sampled=self.sample.seen > self.sample.size, seed=self.seed)
+            sampled=self.sample.seen > self.sample.size, seed=self.seed, grounding=_grounding(agg))
 
     def _slice_list(self) -> list[Slice]:
         out = []
@@ -209,6 +220,14 @@ class ReportBuilder:
             ordered = sorted(rows.values(), key=lambda r: (r.value in ("(missing)", "(other)"), _natural(r.value)))
             out.append(Slice(name, ordered))
         return out
+
+
+def _grounding(agg: Aggregate) -> Grounding | None:
+    if not agg.hop_grounding and not agg.grounded.n:
+        return None
+    statuses = ("grounded", "ungrounded", "uncited", "unknown_citation")
+    return Grounding(agg.grounded.n, agg.grounded.mean if agg.grounded.n else None,
+                     [(k, agg.hop_grounding.get(k, 0)) for k in statuses], agg.with_ungrounded_hop)
 
 
 def _natural(value: str) -> tuple:

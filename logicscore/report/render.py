@@ -59,6 +59,8 @@ def tables(report: Report) -> list[TextTable]:
         out.append(TextTable("Signals", ["kind", "count", "hard", "soft", "info"],
                              [[k, str(n), *(str(c.get(s, 0)) for s in ("hard", "soft", "info"))]
                               for k, n, c in report.signals]))
+    if report.grounding is not None:
+        out.append(_grounding(report))
     out.append(_gold(report))
     for sl in report.slices:
         out.append(TextTable(f"By {sl.field}", [sl.field, "records", "errors", "completeness",
@@ -69,6 +71,20 @@ def tables(report: Report) -> list[TextTable]:
                                *(str(r.categories.get(k, 0)) for k in ("broken", "circular", "deviated"))]
                               for r in sl.rows]))
     return out
+
+
+def _grounding(report: Report) -> TextTable:
+    g = report.grounding
+    assert g is not None
+    hops = sum(n for _, n in g.hops)
+    rows = [["records with documents and a chain", str(g.records)],
+            ["mean grounded_chain (share of chain hops grounded)", fmt(g.mean)],
+            ["records with an ungrounded hop", pct(g.with_ungrounded_hop, g.records)]]
+    rows += [[f"chain hops {status}", pct(n, hops)] for status, n in g.hops]
+    return TextTable("Grounding", ["measure", "value"], rows,
+                     "Each chain hop against the documents its sentence cites: grounded (a cited "
+                     "document supports it), ungrounded (cited, not supported), uncited, "
+                     "unknown_citation (a marker naming no document).")
 
 
 def _gold(report: Report) -> TextTable:
