@@ -114,6 +114,9 @@ def test_split_sides(names, expected):
     # A title's capitalised "Can" is no clause.
     ("Which film is older, Grey Fen or We Can Wait?", ["Grey Fen", "We Can Wait"]),
     ("Did Torvane or Maskelyne Hall open first?", ["Torvane", "Maskelyne Hall"]),
+    # Options after a dash; the comma before it opens a clause, not an option.
+    ("In which race did Oda Renn, the Norland driver, win more - Esk Cup or the Vell Trophy?",
+     ["Esk Cup", "Vell Trophy"]),
 ])
 def test_option_sides(question, expected):
     assert [q.name for q in option_sides(question, []) if q.anchor] == expected
@@ -140,6 +143,7 @@ ENTITIES = [Entity(id="E1", name="Ilse Marguerite Varo III", kind="person"),
     ("Lord Oda Renn, 2Nd Earl", "E7"),  # the text's name ends the option's
     ("Grey Fen by Oda Renn", "E2"),    # the option's qualifier
     ("Grey Fen (novel)", "E2"),
+    ("Grey Fen in Norland", "E2"),
     ("Tesk", None),                    # one word is no written-out name, and two hold it
     ("Oda Renn", "E7"),
     ("Ansa Kote", None),

@@ -144,10 +144,12 @@ def classify(question: str, answer: str = "", anchors: int = 0,
 _AND = re.compile(r"\s+(?:and|&)\s+")
 
 
-# The options closing a choice: "…, A or B?", "…: A or B?", "…\"Classic,\" the A or the B?";
-# an option may hold a comma ("Home, James"), so each comma is tried from the first.
-_CLOSING_OPTIONS = re.compile(
-    r"[,:][\"”’']?\s*(?:the\s+)?(?P<a>[^:?]+?)\s+or\s+(?:the\s+)?(?P<b>[^:?]+?)[\s?.]*$", re.I)
+# The options closing a choice: "…, A or B?", "…: A or B?", "…\"Classic,\" the A or the B?",
+# "… - A or B?"; an option may hold a comma ("Home, James"), so each is tried from the first.
+_OPTIONS_FOLLOW = r"[,:]|\s[-–—](?=\s)"
+_CLOSING_OPTIONS = re.compile(rf"(?:{_OPTIONS_FOLLOW})[\"”’']?\s*(?:the\s+)?(?P<a>[^:?]+?)\s+or\s+"
+                              r"(?:the\s+)?(?P<b>[^:?]+?)[\s?.]*$", re.I)
+_INNER_CLAUSE = re.compile(r",\s+[a-z]|\s[-–—]\s")
 # The options opening a choice: "Did A or B start first?".
 _OPENING_OPTIONS = re.compile(
     r"^\w+\s+(?:the\s+)?(?P<a>[A-Z0-9][^,?]*?)\s+or\s+(?:the\s+)?(?P<b>[A-Z0-9][^,?]*?)\s+[a-z]", re.U)
@@ -156,7 +158,7 @@ _OPENING_OPTIONS = re.compile(
 def option_sides(question: str, entities: list[QuestionEntity]) -> list[QuestionEntity]:
     """A choice's two options, whole, in place of the anchors read inside them ("Ma And
     Pa Kettle Go To Town or Malibu Express" is two options, not three names)."""
-    found = [_CLOSING_OPTIONS.match(question, m.start()) for m in re.finditer(r"[,:]", question)]
+    found = [_CLOSING_OPTIONS.match(question, m.start()) for m in re.finditer(_OPTIONS_FOLLOW, question)]
     found.append(_OPENING_OPTIONS.match(question))
     options = next((o for o in map(_named_options, found) if o), None)
     if options is None:
@@ -171,8 +173,10 @@ def _named_options(m: re.Match[str] | None) -> list[str] | None:
     if m is None:
         return None
     options = [m.group("a").strip(" \"“”'"), m.group("b").strip(" \"“”'")]
-    # "A or B is older" is a clause; a title's "Can" ("I Can Explain") is not.
-    clause = any(w in AUXILIARIES for o in options for w in o.split())
+    # "A or B is older" is a clause, and so is "the driver, win more races - A"; a title's
+    # "Can" ("I Can Explain") or comma ("Home, James") is not.
+    clause = any(w in AUXILIARIES for o in options for w in o.split()) or any(
+        _INNER_CLAUSE.search(o) for o in options)
     if clause or not all(o[:1].isupper() or o[:1].isdigit() for o in options):
         return None
     return options
@@ -193,8 +197,9 @@ def split_sides(question: list[QuestionEntity]) -> list[QuestionEntity]:
     return out
 
 
-# A qualifier after an option's name: "Manon by Massenet", "Parsifal (opera)".
-_QUALIFIER = re.compile(r"\s+(?:by|of|from)\s+[A-Z][^()]*$|\s*\([^()]*\)\s*$")
+# A qualifier after an option's name: "Manon by Massenet", "the Industrial Canal in
+# Louisiana", "Parsifal (opera)".
+_QUALIFIER = re.compile(r"\s+(?:by|of|from|in)\s+[A-Z][^()]*$|\s*\([^()]*\)\s*$")
 
 
 def linked_options(sides: list[QuestionEntity], entities: list[Entity],
