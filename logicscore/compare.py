@@ -110,7 +110,8 @@ def audit_sides(qtype: str, record: QARecord, linked: Linked, result: Chain,
     """
     stated = {e for p in linked.propositions if not p.conclusion
               for e in (p.subject_entity, p.object_entity) if e}
-    sides = linked_options(pick_sides(record.question, linked.question), linked.entities, stated)
+    sides = linked_options(pick_sides(record.question, linked.question), linked.entities, stated,
+                           record.long_answer)
     chosen = [i for i, q in enumerate(sides) if (q.entity and q.entity == linked.answer_entity)
               or same_answer(q.name, record.answer)]
     if not chosen:  # "Edward Franklin Albee III" for the option "Edward Albee"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from logicscore.models import Entity, QuestionEntity
+from logicscore.models import Entity, Mention, QuestionEntity
 from logicscore.question.types import (
     TYPE_RULES,
     classify,
@@ -151,6 +151,15 @@ ENTITIES = [Entity(id="E1", name="Ilse Marguerite Varo III", kind="person"),
 ])
 def test_option_entity(option, expected):
     assert option_entity(option, ENTITIES, set()) == expected
+
+
+def test_option_entity_inside_the_written_option():
+    """"Everyone Else" is written whole; the reading kept only "Else" of it."""
+    text = "Everyone Else is a 2009 film by Oda Renn."
+    cut = Entity(id="E9", name="Else", kind="work", mentions=[Mention(text="Else", span=(9, 13))])
+    assert option_entity("Everyone Else", ENTITIES + [cut], set(), text) == "E9"
+    assert option_entity("Everyone Else", ENTITIES + [cut], set()) is None
+    assert option_entity("Someone Else", ENTITIES + [cut], set(), text) is None
 
 
 def test_option_entity_skips_a_taken_entity():
