@@ -26,7 +26,7 @@ from .lexicon.questions import (
     NUMERIC_ATTRIBUTE_WORDS,
     YES_WORDS,
 )
-from .lexicon.text import crude_stem
+from .lexicon.text import crude_stem, stem
 from .models import (
     LITERAL_KINDS,
     Diagnosis,
@@ -42,6 +42,7 @@ from .normalize.entities import Linked
 from .normalize.phrases import STOP
 from .normalize.phrases import words as _words
 from .normalize.values import number
+from .question.types import linked_options, pick_sides
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
 _CONCLUDING = re.compile(rf"(?:^|[,;:]\s*|\b)(?:{'|'.join(sorted(CONCLUDING_WORDS))})\b", re.I)
@@ -53,6 +54,8 @@ _ASIDE = r"(?:\s*,[^,.]{1,40},|\s*\([^()]{0,80}\))?"
 # not.", "A was born in 1950, B in 1962") or a predicate no proposition holds ("A is a
 # film director": a description, no entity). Tried in order; the first that matches wins.
 ELLIPSES: tuple[tuple[str, re.Pattern[str]], ...] = (
+    # "A: born in 1950.": a list item or heading labelled with the side.
+    ("labelled", re.compile(r"^\s*:\s+[^.!?;]*\w")),
     ("negated_copula", re.compile(rf"^{_ASIDE}\s*{_AUX}\s+(?:not|n['’]t|never)\b", re.I)),
     ("bare_value", re.compile(
         r"^,?\s+(?:in|on|with|at)\s+(?:[A-Z][a-z]+\s+)?\d[\d,.]*(?:\s*(?:million|billion|thousand))?\b")),
@@ -93,31 +96,6 @@ class _SideFacts:
         return bool(self.props) and all(p.negated for p in self.props)
 
 
-def pick_sides(question: str, entities: list[QuestionEntity]) -> list[QuestionEntity]:
-    """The compared entities: the anchors next to "or", "and" or "&" in the question, or
-    every anchor when fewer than two are."""
-    anchors = [q for q in entities if q.anchor]
-    low = question.lower()
-    joined = []
-    for q in anchors:
-        at = low.find(q.name.lower())
-        if at < 0:
-            continue
-        before = low[max(0, at - 9):at]
-        after = low[at + len(q.name):at + len(q.name) + 6]
-        if re.search(r"\b(?:or|and|&)\s+(?:the\s+)?[\"“‘']?$", before) or re.match(
-                r"^[\"”’']?\s*(?:,\s*)?(?:or|and|&)\b", after):
-            joined.append(q)
-    if len(joined) >= 2:
-        return joined
-    if len(anchors) >= 2:
-        return anchors
-    # A compared name the reader took for a generic word ("before Kasawyn Orquin"): a
-    # comparison has two sides, so every capitalised question entity is one.
-    named = [q for q in entities if q.anchor or q.name[:1].isupper()]
-    return named if len(named) >= 2 else anchors
-
-
 def audit_sides(qtype: str, record: QARecord, linked: Linked, result: Chain,
                 verdict: Verdict, same_answer: Callable[[str, str], bool]) -> Sided:
     """Completeness, verdict and sides of a comparison or yes/no answer.
@@ -130,7 +108,10 @@ def audit_sides(qtype: str, record: QARecord, linked: Linked, result: Chain,
         verdict: the judge's verdict, kept likewise.
         same_answer: whether two answer strings name the same thing.
     """
-    sides = pick_sides(record.question, linked.question)
+    stated = {e for p in linked.propositions if not p.conclusion
+              for e in (p.subject_entity, p.object_entity) if e}
+    sides = linked_options(pick_sides(record.question, linked.question), linked.entities, stated,
+                           record.long_answer)
     chosen = [i for i, q in enumerate(sides) if (q.entity and q.entity == linked.answer_entity)
               or same_answer(q.name, record.answer)]
     if not chosen:  # "Edward Franklin Albee III" for the option "Edward Albee"
@@ -156,17 +137,24 @@ def _shared(record: QARecord, linked: Linked, result: Chain, verdict: Verdict,
     """A value both sides share: each side chained to the answer, or said to be it in a
     clause of its own ("A is a football player." for "What are both A and B?")."""
     reached = set(result.reached)
-    wanted = {crude_stem(w) for w in _words(record.answer) if w not in STOP}
+    wanted = [w for w in _words(record.answer) if w not in STOP]
     out, ids = [], []
     for q in sides:
         clause = _own_clause(record.long_answer, linked, q.entity) if q.entity else ""
-        said = bool(wanted) and wanted <= {crude_stem(w) for w in _words(clause)}
+        # Both stems: the crude one meets "directed" and "director", the light one "dogs" and "dog".
+        forms = {f(w) for w in _words(clause) for f in (crude_stem, stem)}
+        said = bool(wanted) and all({crude_stem(w), stem(w)} & forms for w in wanted)
         ok = q.entity in reached or said
         out.append(Side(name=q.name, entity=q.entity, established=ok,
                         values=[record.answer] if ok else []))
         ids += [q.entity] if ok and q.entity else []
-    if result.complete or not sides or not all(s.established for s in out):
+    if result.complete or not sides:
         return Sided(result, verdict, out)
+    if missing := [s for s in out if not s.established]:  # the gap is the side never tied to it
+        gaps = [Gap(from_=s.name, to=record.answer, anchor=s.name) for s in missing]
+        diagnosis = result.diagnosis.model_copy(update={"gap": gaps[0], "gaps": gaps})
+        share = round(1 - len(missing) / len(out), 4)
+        return Sided(replace(result, diagnosis=diagnosis, partial_completeness=share), verdict, out)
     counted = [p.id for p in linked.propositions if not p.conclusion]
     done = replace(result, complete=True, partial_completeness=1.0, reached=ids,
                    diagnosis=Diagnosis(redundant=counted), chain=[], best_partial=[])
@@ -229,9 +217,13 @@ def _compared_literal(question: str, props: list[Proposition], side: str, sides:
     to ("A was directed by D. D died in 1961."), preferring one whose relation names the
     question's attribute ("died", "born"); None when that leaves a choice."""
     asked = [w for w in _words(question) if w not in STOP]
-    asked += [r for w in asked for r in ATTRIBUTE_RELATIONS.get(w, "").split()]
-    wanted = {crude_stem(w) for w in asked}
-    found: list[tuple[int, int, str]] = []
+    told = {r for v in ATTRIBUTE_RELATIONS.values() for r in v.split()}
+    # The attribute's own words ("died", "older": born) outrank the rest: in "Which film has
+    # the director who died later" a film's year, stated by "film", is not the one compared.
+    attribute = {crude_stem(r) for w in asked for r in ATTRIBUTE_RELATIONS.get(w, w).split()
+                 if w in ATTRIBUTE_RELATIONS or w in told}
+    wanted = {crude_stem(w) for w in asked} | attribute
+    found: list[tuple[int, int, int, str]] = []
     frontier, seen = {side}, {side}
     for depth in range(2):
         nxt: set[str] = set()
@@ -242,8 +234,8 @@ def _compared_literal(question: str, props: list[Proposition], side: str, sides:
                 if here not in frontier or there is None or there in seen or there in sides:
                     continue
                 if kinds.get(there) in LITERAL_KINDS:
-                    match = len(wanted & {crude_stem(w) for w in _words(p.relation)})
-                    found.append((match, -depth, names[there]))
+                    stems = {crude_stem(w) for w in _words(p.relation)}
+                    found.append((len(attribute & stems), len(wanted & stems), -depth, names[there]))
                 else:
                     nxt.add(there)
         seen |= nxt
@@ -251,9 +243,7 @@ def _compared_literal(question: str, props: list[Proposition], side: str, sides:
     if not found:
         return None
     best = max(found)
-    if best[0] > 0:
-        return best[2]
-    return None
+    return best[3] if best[0] > 0 or (best[1] > 0 and not attribute) else None
 
 
 def _concluding(text: str, p: Proposition) -> bool:
@@ -282,7 +272,7 @@ def _ellipsis(text: str, linked: Linked, entity: str, facts: _SideFacts) -> None
             for name, pattern in ELLIPSES:
                 found = pattern.match(tail)
                 if found and not _after_marker(text, m.span[0]):
-                    facts.ellipsis, facts.ellipsis_text = name, found.group(0).strip(" ,")
+                    facts.ellipsis, facts.ellipsis_text = name, found.group(0).strip(" ,:")
                     if name == "bare_value":
                         facts.literal = facts.ellipsis_text
                     return

@@ -54,6 +54,32 @@ CASES = [
     ("Was Cold Orchard released before Brass Meadow?", "No",
      "Cold Orchard was released in 1994. Brass Meadow was released in 2003. So no.",
      0, "contradicted", None),
+    # An option the text writes out in full.
+    ("Who was born first, Ilse Varo or Tesk Molin?", "Ilse Varo",
+     "Ilse Marguerite Varo III was born in 1931. Tesk Molin was born in 1958. So Ilse Varo was born first.",
+     1, "entailed", None),
+    ("Who was born first, Ilse Varo or Tesk Molin?", "Ilse Varo",
+     "Tesk Molin was born in 1958. So Ilse Varo was born first.", 0, "underdetermined", "Ilse Varo"),
+    # A side labelled like a list item: "A: …".
+    ("Which genus has more species, Orvella or Tamsin?", "Tamsin",
+     "Orvella: three species are known. Tamsin is a genus of 40 species. So Tamsin has more.",
+     1, "entailed", None),
+    ("Which genus has more species, Orvella or Tamsin?", "Tamsin",
+     "Tamsin is a genus of 40 species. So Tamsin has more.", 0, "underdetermined", "Orvella"),
+    # The compared value is the director's, not the film's own year.
+    ("Which film has the director who died later, Grey Fen or Salt Meadow?", "Grey Fen",
+     ("Grey Fen is a 1961 film directed by Oda Renn. Salt Meadow is a 1988 film directed by "
+      "Ansa Kote. Oda Renn died in 2013. Ansa Kote died in 2010."), 1, "entailed", None),
+    ("Which film has the director who died later, Grey Fen or Salt Meadow?", "Salt Meadow",
+     ("Grey Fen is a 1961 film directed by Oda Renn. Salt Meadow is a 1988 film directed by "
+      "Ansa Kote. Oda Renn died in 2013. Ansa Kote died in 2010."), 0, "contradicted", None),
+    # An option holding a comma, and options after a quoted pair.
+    ("Which film came out first, Home, Gerda or Salt Meadow?", "Salt Meadow",
+     "Home, Gerda is a film released in 1971. Salt Meadow is a film released in 1958.",
+     1, "entailed", None),
+    ('Which breed has the types "Tall" and "Short," the Norland Hound or the Esk Terrier?',
+     "Esk Terrier", ("The Norland Hound is a small breed of dog. There are two types of Esk "
+                     "Terrier, Tall and Short."), 1, "entailed", None),
 ]
 
 
@@ -78,6 +104,20 @@ def test_sides_carry_values(auditor):
     assert [(s.name, s.values) for s in r.sides] == [("Ila Varo", ["1931"]),
                                                      ("Tesk Molin", ["1958"])]
     assert r.scores.conciseness == 1.0
+
+
+@pytest.mark.parametrize("long_answer,gap", [
+    ("The Orvik Hound is a hunting dog from Norland. The Tesk Cur is a herding dog bred in Sudmark.",
+     None),
+    ("The Orvik Hound is a hunting dog from Norland. The Tesk Cur was bred in Sudmark.", "Tesk Cur"),
+])
+def test_shared_value_sides(auditor, long_answer, gap):
+    """"dogs" is said by "dog"; the gap is the side never said to be one."""
+    r = auditor.audit("What kind of animal are both the Orvik Hound and the Tesk Cur?", "Dogs",
+                      long_answer)
+    assert r.scores.completeness == (gap is None)
+    assert (r.diagnosis.gap.anchor if r.diagnosis.gap else None) == gap
+    assert r.scores.partial_completeness == (1.0 if gap is None else 0.5)
 
 
 def test_given_question_type_is_used(auditor):

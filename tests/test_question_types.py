@@ -5,8 +5,16 @@ from __future__ import annotations
 
 import pytest
 
-from logicscore.models import QuestionEntity
-from logicscore.question.types import TYPE_RULES, classify, question_type, split_sides
+from logicscore.models import Entity, Mention, QuestionEntity
+from logicscore.question.types import (
+    TYPE_RULES,
+    classify,
+    linked_options,
+    option_entity,
+    option_sides,
+    question_type,
+    split_sides,
+)
 
 # rule → [(question, short answer, anchors, expected type)]
 ROWS: dict[str, list[tuple[str, str, int, str]]] = {
@@ -92,3 +100,79 @@ def test_given_type_wins():
 ])
 def test_split_sides(names, expected):
     assert [q.name for q in split_sides([QuestionEntity(name=n) for n in names])] == expected
+
+
+@pytest.mark.parametrize("question,expected", [
+    ("Who was born first, Ila Varo or Tesk Molin?", ["Ila Varo", "Tesk Molin"]),
+    # An option holding a comma: each comma is tried from the first.
+    ("Which film came out first, Home, Gerda (Film) or Salt Meadow?", ["Home, Gerda (Film)", "Salt Meadow"]),
+    # A clause's comma before the options is passed over.
+    ("In Olmsk, which hall opened first, the Vell Hall or Esk House?", ["Vell Hall", "Esk House"]),
+    # A closing quote after the comma.
+    ('Which breed has the types "Tall" and "Short," the Norland Hound or the Esk Terrier?',
+     ["Norland Hound", "Esk Terrier"]),
+    # A title's capitalised "Can" is no clause.
+    ("Which film is older, Grey Fen or We Can Wait?", ["Grey Fen", "We Can Wait"]),
+    ("Did Torvane or Maskelyne Hall open first?", ["Torvane", "Maskelyne Hall"]),
+    # Options after a dash; the comma before it opens a clause, not an option.
+    ("In which race did Oda Renn, the Norland driver, win more - Esk Cup or the Vell Trophy?",
+     ["Esk Cup", "Vell Trophy"]),
+])
+def test_option_sides(question, expected):
+    assert [q.name for q in option_sides(question, []) if q.anchor] == expected
+
+
+def test_option_sides_pass_a_clause():
+    question = "Which came first, the Vell Hall or Esk House is older?"
+    named = [QuestionEntity(name="Vell Hall", anchor=True), QuestionEntity(name="Esk House", anchor=True)]
+    assert option_sides(question, named) == named
+
+
+ENTITIES = [Entity(id="E1", name="Ilse Marguerite Varo III", kind="person"),
+            Entity(id="E2", name="Grey Fen", kind="work"),
+            Entity(id="E3", name="We're Going Home", kind="work"),
+            Entity(id="E4", name="1931", kind="date"),
+            Entity(id="E5", name="Tesk Molin", kind="person"),
+            Entity(id="E6", name="Tesk Orvane", kind="person"),
+            Entity(id="E7", name="Oda Renn, 2nd Earl", kind="person")]
+
+
+@pytest.mark.parametrize("option,expected", [
+    ("We'Re Going Home", "E3"),        # a title-cased question
+    ("Ilse Varo", "E1"),               # the text writes the name out
+    ("Lord Oda Renn, 2Nd Earl", "E7"),  # the text's name ends the option's
+    ("Grey Fen by Oda Renn", "E2"),    # the option's qualifier
+    ("Grey Fen (novel)", "E2"),
+    ("Grey Fen in Norland", "E2"),
+    ("Tesk", None),                    # one word is no written-out name, and two hold it
+    ("Oda Renn", "E7"),
+    ("Ansa Kote", None),
+    ("1931 Varo", None),
+])
+def test_option_entity(option, expected):
+    assert option_entity(option, ENTITIES, set()) == expected
+
+
+def test_option_entity_inside_the_written_option():
+    """"Everyone Else" is written whole; the reading kept only "Else" of it."""
+    text = "Everyone Else is a 2009 film by Oda Renn."
+    cut = Entity(id="E9", name="Else", kind="work", mentions=[Mention(text="Else", span=(9, 13))])
+    assert option_entity("Everyone Else", ENTITIES + [cut], set(), text) == "E9"
+    assert option_entity("Everyone Else", ENTITIES + [cut], set()) is None
+    assert option_entity("Someone Else", ENTITIES + [cut], set(), text) is None
+
+
+def test_option_entity_skips_a_taken_entity():
+    assert option_entity("Ilse Varo", ENTITIES, {"E1"}) is None
+    sides = linked_options([QuestionEntity(name="Tesk Molin", entity="E5"),
+                            QuestionEntity(name="Ilse Varo")], ENTITIES, {"E5"})
+    assert [q.entity for q in sides] == ["E5", "E1"]
+
+
+def test_linked_options_move_a_side_stated_only_in_the_conclusion():
+    """"Ilse Varo" (E8) is named only by "So Ilse Varo was born first.": the side is the
+    written-out name the statements are about; a stated side keeps its entity."""
+    entities = ENTITIES + [Entity(id="E8", name="Ilse Varo", kind="person")]
+    sides = [QuestionEntity(name="Ilse Varo", entity="E8"), QuestionEntity(name="Tesk Molin", entity="E5")]
+    assert [q.entity for q in linked_options(sides, entities, {"E1", "E5"})] == ["E1", "E5"]
+    assert [q.entity for q in linked_options(sides, entities, {"E8", "E5"})] == ["E8", "E5"]

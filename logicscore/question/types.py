@@ -1,4 +1,5 @@
-"""The question's type (SPEC §4.7), by named rules over its words, tried in order.
+"""The question's type (SPEC §4.7), by named rules over its words, tried in order, and
+the sides a comparison or yes/no question names.
 
 A rule answers with a type or passes. The first that answers wins; a question no rule
 answers is scored as bridge, with an `unclassified_question` signal. Each rule is a row of
@@ -18,7 +19,7 @@ from ..lexicon.questions import (
     NO_WORDS,
     YES_WORDS,
 )
-from ..models import QuestionEntity
+from ..models import LITERAL_KINDS, Entity, QuestionEntity
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
 # "or" before a named option ("A or B", "or the B", "or \"B\""), or "before or after".
@@ -143,8 +144,12 @@ def classify(question: str, answer: str = "", anchors: int = 0,
 _AND = re.compile(r"\s+(?:and|&)\s+")
 
 
-# The options closing a choice: "…, A or B?", "…: A or B?".
-_CLOSING_OPTIONS = re.compile(r"[,:]\s*(?:the\s+)?(?P<a>[^,:?]+?)\s+or\s+(?:the\s+)?(?P<b>[^,:?]+?)[\s?.]*$", re.I)
+# The options closing a choice: "…, A or B?", "…: A or B?", "…\"Classic,\" the A or the B?",
+# "… - A or B?"; an option may hold a comma ("Home, James"), so each is tried from the first.
+_OPTIONS_FOLLOW = r"[,:]|\s[-–—](?=\s)"
+_CLOSING_OPTIONS = re.compile(rf"(?:{_OPTIONS_FOLLOW})[\"”’']?\s*(?:the\s+)?(?P<a>[^:?]+?)\s+or\s+"
+                              r"(?:the\s+)?(?P<b>[^:?]+?)[\s?.]*$", re.I)
+_INNER_CLAUSE = re.compile(r",\s+[a-z]|\s[-–—]\s")
 # The options opening a choice: "Did A or B start first?".
 _OPENING_OPTIONS = re.compile(
     r"^\w+\s+(?:the\s+)?(?P<a>[A-Z0-9][^,?]*?)\s+or\s+(?:the\s+)?(?P<b>[A-Z0-9][^,?]*?)\s+[a-z]", re.U)
@@ -153,16 +158,28 @@ _OPENING_OPTIONS = re.compile(
 def option_sides(question: str, entities: list[QuestionEntity]) -> list[QuestionEntity]:
     """A choice's two options, whole, in place of the anchors read inside them ("Ma And
     Pa Kettle Go To Town or Malibu Express" is two options, not three names)."""
-    m = _CLOSING_OPTIONS.search(question) or _OPENING_OPTIONS.match(question)
-    if not m:
-        return split_sides(entities)
-    options = [m.group("a").strip(" \"“”'"), m.group("b").strip(" \"“”'")]
-    clause = any(w.lower() in AUXILIARIES for o in options for w in o.split())
-    if clause or not all(o[:1].isupper() or o[:1].isdigit() for o in options):
+    found = [_CLOSING_OPTIONS.match(question, m.start()) for m in re.finditer(_OPTIONS_FOLLOW, question)]
+    found.append(_OPENING_OPTIONS.match(question))
+    options = next((o for o in map(_named_options, found) if o), None)
+    if options is None:
         return split_sides(entities)
     low = [o.lower() for o in options]
     kept = [q for q in entities if not any(q.name.lower() in o for o in low)]
     return kept + [QuestionEntity(name=o, anchor=True) for o in options]
+
+
+def _named_options(m: re.Match[str] | None) -> list[str] | None:
+    """The two options of a match when both are names, not a clause."""
+    if m is None:
+        return None
+    options = [m.group("a").strip(" \"“”'"), m.group("b").strip(" \"“”'")]
+    # "A or B is older" is a clause, and so is "the driver, win more races - A"; a title's
+    # "Can" ("I Can Explain") or comma ("Home, James") is not.
+    clause = any(w in AUXILIARIES for o in options for w in o.split()) or any(
+        _INNER_CLAUSE.search(o) for o in options)
+    if clause or not all(o[:1].isupper() or o[:1].isdigit() for o in options):
+        return None
+    return options
 
 
 def split_sides(question: list[QuestionEntity]) -> list[QuestionEntity]:
@@ -178,6 +195,93 @@ def split_sides(question: list[QuestionEntity]) -> list[QuestionEntity]:
         else:
             out.append(q)
     return out
+
+
+# A qualifier after an option's name: "Manon by Massenet", "the Industrial Canal in
+# Louisiana", "Parsifal (opera)".
+_QUALIFIER = re.compile(r"\s+(?:by|of|from|in)\s+[A-Z][^()]*$|\s*\([^()]*\)\s*$")
+
+
+def linked_options(sides: list[QuestionEntity], entities: list[Entity], stated: set[str],
+                   text: str = "") -> list[QuestionEntity]:
+    """`sides` with each option no mention matched, or matched only outside the `stated`
+    entities (a concluding "So Edward Albee lived longer."), tied to the entity it names if
+    one does; a side naming an entity an earlier side names is that side ("The Moon is Down"
+    read once as an anchor, once as the option "Moon Is Down")."""
+    out: list[QuestionEntity] = []
+    taken = {q.entity for q in sides if q.entity}
+    for q in sides:
+        if q.entity not in stated and (found := option_entity(q.name, entities, taken, text)):
+            q = q.model_copy(update={"entity": found})
+            taken.add(found)
+        if q.entity is None or q.entity not in {o.entity for o in out}:
+            out.append(q)
+    return out
+
+
+def option_entity(name: str, entities: list[Entity], taken: set[str], text: str = "") -> str | None:
+    """The entity an option names when no mention matched it whole: the one name with the
+    option's words whatever their case, else the one that writes the option out ("Edward
+    Albee" as "Edward Franklin Albee III", its words in order), else the one ending it, else
+    the one mentioned inside the option written in `text`, else the option without its
+    qualifier ("Manon by Massenet" as "Manon")."""
+    live = [e for e in entities if e.kind not in LITERAL_KINDS and e.id not in taken]
+    wanted = [w.lower() for w in _WORD.findall(name)]
+    # Case aside first: a title-cased question writes "We'Re Going To Eat You".
+    found = [e for e in live if [w.lower() for w in _WORD.findall(e.name)] == wanted]
+    if len(found) == 1:
+        return found[0].id
+    if len(wanted) >= 2:
+        found = [e for e in live if _in_order(wanted, [w.lower() for w in _WORD.findall(e.name)])]
+        if len(found) == 1:
+            return found[0].id
+        # The text's name ends the option's: "Sir Robert Rankin, 1St Baronet" written "Robert
+        # Rankin, 1st Baronet", a title or a leading word the text's reading left out.
+        found = [e for e in live if 2 <= len(ws := [w.lower() for w in _WORD.findall(e.name)])
+                 < len(wanted) and wanted[-len(ws):] == ws]
+        if len(found) == 1:
+            return found[0].id
+    # The option written whole, a shorter mention inside it: "Else" in "Everyone Else is a
+    # 2009 film", the reading having cut the title at the sentence's start.
+    spans = [m.span() for m in re.finditer(re.escape(name), text, re.I)] if name.strip() else []
+    found = [e for e in live if any(m.span and a <= m.span[0] and m.span[1] <= b
+                                    for m in e.mentions for a, b in spans)]
+    if len(found) == 1:
+        return found[0].id
+    head = _QUALIFIER.sub("", name)
+    found = [e for e in live if head != name and e.name.lower() == head.strip().lower()]
+    return found[0].id if len(found) == 1 else None
+
+
+def _in_order(wanted: list[str], words: list[str]) -> bool:
+    """All of `wanted` among the longer `words`, in order."""
+    it = iter(words)
+    return len(words) > len(wanted) and all(w in it for w in wanted)
+
+
+def pick_sides(question: str, entities: list[QuestionEntity]) -> list[QuestionEntity]:
+    """The compared entities: the anchors next to "or", "and" or "&" in the question, or
+    every anchor when fewer than two are."""
+    anchors = [q for q in entities if q.anchor]
+    low = question.lower()
+    # Options joined by "or" first: "Which breed includes A and B, C or D?" compares C and D.
+    for joins in ("or", "or|and|&"):
+        joined = []
+        for q in anchors:
+            at = low.find(q.name.lower())
+            before = low[max(0, at - 9):at] if at >= 0 else ""
+            after = low[at + len(q.name):at + len(q.name) + 6] if at >= 0 else ""
+            if re.search(rf"\b(?:{joins})\s+(?:the\s+)?[\"“‘']?$", before) or re.match(
+                    rf"^[\"”’']?\s*(?:,\s*)?(?:{joins})\b", after):
+                joined.append(q)
+        if len(joined) >= 2:
+            return joined
+    if len(anchors) >= 2:
+        return anchors
+    # A compared name the reader took for a generic word ("before Kasawyn Orquin"): a
+    # comparison has two sides, so every capitalised question entity is one.
+    named = [q for q in entities if q.anchor or q.name[:1].isupper()]
+    return named if len(named) >= 2 else anchors
 
 
 SIDED_TYPES = frozenset({"comparison", "yesno"})
