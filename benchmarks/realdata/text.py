@@ -2,7 +2,8 @@
 
 These are deliberately independent of `logicscore.normalize`: the cases a benchmark
 measures must not change when the pipeline under test changes. They read only the
-lexicon's fixed text key and word lists.
+lexicon's fixed text key and word lists; the helpers perturbations in the package share
+(`logicscore.perturb.text`) are re-exported from there, so both build with one version.
 """
 
 from __future__ import annotations
@@ -11,45 +12,30 @@ import re
 
 from rapidfuzz import fuzz
 
-from logicscore.lexicon.names import ARTICLES, PHRASE_PARTICLES
+from logicscore.lexicon.names import ARTICLES
 from logicscore.lexicon.pronouns import STANDING_PRONOUNS
-from logicscore.lexicon.sentences import ABBREVIATIONS
-from logicscore.lexicon.text import key, word_stem
+from logicscore.lexicon.text import word_stem
+from logicscore.perturb.text import (capitalized_phrases, contains, contains_any, names_alone,
+                                     norm, split_sentences)
+
+__all__ = ["capitalized_phrases", "contains", "contains_any", "names_alone", "norm",
+           "split_sentences", "display_title", "names_subject", "finish", "as_answer_line",
+           "carries", "closeness", "has_pronoun", "similar_names", "content_words",
+           "names_entity"]
 
 _TRAILING_PAREN = re.compile(r"\s*\([^()]*\)\s*$")
 _ARTICLES = tuple(sorted(ARTICLES))
 # Function words a sub-answer may carry that its sentence does not ("for Best Actress").
 _LEADING_FUNCTION = _ARTICLES + ("for", "in", "on", "at", "of", "by", "to", "from")
 _ENDS_SENTENCE = re.compile(r"[.!?][\"'”’)\]]*$")
-# Where a paragraph splits into sentences: end punctuation, space, a capital/digit/quote.
-_SPLIT = re.compile(r"[.!?][\"'”’)]?(?=\s+[\"'“(]?[A-Z0-9])")
-_INITIALS = re.compile(r"^(?:[a-z]\.)*[a-z]$")
 _PRONOUN_RE = re.compile(r"\b(" + "|".join(sorted(STANDING_PRONOUNS)) + r")\b",
                          re.IGNORECASE)
-
-
-def norm(text: str) -> str:
-    """Accent-free, casefolded words joined by single spaces (punctuation dropped): the text
-    key, with "&" read as punctuation as the cases were built."""
-    return key(text.replace("&", " "))
 
 
 def display_title(title: str) -> str:
     """A paragraph title as an answer would write it: "Usher (musician)" → "Usher"."""
     stripped = _TRAILING_PAREN.sub("", title).strip()
     return stripped or title.strip()
-
-
-def contains(haystack: str, needle: str) -> bool:
-    """Word-bounded containment of `needle` in `haystack`, both normalized."""
-    n = norm(needle)
-    return bool(n) and f" {n} " in f" {norm(haystack)} "
-
-
-def contains_any(haystack: str, needles: list[str]) -> bool:
-    """`contains` for several needles, normalizing the haystack once."""
-    padded = f" {norm(haystack)} "
-    return any(n and f" {n} " in padded for n in map(norm, needles))
 
 
 def _strip_leading(words: list[str], stop: tuple[str, ...]) -> list[str]:
@@ -98,34 +84,6 @@ def _first_last_run(tokens: list[str], words: list[str]) -> bool:
     return False
 
 
-_CAP_ARTICLES = frozenset({"The", "A", "An"})
-_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
-
-
-def names_alone(text: str, name: str) -> bool:
-    """Whether `text` names `name` as a whole proper name, not inside a longer one.
-
-    "James Charles Mathew" does not name "Charles Mathew": the run of capitalised words
-    around the match is longer than the name.
-    """
-    target = norm(name).split()
-    if not target:
-        return False
-    words = list(_WORD.finditer(text))
-    keys = [norm(w.group()) for w in words]
-    n = len(target)
-    for i in range(len(words) - n + 1):
-        if keys[i:i + n] != target:
-            continue
-        before = i > 0 and text[words[i - 1].end():words[i].start()].isspace() \
-            and words[i - 1].group()[:1].isupper() and words[i - 1].group() not in _CAP_ARTICLES
-        after = i + n < len(words) and text[words[i + n - 1].end():words[i + n].start()].isspace() \
-            and words[i + n].group()[:1].isupper()
-        if not before and not after:
-            return True
-    return False
-
-
 def finish(sentence: str) -> str:
     """Trimmed, with a full stop when the source sentence lacks end punctuation."""
     text = " ".join(sentence.split())
@@ -140,21 +98,6 @@ def as_answer_line(sentence: str, title: str | None) -> tuple[str, bool]:
     if title is None or names_subject(text, title):
         return text, False
     return f"{display_title(title)}: {text}", True
-
-
-def split_sentences(paragraph: str) -> list[str]:
-    """Split a paragraph into sentences; abbreviations and initials do not end one."""
-    pieces: list[str] = []
-    start = 0
-    for match in _SPLIT.finditer(paragraph):
-        head = paragraph[start:match.end()].rstrip("\"'”’)").rstrip(".!?").split()
-        last_word = head[-1].lower() if head else ""
-        if last_word in ABBREVIATIONS or _INITIALS.match(last_word):
-            continue
-        pieces.append(paragraph[start:match.end()].strip())
-        start = match.end()
-    pieces.append(paragraph[start:].strip())
-    return [p for p in pieces if p]
 
 
 def carries(sentence: str, answer: str) -> bool:
@@ -221,31 +164,3 @@ def names_entity(text: str, name: str) -> bool:
         return True
     words = content_words(name)
     return bool(words) and words <= content_words(text)
-
-
-_JOINERS = ARTICLES - {"an"} | PHRASE_PARTICLES | frozenset({"of", "and", "on"})
-
-
-def capitalized_phrases(text: str) -> list[str]:
-    """Runs of capitalized words (or numbers), lower-case joiners inside ("Miracle on 34th
-    Street"), split at punctuation: the names a properly cased question writes."""
-    phrases: list[str] = []
-    run: list[re.Match] = []
-
-    def close() -> None:
-        while run and not (run[-1].group()[:1].isupper() or run[-1].group()[:1].isdigit()):
-            run.pop()
-        if run:
-            phrases.append(text[run[0].start():run[-1].end()])
-        run.clear()
-
-    for match in _WORD.finditer(text):
-        word = match.group()
-        if run and text[run[-1].end():match.start()] not in (" ", "-"):
-            close()
-        if word[:1].isupper() or word[:1].isdigit() or (run and word in _JOINERS):
-            run.append(match)
-        else:
-            close()
-    close()
-    return phrases
