@@ -67,6 +67,10 @@ def _pr(pairs: list[tuple[bool, bool]]) -> dict[str, Any]:
             "precision": _ratio(tp, predicted), "recall": _ratio(tp, claimed)}
 
 
+def _reasons(copies: Iterable[build.Perturbation]) -> dict[str, int]:
+    return dict(sorted(Counter(c.discard for c in copies).items()))
+
+
 def _per_kind(copies: list[build.Perturbation], outcomes: list[Outcome]) -> dict[str, Any]:
     out = {}
     for kind in build.KINDS:
@@ -78,7 +82,8 @@ def _per_kind(copies: list[build.Perturbation], outcomes: list[Outcome]) -> dict
             "completeness_agrees": _ratio(sum(o.complete is o.copy.complete for o in done), len(done)),
             "failure_agrees": _ratio(sum(o.complete is not None and o.failure == o.copy.failure
                                          for o in done), len(done)),
-            "discarded": dict(sorted(Counter(c.discard for c in mine if c.discard).items())),
+            "not_built": _reasons(c for c in mine if c.record is None),
+            "discarded": _reasons(c for c in mine if c.record is not None and c.discard),
         }
     return out
 
@@ -117,7 +122,8 @@ def _records(lines: Iterable[Any]) -> tuple[list[QARecord], int, int]:
 
 
 def run(lines: Iterable[Any], auditor: Any, *, seed: int = 0,
-        progress: Callable[[str, int], Callable[[], None]] | None = None) -> CalibrationReport:
+        progress: Callable[[str, int], Callable[[], None]] | None = None,
+        signature: str | None = None) -> CalibrationReport:
     """Audit the input, perturb its complete records, audit the sound copies, measure.
 
     Args:
@@ -125,6 +131,8 @@ def run(lines: Iterable[Any], auditor: Any, *, seed: int = 0,
         auditor: anything with `audit_many(Iterable[QARecord])` (and a `signature`).
         seed: picks donors and where distractors go; same seed, same report.
         progress: `progress(label, total)` returns a callback ticked once per audited record.
+        signature: the auditor's options and versions (default: `auditor.signature`; worker
+            pools carry none of their own).
     """
     records, n, bad = _records(lines)
     tick = progress("auditing the input", len(records)) if progress else None
@@ -147,7 +155,7 @@ def run(lines: Iterable[Any], auditor: Any, *, seed: int = 0,
         if tick:
             tick()
         outcomes.append(Outcome(copy, *_verdict(result)))
-    signature = getattr(auditor, "signature", None)
+    signature = signature or getattr(auditor, "signature", None)
     return CalibrationReport(n, bad, len(bases), seed,
                              f"{signature}|calibrate:seed={seed}" if signature else None,
                              copies, outcomes)
@@ -180,9 +188,9 @@ def _footer(report: CalibrationReport, data: dict[str, Any]) -> str:
             f"{data['copies']['errored']} errored; signature `{report.signature}`")
 
 
-def _discard_lines(data: dict[str, Any]) -> list[str]:
+def _discard_lines(data: dict[str, Any], key: str) -> list[str]:
     return [f"{kind}: {why} ({n})" for kind, row in data["by_kind"].items()
-            for why, n in row["discarded"].items()]
+            for why, n in row[key].items()]
 
 
 def render_markdown(report: CalibrationReport) -> str:
@@ -194,7 +202,9 @@ def render_markdown(report: CalibrationReport) -> str:
               "|---|---:|---:|---:|"]
     lines += [f"| {kind} | " + " | ".join(_kind_cells(row)) + " |"
               for kind, row in data["by_kind"].items()]
-    lines += ["", "Not used:", *(f"- {x}" for x in _discard_lines(data) or ["none"])]
+    lines += ["", "Discarded, label not sound:",
+              *(f"- {x}" for x in _discard_lines(data, "discarded") or ["none"])]
+    lines += ["", "Not built:", *(f"- {x}" for x in _discard_lines(data, "not_built") or ["none"])]
     return "\n".join([*lines, "", _footer(report, data)])
 
 
@@ -209,8 +219,9 @@ def render(report: CalibrationReport):
         classes.add_column(col, justify="left" if col == "claimed class" else "right")
     for name, row in _class_rows(data):
         classes.add_row(name, *_class_cells(row))
-    kinds = Table(title="by perturbation", caption="not used: " + ("; ".join(_discard_lines(data))
-                                                                   or "none"))
+    caption = "discarded, label not sound: " + ("; ".join(_discard_lines(data, "discarded")) or "none")
+    kinds = Table(title="by perturbation", caption=caption + "\nnot built: "
+                  + ("; ".join(_discard_lines(data, "not_built")) or "none"))
     for col in ("perturbation", "sound / built", "completeness agrees", "failure agrees"):
         kinds.add_column(col, justify="left" if col == "perturbation" else "right")
     for kind, row in data["by_kind"].items():

@@ -166,7 +166,9 @@ def removal(records: list[dict], auditor: Any) -> dict[str, Any]:
     out: dict[str, Any] = {"all": _flagged(rows)}
     for kind in sorted({r[TYPE] for r in bases if isinstance(r.get(TYPE), str)}):
         out[kind] = _flagged([row for r, row in zip(bases, rows) if r.get(TYPE) == kind])
-    out["discarded"] = dict(sorted(Counter(c.discard for c in copies if c.discard).items()))
+    out["discarded"] = dict(sorted(Counter(c.discard for c in copies
+                                           if c.record is not None and c.discard).items()))
+    out["not_built"] = dict(sorted(Counter(c.discard for c in copies if c.record is None).items()))
     return out
 
 
@@ -232,15 +234,17 @@ def _footer(report: LabelledReport) -> str:
 def _removal_rows(report: LabelledReport) -> list[tuple[str, str, str]]:
     rows = []
     for kind, row in (report.removal or {}).items():
-        if kind != "discarded":
+        if kind not in ("discarded", "not_built"):
             share = "—" if row["share"] is None else f"{row['share']:.3f} ({row['flagged']}/{row['sound']})"
             rows.append((kind, share, f"{row['sound']}/{row['built']}"))
     return rows
 
 
 def _discards(report: LabelledReport) -> str:
-    found = (report.removal or {}).get("discarded", {})
-    return "; ".join(f"{why}: {n}" for why, n in found.items()) or "none"
+    removal = report.removal or {}
+    said = [f"{what}: " + ("; ".join(f"{why} ({n})" for why, n in removal.get(key, {}).items()) or "none")
+            for what, key in (("discarded, label not sound", "discarded"), ("not built", "not_built"))]
+    return "; ".join(said)
 
 
 def render_markdown(report: LabelledReport) -> str:
@@ -255,7 +259,7 @@ def render_markdown(report: LabelledReport) -> str:
         lines += ["", "| question type | body sentence removed → flagged incomplete | sound / built |",
                   "|---|---:|---:|"]
         lines += [f"| {kind} | {share} | {kept} |" for kind, share, kept in _removal_rows(report)]
-        lines += ["", f"Not used (label not sound or not buildable): {_discards(report)}"]
+        lines += ["", f"Body sentence removal {_discards(report)}"]
     return "\n".join([*lines, "", _footer(report)])
 
 
@@ -273,7 +277,7 @@ def render(report: LabelledReport):
     if report.removal is None:
         return table
     removed = Table(title="body sentence removed (labelled-complete answers)",
-                    caption=f"not used: {_discards(report)}")
+                    caption=_discards(report))
     for col in ("question type", "flagged incomplete", "sound / built"):
         removed.add_column(col, justify="left" if col == "question type" else "right")
     for row3 in _removal_rows(report):

@@ -54,7 +54,8 @@ def calibrate(
         try:
             with data.open("rb") as fh:
                 report = calibrate_mod.run(io.read_lines(fh, mapped), runner(auditor, workers),
-                                           seed=seed, progress=progress)
+                                           seed=seed, progress=progress,
+                                           signature=auditor.signature)
         except OSError as exc:
             fail(f"cannot read {data}: {reason(exc)}", 1)
         except calibrate_mod.NoCompleteRecords as exc:

@@ -197,9 +197,10 @@ def _foreign(answer: Answer, text: str) -> bool:
 
 
 def swap_answer_side(answer: Answer, donors: Sequence[Answer], rng: random.Random) -> Perturbation:
-    """The sentence that states the answer replaced by another record's, whose answer becomes
-    the short answer: the question side is this record's, the answer side another's, and no
-    bridge joins them. Claims incomplete, broken."""
+    """The sentence that states the answer replaced by another record's (one naming nothing
+    of this answer and leaning on no sentence before it), whose answer becomes the short
+    answer: the question side is this record's, the answer side another's, and no bridge
+    joins them. Claims incomplete, broken."""
     kind, s = "answer_swapped", answer.sentences
     lines = answer.answer_lines()
     if not lines or len(s) < 2:
@@ -214,12 +215,15 @@ def swap_answer_side(answer: Answer, donors: Sequence[Answer], rng: random.Rando
         line = donor.sentences[donor.answer_line()]
         if contains(answer.record.question, donor.record.answer) or not _foreign(answer, line):
             continue
+        if _refers_back(line):
+            continue  # "It was directed by X" would lean on this answer's sentence before it
         if contains(" ".join(rest), donor.record.answer):
             continue  # the new answer stated another way: it may be reached
         copied = [line if i == at else x for i, x in enumerate(s) if i == at or i not in lines]
         return Perturbation(kind, str(answer.record.id),
                             answer.copy(kind, copied, donor.record.answer), False, "broken")
-    return _unbuilt(answer, kind, "no other record's answer sentence shares no name with this one")
+    return _unbuilt(answer, kind, "no other record's answer sentence shares no name with this "
+                    "one and stands alone")
 
 
 def _refers_back(sentence: str) -> bool:
@@ -248,13 +252,16 @@ def add_distractors(answer: Answer, donors: Sequence[Answer], rng: random.Random
 
 
 def drop_side(answer: Answer, result: AuditResult | None) -> Perturbation:
-    """Comparison and yes/no questions: the sentences naming the last compared side (and no
-    other) dropped, so that side's value is never stated. Claims incomplete, broken."""
+    """Comparison and yes/no questions: the sentences naming one compared side (the first
+    the short answer does not name) and no other side dropped, so that side's value is never
+    stated while the conclusion stays. Claims incomplete, broken."""
     kind, s = "side_dropped", answer.sentences
     sides = [x.name for x in (result.sides if result is not None else [])]
     if result is None or result.question_type not in ("comparison", "yesno") or len(sides) < 2:
         return _unbuilt(answer, kind, "not a comparison or yes/no question with two sides")
-    side, others = sides[-1], sides[:-1]
+    side = next((x for x in sides if not contains(answer.record.answer, x)
+                 and not contains(x, answer.record.answer)), sides[-1])
+    others = [x for x in sides if x != side]
     dropped = {i for i, x in enumerate(s) if contains(x, side)
                and not any(contains(x, o) for o in others)}
     remaining = [x for i, x in enumerate(s) if i not in dropped]
