@@ -86,6 +86,20 @@ def test_cycle_whose_answer_sentence_names_the_question_is_discarded():
     assert not copy.sound and "names the question" in copy.discard
 
 
+def test_cycle_on_a_sentence_leaning_on_a_dropped_one_is_discarded():
+    copy = build.add_cycle(_answer("c", BRIDGE.record.question, "Tobias Renner",
+                                   "Marta Ellison starred in Glass Harbor. It was directed by Tobias Renner."))
+    assert not copy.sound and "leans on a dropped one" in copy.discard
+
+
+def test_comparisons_get_no_cycle_or_swap_but_a_side_dropped():
+    answer = _answer("k", "Which opened first, Alda Road or Brill Lane?", "Brill Lane",
+                     "Alda Road opened in 1990. Brill Lane opened in 1985. So Brill Lane opened first.")
+    copies = {c.kind: c for c in build.perturb(answer, _compared(), DONORS)}
+    assert copies["cycle"].record is None and copies["answer_swapped"].record is None
+    assert copies["side_dropped"].sound and list(copies) == list(build.KINDS)
+
+
 def test_answer_swapped_claims_broken_with_the_donor_answer():
     copy = build.swap_answer_side(BRIDGE, DONORS, _rng())
     assert copy.sound and (copy.complete, copy.failure) == (False, "broken")
@@ -217,7 +231,7 @@ def test_cli_calibrate_failure_modes(tmp_path):
     empty = tmp_path / "none.jsonl"
     empty.write_text("{broken\n", encoding="utf-8")
     result = runner.invoke(app, ["calibrate", str(empty), "-q"])
-    assert result.exit_code == 1 and "no record scores complete" in result.output
+    assert result.exit_code == 2 and "no record scores complete" in result.output
     assert "1 of 1 lines are not records" in result.output
     missing = runner.invoke(app, ["calibrate", str(tmp_path / "absent.jsonl")])
     assert missing.exit_code == 2 and "not found" in missing.output

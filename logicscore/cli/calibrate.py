@@ -59,7 +59,7 @@ def calibrate(
         except OSError as exc:
             fail(f"cannot read {data}: {reason(exc)}", 1)
         except calibrate_mod.NoCompleteRecords as exc:
-            fail(f"{data}: {exc}", 1)
+            fail(f"{data}: {exc}", 2)
     if as_json:
         typer.echo(json.dumps(report.to_json_dict(), indent=2, sort_keys=True))
     elif as_md:

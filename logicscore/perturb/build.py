@@ -181,6 +181,8 @@ def add_cycle(answer: Answer) -> Perturbation:
     why = ""
     if answer.names(at):
         why = "the answer's sentence names the question: the loop would reach it"
+    elif _refers_back(s[at]):
+        why = "the answer's sentence leans on a dropped one: no named link to loop on"
     elif not dropped:
         why = "no sentence names the question: nothing to cut"
     return Perturbation(kind, str(answer.record.id), answer.copy(kind, remaining), False,
@@ -281,12 +283,18 @@ def rng_for(seed: int, record_id: str, kind: str) -> random.Random:
 
 def perturb(answer: Answer, result: AuditResult | None, donors: Sequence[Answer],
             seed: int = 0) -> list[Perturbation]:
-    """One perturbation of each kind (`KINDS` order), built or not, for one answer."""
+    """One perturbation of each kind (`KINDS` order), built or not, for one answer; `result`
+    is the auditor's reading of it, whose question type and compared sides pick the kinds."""
     rid = str(answer.record.id)
+    compared = result is not None and result.question_type in ("comparison", "yesno")
+    why = "a comparison or yes/no question: a compared side is dropped instead"
     builders: dict[str, Callable[[], Perturbation]] = {
         "body_dropped": lambda: drop_body(answer),
-        "cycle": lambda: add_cycle(answer),
-        "answer_swapped": lambda: swap_answer_side(answer, donors, rng_for(seed, rid, "swap")),
+        # Loops and swapped answer sides are failures of a chain to one answer (SPEC §4.5).
+        "cycle": lambda: (_unbuilt(answer, "cycle", why, failure="circular") if compared
+                          else add_cycle(answer)),
+        "answer_swapped": lambda: (_unbuilt(answer, "answer_swapped", why) if compared
+                                   else swap_answer_side(answer, donors, rng_for(seed, rid, "swap"))),
         "distractor": lambda: add_distractors(answer, donors, rng_for(seed, rid, "distract")),
         "side_dropped": lambda: drop_side(answer, result),
     }
