@@ -71,6 +71,11 @@ def _reasons(copies: Iterable[build.Perturbation]) -> dict[str, int]:
     return dict(sorted(Counter(c.discard for c in copies).items()))
 
 
+def typed(outcomes: list[Outcome]) -> list[Outcome]:
+    """The outcomes whose copy claims a failure type, or claims complete (no failure)."""
+    return [o for o in outcomes if o.copy.complete or o.copy.failure is not None]
+
+
 def _per_kind(copies: list[build.Perturbation], outcomes: list[Outcome]) -> dict[str, Any]:
     out = {}
     for kind in build.KINDS:
@@ -81,7 +86,7 @@ def _per_kind(copies: list[build.Perturbation], outcomes: list[Outcome]) -> dict
             "kept_share": _ratio(len(done), sum(c.record is not None for c in mine)),
             "completeness_agrees": _ratio(sum(o.complete is o.copy.complete for o in done), len(done)),
             "failure_agrees": _ratio(sum(o.complete is not None and o.failure == o.copy.failure
-                                         for o in done), len(done)),
+                                         for o in typed(done)), len(typed(done))),
             "not_built": _reasons(c for c in mine if c.record is None),
             "discarded": _reasons(c for c in mine if c.record is not None and c.discard),
         }
@@ -90,13 +95,15 @@ def _per_kind(copies: list[build.Perturbation], outcomes: list[Outcome]) -> dict
 
 def measure(copies: list[build.Perturbation], outcomes: list[Outcome]) -> dict[str, Any]:
     """Flagging incomplete and each failure type: precision and recall over the sound copies
-    (an errored copy is predicted nothing: neither complete nor any failure)."""
+    (an errored copy is predicted nothing: neither complete nor any failure); the failure
+    types over the copies that claim one (or claim complete)."""
     incomplete = _pr([(not o.copy.complete, o.complete is False) for o in outcomes])
     failures = {t: _pr([(o.copy.failure == t, o.complete is False and o.failure == t)
-                        for o in outcomes]) for t in FAILURES}
+                        for o in typed(outcomes)]) for t in FAILURES}
     built = sum(c.record is not None for c in copies)
     return {"copies": {"built": built, "sound": len(outcomes), "kept_share": _ratio(len(outcomes), built),
-                       "errored": sum(o.complete is None for o in outcomes)},
+                       "errored": sum(o.complete is None for o in outcomes),
+                       "failure_unclaimed": len(outcomes) - len(typed(outcomes))},
             "incomplete": incomplete,
             "complete": _pr([(o.copy.complete, o.complete is True) for o in outcomes]),
             "by_failure": failures, "by_kind": _per_kind(copies, outcomes)}
@@ -184,7 +191,8 @@ def _kind_cells(row: dict[str, Any]) -> list[str]:
 
 def _footer(report: CalibrationReport, data: dict[str, Any]) -> str:
     return (f"{report.lines} lines, {report.input_errors} not records, {report.bases} scored complete "
-            f"(perturbed); {data['copies']['sound']} of {data['copies']['built']} copies kept as sound, "
+            f"(perturbed); {data['copies']['sound']} of {data['copies']['built']} copies kept as sound "
+            f"({data['copies']['failure_unclaimed']} claim incomplete with no failure type), "
             f"{data['copies']['errored']} errored; signature `{report.signature}`")
 
 

@@ -38,12 +38,24 @@ def _rng() -> random.Random:
     return random.Random("test")
 
 
+TWO_ANCHORS = _answer("t", "Who directed the film that Marta Ellison starred in with Oren Vale?",
+                      "Tobias Renner", "Marta Ellison starred in the film Glass Harbor. Oren Vale "
+                      "starred in Glass Harbor too. Glass Harbor was directed by Tobias Renner.")
+
+
 def test_body_dropped_claims_incomplete_broken_and_keeps_the_answer():
-    copy = build.drop_body(BRIDGE)
+    copy = build.drop_body(TWO_ANCHORS)
     assert copy.sound and (copy.complete, copy.failure) == (False, "broken")
+    assert copy.record.long_answer == ("Oren Vale starred in Glass Harbor too. Glass Harbor was "
+                                       "directed by Tobias Renner.")
+    assert copy.record.id == "t#body_dropped" and copy.record.meta["source"] == "t"
+
+
+def test_body_dropped_claims_no_failure_type_when_the_rest_is_shallow():
+    copy = build.drop_body(BRIDGE)
+    assert copy.sound and (copy.complete, copy.failure) == (False, None)
     assert copy.record.long_answer == ("Glass Harbor was directed by Tobias Renner. "
                                        "So the answer is Tobias Renner.")
-    assert copy.record.id == "q#body_dropped" and copy.record.meta["source"] == "q"
 
 
 def test_body_dropped_with_every_name_restated_is_discarded():
@@ -131,13 +143,21 @@ def test_distractor_claims_complete_and_keeps_every_sentence_in_order():
     assert all(x in {s for d in DONORS for s in d.sentences} for x in added)
 
 
-def test_distractor_never_goes_before_a_pronoun():
+def test_distractor_goes_before_or_after_the_answer_never_inside_it():
+    """Inside, a distractor could capture a pronoun or a description ("the film")."""
     leaning = _answer("p", BRIDGE.record.question, "Tobias Renner",
-                      "Marta Ellison starred in the film Glass Harbor. It was directed by Tobias Renner.")
+                      "Marta Ellison starred in the film Glass Harbor. The film was directed by "
+                      "Tobias Renner.")
     for seed in range(8):
-        sentences = build.Answer.of(build.add_distractors(leaning, DONORS, random.Random(seed)).record).sentences
-        at = sentences.index("It was directed by Tobias Renner.")
-        assert sentences[at - 1] == "Marta Ellison starred in the film Glass Harbor."
+        text = build.add_distractors(leaning, DONORS, random.Random(seed)).record.long_answer
+        assert leaning.record.long_answer in text
+
+
+def test_distractor_refuses_conclusions_and_sentences_that_lean_back():
+    donors = [_answer("z", "Who founded Oakline Records?", "Halden Pryce",
+                      "So Rena Voss and Ivo Marsh are not both singers. It was founded in 1970 "
+                      "by Halden Pryce.")]
+    assert build.add_distractors(BRIDGE, donors, _rng()).record is None
 
 
 def _compared(kind: str = "comparison") -> AuditResult:
@@ -169,7 +189,7 @@ def test_removal_noise_is_the_harness_rule():
 
 def test_each_perturbation_is_audited_as_it_claims(auditor):
     """The hand-built copies, read by the real pipeline, get the verdicts they claim."""
-    copies = [build.drop_body(BRIDGE), build.add_cycle(BRIDGE),
+    copies = [build.drop_body(TWO_ANCHORS), build.add_cycle(BRIDGE),
               build.swap_answer_side(BRIDGE, DONORS, _rng()), build.add_distractors(BRIDGE, DONORS, _rng())]
     results = list(auditor.audit_many(c.record for c in copies))
     for copy, result in zip(copies, results):
@@ -248,3 +268,21 @@ def test_labelled_bench_measures_body_sentence_removal(auditor):
     assert removed["not_built"] == {"one sentence: no body sentence beside the answer's": 1}
     assert removed["discarded"] == {}
     assert "body sentence removed" in labelled.render_markdown(report)
+
+
+def test_measure_precision_recall_and_unclaimed_failures():
+    def outcome(complete, failure, got_complete, got_failure, kind="body_dropped"):
+        copy = build.Perturbation(kind, "s", BRIDGE.record, complete, failure)
+        return calibrate.Outcome(copy, got_complete, got_failure)
+
+    outcomes = [outcome(False, "broken", False, "broken"), outcome(False, "broken", True, None),
+                outcome(False, None, False, "deviated"), outcome(True, None, False, "broken", "distractor"),
+                outcome(False, "circular", None, None, "cycle")]
+    data = calibrate.measure([o.copy for o in outcomes], outcomes)
+    assert data["incomplete"] == {"claimed": 4, "predicted": 3, "hits": 2, "precision": 0.6667,
+                                  "recall": 0.5}
+    assert data["by_failure"]["broken"] == {"claimed": 2, "predicted": 2, "hits": 1,
+                                            "precision": 0.5, "recall": 0.5}
+    assert data["by_failure"]["deviated"]["predicted"] == 0  # its copy claimed no failure type
+    assert data["copies"]["failure_unclaimed"] == 1 and data["copies"]["errored"] == 1
+    assert data["by_kind"]["body_dropped"]["failure_agrees"] == 0.5

@@ -40,7 +40,8 @@ class Perturbation:
     """One perturbed copy and its claim: expected completeness and failure type.
 
     `record` is None when the copy could not be built; `discard` says why the copy is not
-    used ("" when its claim is sound and it is audited).
+    used ("" when its claim is sound and it is audited). An incomplete claim with `failure`
+    None claims no failure type (it counts for completeness only).
     """
 
     kind: str
@@ -79,8 +80,7 @@ class Answer:
         conclusion ("So the answer is X"), else the last that writes it (callers check that
         one does)."""
         lines = self.answer_lines()
-        stated = [i for i in lines if norm(self.sentences[i]).split()[:1]
-                  and norm(self.sentences[i]).split()[0] not in CONCLUDING_WORDS]
+        stated = [i for i in lines if norm(self.sentences[i]) and not _concludes(self.sentences[i])]
         return stated[0] if stated else lines[-1]
 
     def names(self, i: int) -> list[str]:
@@ -116,16 +116,23 @@ def written_names(text: str) -> list[str]:
     return out
 
 
-def _failure_left(answer: Answer, remaining: Sequence[str]) -> str:
+def _concludes(sentence: str) -> bool:
+    return norm(sentence).split()[:1] in ([w] for w in CONCLUDING_WORDS)
+
+
+def _failure_left(answer: Answer, remaining: Sequence[str]) -> str | None:
     """broken while a question name is still written (an anchor without its hop); deviated
-    when none is and the rest still names two things beside the answer, so the answer's
-    side goes two propositions deep elsewhere (SPEC §4.5)."""
+    when none is and the rest still states two links (two sentences that are no conclusion,
+    naming two things beside the answer), so the answer's side goes two propositions deep
+    elsewhere (SPEC §4.5). Otherwise None: incomplete for sure, but whether the rest goes
+    two propositions deep is not something fixed text can tell, so no failure type is claimed."""
     text = " ".join(remaining)
     if any(contains(text, n) for n in answer.asked):
         return "broken"
-    others = {norm(n) for n in written_names(text) if not contains(n, answer.record.answer)
-              and not contains(answer.record.answer, n)}
-    return "deviated" if len(others) >= 2 else "broken"
+    stating = [x for x in remaining if not _concludes(x)]
+    others = {norm(n) for n in written_names(" ".join(stating))
+              if not contains(n, answer.record.answer) and not contains(answer.record.answer, n)}
+    return "deviated" if len(stating) >= 2 and len(others) >= 2 else None
 
 
 def drop_body(answer: Answer) -> Perturbation:
@@ -234,22 +241,24 @@ def _refers_back(sentence: str) -> bool:
 
 
 def add_distractors(answer: Answer, donors: Sequence[Answer], rng: random.Random) -> Perturbation:
-    """One or two body sentences of other records, naming nothing this answer names and
-    leaning on nothing before them, put in where no pronoun or demonstrative follows (so no
-    reference is captured), or at the end: claims complete (padding never cuts a chain)."""
+    """One or two body sentences of other records, naming nothing this answer names, leaning
+    on nothing before them and concluding nothing, put in before the answer or after it,
+    where no pronoun or description ("the film") can be captured: claims complete (padding
+    never cuts a chain)."""
     kind = "distractor"
     pool = [x for d in donors if d.record.id != answer.record.id
-            for i, x in enumerate(d.sentences)
-            if not d.writes_answer(i) and 4 <= len(x.split()) <= 60 and not _refers_back(x)]
+            for i, x in enumerate(d.sentences) if not d.writes_answer(i)
+            and 4 <= len(x.split()) <= 60 and not _refers_back(x) and not _concludes(x)]
     rng.shuffle(pool)
     picked = [x for x in pool[:_DONOR_TRIES] if _foreign(answer, x)][:rng.choice((1, 2))]
     if not picked:
         return _unbuilt(answer, kind, "no other record's sentence shares no name with this one",
                         complete=True, failure=None)
-    lines = list(answer.sentences)
+    head: list[str] = []
+    tail: list[str] = []
     for line in picked:
-        slots = [i for i in range(len(lines)) if not _refers_back(lines[i])] + [len(lines)]
-        lines.insert(rng.choice(slots), line)
+        (head if rng.random() < 0.5 else tail).append(line)
+    lines = [*head, *answer.sentences, *tail]
     return Perturbation(kind, str(answer.record.id), answer.copy(kind, lines), True, None)
 
 
