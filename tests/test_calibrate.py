@@ -286,3 +286,19 @@ def test_measure_precision_recall_and_unclaimed_failures():
     assert data["by_failure"]["deviated"]["predicted"] == 0  # its copy claimed no failure type
     assert data["copies"]["failure_unclaimed"] == 1 and data["copies"]["errored"] == 1
     assert data["by_kind"]["body_dropped"]["failure_agrees"] == 0.5
+
+
+def test_body_dropped_needs_a_question_name_to_cut():
+    lowercase = _answer("w", "where was the discoverer of polonium born?", "Warsaw",
+                        "Marie Curie discovered polonium. She was born in Warsaw.")
+    copy = build.drop_body(lowercase)
+    assert copy.record is None and "no name of the question" in copy.discard
+
+
+def test_copies_keep_given_question_entities_and_clear_a_swapped_gold():
+    record = BRIDGE.record.model_copy(update={"question_entities": ["Marta Ellison"],
+                                              "gold_answer": "Tobias Renner"})
+    given = build.Answer.of(record)
+    assert build.drop_body(given).record.question_entities == ["Marta Ellison"]
+    swapped = build.swap_answer_side(given, DONORS, _rng()).record
+    assert swapped.gold_answer is None and swapped.question_entities == ["Marta Ellison"]

@@ -90,8 +90,9 @@ class Answer:
         source = self.record
         return source.model_copy(update={
             "id": f"{source.id}#{kind}", "long_answer": " ".join(lines),
+            # A new short answer has no gold of its own; the hop count is the original's.
             "answer": source.answer if answer is None else answer,
-            "question_entities": None, "hops": None,
+            "gold_answer": source.gold_answer if answer is None else None, "hops": None,
             "meta": {**source.meta, "perturbation": kind, "source": source.id}})
 
 
@@ -148,6 +149,9 @@ def drop_body(answer: Answer) -> Perturbation:
     body = [i for i in range(len(s)) if i not in keep]
     if not body:
         return _unbuilt(answer, kind, "every sentence writes the answer")
+    if not answer.asked:
+        return _unbuilt(answer, kind, "the long answer writes no name of the question: nothing "
+                        "shows a removal cuts a hop")
     first = next((i for i in body if answer.names(i)), body[0])
     restating = {i for i in body if i != first and set(answer.names(i)) & set(answer.names(first))}
     noise = ""
