@@ -7,20 +7,25 @@ A labelled record is an input record plus `label_*` fields written by a person r
 long answer: `label_completeness` (complete / incomplete / ambiguous) and, when present,
 `label_question_type`. Labels are stripped before the auditor sees a record. Measured:
 recall on complete, specificity on incomplete, balanced accuracy, overall and per question
-type; ambiguous records are counted apart; an errored result is a wrong prediction.
+type; ambiguous records are counted apart; an errored result is a wrong prediction. Beside
+them, each labelled-complete answer loses a body sentence (with the sentences that restate
+its names, `perturb.build.drop_body`) and, where that "incomplete" label is sound, the share
+the auditor flags incomplete.
 """
 
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from .models import AuditResult, QARecord
+from .perturb import build
 
 __all__ = ["LABEL", "LabelledReport", "is_labelled", "label_problem", "strip_labels", "run",
-           "measure", "answer_mentioned", "names_mentioned", "render", "render_markdown"]
+           "measure", "removal", "answer_mentioned", "names_mentioned", "render", "render_markdown"]
 
 LABEL = "label_completeness"
 TYPE = "label_question_type"
@@ -132,12 +137,39 @@ class LabelledReport:
     errors: int = 0
     signature: str | None = None
     rejected: list[Any] = field(default_factory=list)
+    # Body sentence removed from labelled-complete answers: per question type, and discards.
+    removal: dict[str, Any] | None = None
 
     def to_json_dict(self) -> dict[str, Any]:
         skipped = {"input_errors": [r.to_json_dict() for r in self.rejected]} if self.rejected else {}
+        removal = {"body_sentence_removed": self.removal} if self.removal is not None else {}
         return {"kind": "labelled", "n": self.n, "ambiguous": self.ambiguous, "errors": self.errors,
                 "signature": self.signature, "by_question_type": self.auditor,
-                "baselines": self.baselines, **skipped}
+                "baselines": self.baselines, **removal, **skipped}
+
+
+def _flagged(rows: list[tuple[build.Perturbation, bool]]) -> dict[str, Any]:
+    sound = [hit for copy, hit in rows if copy.sound]
+    return {"built": sum(copy.record is not None for copy, _ in rows), "sound": len(sound),
+            "flagged": sum(sound), "share": _ratio(sum(sound), len(sound))}
+
+
+def removal(records: list[dict], auditor: Any) -> dict[str, Any]:
+    """Each labelled-complete answer with a body sentence removed (`build.drop_body`); where
+    the "incomplete" label is sound, whether the auditor flags it incomplete (an errored
+    result is not flagged). Per question type, with why copies were not used."""
+    bases = [r for r in records if r[LABEL] == "complete"]
+    copies = [build.drop_body(build.Answer.of(strip_labels(r))) for r in bases]
+    audited = iter(auditor.audit_many(c.record for c in copies if c.sound and c.record))
+    hits = [c.sound and _predicted(next(audited)) is False for c in copies]
+    rows = list(zip(copies, hits))
+    out: dict[str, Any] = {"all": _flagged(rows)}
+    for kind in sorted({r[TYPE] for r in bases if isinstance(r.get(TYPE), str)}):
+        out[kind] = _flagged([row for r, row in zip(bases, rows) if r.get(TYPE) == kind])
+    out["discarded"] = dict(sorted(Counter(c.discard for c in copies
+                                           if c.record is not None and c.discard).items()))
+    out["not_built"] = dict(sorted(Counter(c.discard for c in copies if c.record is None).items()))
+    return out
 
 
 def run(records: list[dict], auditor: Any = None, *,
@@ -164,7 +196,7 @@ def run(records: list[dict], auditor: Any = None, *,
                           sum(r[LABEL] == "ambiguous" for r in records),
                           sum(p is None for p in predicted),
                           getattr(auditor, "signature", None) if auditor is not None else None,
-                          list(rejected))
+                          list(rejected), removal(records, auditor) if auditor is not None else None)
 
 
 # -- rendering ---------------------------------------------------------------------------
@@ -199,6 +231,22 @@ def _footer(report: LabelledReport) -> str:
     return text
 
 
+def _removal_rows(report: LabelledReport) -> list[tuple[str, str, str]]:
+    rows = []
+    for kind, row in (report.removal or {}).items():
+        if kind not in ("discarded", "not_built"):
+            share = "—" if row["share"] is None else f"{row['share']:.3f} ({row['flagged']}/{row['sound']})"
+            rows.append((kind, share, f"{row['sound']}/{row['built']}"))
+    return rows
+
+
+def _discards(report: LabelledReport) -> str:
+    removal = report.removal or {}
+    said = [f"{what}: " + ("; ".join(f"{why} ({n})" for why, n in removal.get(key, {}).items()) or "none")
+            for what, key in (("discarded, label not sound", "discarded"), ("not built", "not_built"))]
+    return "; ".join(said)
+
+
 def render_markdown(report: LabelledReport) -> str:
     """Per question type: the auditor's measures with the baselines beneath, as markdown."""
     lines = ["| question type | predictor | recall on complete | specificity on incomplete "
@@ -207,11 +255,17 @@ def render_markdown(report: LabelledReport) -> str:
         bold = "**" if name == "logicscore" else ""
         lines.append(f"| {kind} | {bold}{name}{bold} | "
                      + " | ".join(_cell(row, k) for k in _COLUMNS) + " |")
+    if report.removal is not None:
+        lines += ["", "| question type | body sentence removed → flagged incomplete | sound / built |",
+                  "|---|---:|---:|"]
+        lines += [f"| {kind} | {share} | {kept} |" for kind, share, kept in _removal_rows(report)]
+        lines += ["", f"Body sentence removal {_discards(report)}"]
     return "\n".join([*lines, "", _footer(report)])
 
 
 def render(report: LabelledReport):
     """The same table for a terminal (rich)."""
+    from rich.console import Group
     from rich.table import Table
 
     table = Table(title="logicscore bench (labelled answers)", caption=_footer(report))
@@ -220,4 +274,12 @@ def render(report: LabelledReport):
     for kind, name, row in _rows(report):
         table.add_row(kind, name, *(_cell(row, k) for k in _COLUMNS),
                       style="bold" if name == "logicscore" else None)
-    return table
+    if report.removal is None:
+        return table
+    removed = Table(title="body sentence removed (labelled-complete answers)",
+                    caption=_discards(report))
+    for col in ("question type", "flagged incomplete", "sound / built"):
+        removed.add_column(col, justify="left" if col == "question type" else "right")
+    for row3 in _removal_rows(report):
+        removed.add_row(*row3)
+    return Group(table, removed)

@@ -10,23 +10,16 @@ record's sentence (incomplete), and distractor sentences added (complete, less c
 from __future__ import annotations
 
 import random
-import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from logicscore import QARecord
 # The harness's items are the dataset adapters' (Hop re-exported for the harness's users).
 from logicscore.formats.items import Hop, Item, Line  # noqa: F401
-from logicscore.formats.text import (as_answer_line, capitalized_phrases, contains, contains_any,
+from logicscore.formats.text import (as_answer_line, contains, contains_any,
                                      display_title, names_alone)
+from logicscore.perturb.text import removal_noise
 
-# Capitalised at the start of a question, never the start of a name there.
-_QUESTION_WORDS = frozenset("""
-what which who whom whose when where why how is are was were do does did in on at the a an
-of for by from to as
-""".split())
-# Capitalised only as the question's first word: "In True Grit, who …".
-_LEADING = frozenset("in on at of for by from to as the a an".split())
 KINDS = ("gold", "hop_removed", "replaced", "distractor")
 LABELS = {"gold": "complete", "hop_removed": "incomplete", "replaced": "incomplete",
           "distractor": "complete", "side_removed": "incomplete"}
@@ -97,35 +90,12 @@ def _case(item: Item, kind: str, lines: Iterable[Line], noise: str = "") -> Case
 
 
 def _noise(item: Item, removed: int, remaining: list[Line]) -> str:
-    """Why an "incomplete" label may be wrong ("" when it is sound).
-
-    A removal that leaves a name of the question unwritten cuts that anchor off for sure
-    (`_cut`). Otherwise the chain may survive legitimately when what remains still names
-    the removed hop's subject (its title, or the gold evidence subject for 2Wiki's first
-    hop), or when every name of the question the gold answer writes is still written beside
-    the answer: then no named anchor lost its support ("Which river system in Chilhowie,
-    Virginia …" kept by "… the Holston River Valley near Chilhowie, Virginia").
-    """
-    text = " ".join(line.text for line in remaining)
-    gold = " ".join(line.text for line in item.gold_lines())
-    asked = [n for n in _question_names(item.question) if contains(gold, n)]
-    if any(_cut(text, n) for n in asked):
-        return ""
-    if any(names_alone(text, name) for name in _subjects(item, removed)):
-        return "removed hop's subject still named"
-    if asked and all(contains(text, n) for n in asked) and contains(text, item.answer):
-        return "every question name still written beside the answer"
-    return ""
-
-
-def _cut(text: str, name: str) -> bool:
-    """Whether `text` no longer writes `name`, a name sure to be an anchor: two words or more
-    once a leading figure goes ("39th Vice President of the United States" is a
-    description; "English", "Catholic" may be nationalities, never required chain ends)."""
-    words = name.split()
-    while words and any(c.isdigit() for c in words[0]):
-        words.pop(0)
-    return len(words) >= 2 and not contains(text, " ".join(words))
+    """Why an "incomplete" label may be wrong ("" when it is sound): `removal_noise`, with
+    the removed hop's subject its title (and the gold evidence subject for 2Wiki's first
+    hop)."""
+    return removal_noise(item.question, item.answer,
+                         " ".join(line.text for line in item.gold_lines()),
+                         " ".join(line.text for line in remaining), _subjects(item, removed))
 
 
 def _subjects(item: Item, hop: int) -> list[str]:
@@ -133,26 +103,6 @@ def _subjects(item: Item, hop: int) -> list[str]:
     if hop == 0 and item.evidences:
         names.append(item.evidences[0][0])
     return names
-
-
-def _question_names(question: str) -> list[str]:
-    """The question's capitalised names, "X and Y" runs also as X and Y; numbers ("11-1")
-    constrain an answer but name nothing."""
-    out = []
-    # "Tim Russert (Talk Show)": a disambiguator, not a name of its own.
-    question = re.sub(r"\([^()]*\)", " ", question)
-    for phrase in capitalized_phrases(question):
-        opening = question.lstrip().startswith(phrase)
-        words = phrase.split()
-        while len(words) > 1 and words[0].lower() in _LEADING:
-            words.pop(0)  # "In True Grit, who …" names True Grit
-        phrase = " ".join(words)
-        if (opening and words[0].lower() in _QUESTION_WORDS) or not any(c.isalpha() for c in phrase):
-            continue  # "Which American actor": the wh-phrase; inside: "on How I Met Your Mother"
-        out.append(phrase)
-        # "Barney on How I Met Your Mother": two names joined like "Miracle on 34th Street".
-        out += [p for p in re.split(r"\s+(?:and|or|on)\s+", phrase) if p != phrase]
-    return out
 
 
 @dataclass(frozen=True)

@@ -61,4 +61,4 @@ def main() -> None:
 
 
 # The command modules register themselves on `app`, in the order `--help` lists them.
-from . import score, explain, data, reports, assess  # noqa: E402, F401
+from . import score, explain, data, reports, assess, calibrate  # noqa: E402, F401

@@ -17,3 +17,11 @@ TITLE_CONNECTORS = CONNECTORS | words("in the and a an on to for with at from my
 # Lowercase words a title written out in an answer may hold between capitalised ones.
 TITLE_SMALL_WORDS = (TITLE_CONNECTORS | TITLE_PARTICLES
                      | words("be or as by into up out off over et"))
+# Capitalised at the start of a question, never the start of a name there (reading a
+# question's names as fixed text, for perturbations whose labels must not move with the rules).
+QUESTION_OPENERS = words("""
+what which who whom whose when where why how is are was were do does did in on at the a an
+of for by from to as
+""")
+# Capitalised only as the question's first word: "In True Grit, who …".
+QUESTION_LEADING = words("in on at of for by from to as the a an")

@@ -14,4 +14,6 @@ STANDING_PRONOUNS = THIRD_PERSON_PRONOUNS - words("himself herself itself themse
 # Relative pronouns: they open a clause about the noun before them.
 RELATIVE_PRONOUNS = words("who whom which that whose")
 # Words that are no name, whatever they refer to: a mention of "it" or "these" names nothing.
-PRONOUNS = THIRD_PERSON_PRONOUNS | words("this that these those who whom which we us i you")
+# Demonstratives that point back at what a previous sentence named ("this film").
+DEMONSTRATIVES = words("this these those")
+PRONOUNS = THIRD_PERSON_PRONOUNS | DEMONSTRATIVES | words("that who whom which we us i you")
