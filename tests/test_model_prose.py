@@ -37,6 +37,31 @@ ROWS = [
     pytest.param("Where did the 1990 Brask Owls play?", "Tarvel",
                  "The 1990 Brask Owls football team represented Osk College in Tarvel.",
                  [], 1, id="named-description-subject"),
+    # A relative clause describes a thing it never names: what it says is of that thing, not
+    # of the names around it (the child was born in Velmar, not the hymns; the colony is in
+    # Tarvel, not the society) ...
+    pytest.param("Which section of the Tarn Hymns covers the birth of a child who was born in "
+                 "Velmar?", "Dawn", 'The section of the Tarn Hymns that covers the birth of a '
+                 'child who was born in Velmar is the "Dawn" section.', [], 0,
+                 id="unnamed-relative-clause-head"),
+    pytest.param("Where was the colony in which the Osk Society meets located?", "Tarvel",
+                 "The colony in which the Osk Society meets is located in Tarvel.", [], 0,
+                 id="unnamed-relative-clause-subject"),
+    pytest.param("Who directed the film that starred Tarn Osk?", "Ilo Vask",
+                 "Ilo Vask directed a film that starred Tarn Osk.", [], 0,
+                 id="unnamed-relative-clause-object"),
+    # ... unless a name stands beside it, the clause names it, or an earlier sentence says
+    # which thing the definite description is.
+    pytest.param("In what 1990 film directed by Ilo Vask does Tarn Osk appear?", "Moonfall",
+                 'Ilo Vask directed the film "Moonfall" in 1990, which Tarn Osk appeared in.',
+                 [], 1, id="relative-clause-of-named"),
+    pytest.param("Which division did Tarn Osk compete in?", "lightweight",
+                 "So Tarn Osk competed in the same weight division, which is lightweight.", [], 1,
+                 id="relative-clause-names"),
+    pytest.param("Ilo Vask was given an award in 1990 that was first presented in what year?",
+                 "1950", "Ilo Vask won the Tarn Medal in 1990. The Tarn Medal was first presented "
+                 "in 1950. Therefore, the award that Ilo Vask received in 1990 was first presented "
+                 "in 1950.", [], 1, id="relative-clause-said-before"),
     pytest.param("Which city is located in Brasklund?", "Tarvel",
                  "The city of Tarvel is located in Brasklund. Ilo Vask is a native of Tarvel.",
                  [], 1, id="description-of-name"),

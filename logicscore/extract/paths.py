@@ -15,6 +15,7 @@ _SUBJ = ("nsubj", "nsubjpass")
 # "the stadium", "this film": a definite description of a kind of thing.
 _DESCRIPTION_HEADS = DESCRIPTOR_NOUNS | DESCRIPTORS
 _DEFINITE = frozenset({"the", "this", "that", "these", "those"})
+_DESCRIBING_CLAUSES = ("relcl",)
 
 
 class Paths:
@@ -97,16 +98,31 @@ class Paths:
         for start in (a, b):
             t, below = self.doc[start], None
             while t.i != lca and t.head.i != t.i:
-                # Only a clause or a preposition between them: "The 1974 X team" is X, and
-                # so is "the city of X".
-                if (t.dep_ in _SUBJ and t.i not in self.arg_at and t.head.i == lca
-                        and below is not None and (below.dep_ in ("acl", "relcl") or
-                                                   (below.dep_ == "prep" and below.lower_ != "of"))
-                        and self.lemma(t).lower() in _DESCRIPTION_HEADS
-                        and any(c.lower_ in _DEFINITE for c in t.children if c.dep_ == "det")):
+                if below is not None and t.i not in self.arg_at and self._describes_unnamed(t, below, lca):
                     return True
                 t, below = t.head, t
         return False
+
+    def _describes_unnamed(self, t: Any, below: Any, lca: int) -> bool:
+        """Whether token t, met on the way up from `below`, is a thing described, not named."""
+        # Only a clause or a preposition between them: "The 1974 X team" is X, and so is
+        # "the city of X".
+        if (t.dep_ in _SUBJ and t.head.i == lca
+                and (below.dep_ in ("acl", "relcl") or (below.dep_ == "prep" and below.lower_ != "of"))
+                and self.lemma(t).lower() in _DESCRIPTION_HEADS
+                and any(c.lower_ in _DEFINITE for c in t.children if c.dep_ == "det")):
+            return True
+        # "the birth of a child who was born in B": B is where the child was born, a thing
+        # the relative clause describes and never names; an apposition or a copula's
+        # complement is named by what it sits beside.
+        # "the film X, which Y appeared in" and "the division, which is Z" are named; so is
+        # "the award that he received" after a sentence that says which award that is.
+        if t.pos_ != "NOUN" or below.dep_ not in _DESCRIBING_CLAUSES or t.dep_ in ("appos", "attr"):
+            return False
+        if self.lemma(below) == "be" or any(c.dep_ == "appos" for c in t.children):
+            return False
+        definite = any(c.lower_ in _DEFINITE for c in t.children if c.dep_ == "det")
+        return not (definite and any(self.lemma(u) == self.lemma(t) for u in self.doc[:t.sent.start]))
 
     def _place_pairs(self, args: list[Arg]) -> list[tuple[Arg, Arg]]:
         """(place, larger place) written "A, B" ("born in Honolulu, Hawaii"): one place and
