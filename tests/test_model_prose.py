@@ -68,6 +68,11 @@ ROWS = [
     pytest.param("Which character did Tarn Osk play in Moonfall?", "Bo Lane",
                  'Tarn Osk starred in "Moonfall." The character he played in "Moonfall" is Bo Lane.',
                  [("Tarn Osk", "be", "Bo Lane")], 1, id="restated-then-named"),
+    # A lowercase noun of a question that names nothing else is its entity when the answer
+    # writes it as a name.
+    pytest.param("Where was the discoverer of polonium born?", "Tarvel",
+                 "Polonium was discovered by Ada Brask. Ada Brask was born in Tarvel.", [], 1,
+                 id="lowercase-question-entity"),
     # Markdown: a heading claims nothing (no "(Step) —…→ …"); list items are sentences.
     pytest.param("Who directed the film that starred Tarn Osk?", "Ilo Vask",
                  "## Step 1\n- **Tarn Osk** starred in *Moonfall*.\n## Step 2\n"
