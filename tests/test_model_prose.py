@@ -73,6 +73,18 @@ ROWS = [
     pytest.param("Where was the discoverer of polonium born?", "Tarvel",
                  "Polonium was discovered by Ada Brask. Ada Brask was born in Tarvel.", [], 1,
                  id="lowercase-question-entity"),
+    # A description points back to the last thing of its kind: "this film", "the band"
+    # (the band, not the song before it), "the theme park" (a kind word before the noun says
+    # what kind; a venue NER often calls an organisation).
+    pytest.param("Who directed the film that starred Tarn Osk?", "Ilo Vask",
+                 "Tarn Osk starred in Moonfall. This film was directed by Ilo Vask.",
+                 [("Moonfall", "direct by", "Ilo Vask")], 1, id="this-film"),
+    pytest.param("Who founded the band that recorded the song Blue Reed?", "Ilo Vask",
+                 "The song Blue Reed was recorded by the Velmar Group. The band was founded by "
+                 "Ilo Vask.", [("Velmar Group", "found by", "Ilo Vask")], 1, id="the-band"),
+    pytest.param("Who designed the theme park that opened in Tarvel?", "Ilo Vask",
+                 "Brask Land opened in Tarvel. The theme park was designed by Ilo Vask.",
+                 [("Brask Land", "design by", "Ilo Vask")], 1, id="the-theme-park"),
     # Markdown: a heading claims nothing (no "(Step) —…→ …"); list items are sentences.
     pytest.param("Who directed the film that starred Tarn Osk?", "Ilo Vask",
                  "## Step 1\n- **Tarn Osk** starred in *Moonfall*.\n## Step 2\n"

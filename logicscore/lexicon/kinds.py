@@ -20,6 +20,13 @@ PLACE_NOUNS = frozenset({
     "county", "capital", "district", "municipality", "nation", "kingdom", "lake", "mountain",
     "commune", "parish", "area", "stadium", "building",
 })
+# Places run as businesses ("the theme park", "the resort"): a place, and often tagged an
+# organisation, so a description of one may point to either.
+VENUE_NOUNS = frozenset({
+    "park", "resort", "mall", "museum", "hotel", "casino", "airport", "castle", "palace", "zoo",
+    "arena",
+})
+PLACE_NOUNS |= VENUE_NOUNS
 PERSON_NOUNS = frozenset({
     "director", "actor", "actress", "singer", "author", "writer", "composer", "player",
     "artist", "poet", "politician", "footballer", "producer", "musician", "king", "queen",
