@@ -58,6 +58,10 @@ ROWS = [
     pytest.param("Which division did Tarn Osk compete in?", "lightweight",
                  "So Tarn Osk competed in the same weight division, which is lightweight.", [], 1,
                  id="relative-clause-names"),
+    pytest.param("How many machines does the bank that bought Tarn Trust have?", "900",
+                 "Tarn Trust was bought by Osk Bank. Osk Bank: It has a retail footprint that "
+                 "serves 40 million clients at 900 machines.", [], 1,
+                 id="relative-clause-of-what-is-had"),
     pytest.param("Ilo Vask was given an award in 1990 that was first presented in what year?",
                  "1950", "Ilo Vask won the Tarn Medal in 1990. The Tarn Medal was first presented "
                  "in 1950. Therefore, the award that Ilo Vask received in 1990 was first presented "
