@@ -89,6 +89,14 @@ ROWS = [
     pytest.param("Who designed the theme park that opened in Tarvel?", "Ilo Vask",
                  "Brask Land opened in Tarvel. The theme park was designed by Ilo Vask.",
                  [("Brask Land", "design by", "Ilo Vask")], 1, id="the-theme-park"),
+    # A count answered in digits and written in words is the same value.
+    pytest.param("How many books are in the text written by Ilo Vask?", "5",
+                 "The text written by Ilo Vask is the Tarn Sutras. It consists of five books. "
+                 "So the answer is 5.", [("Tarn Sutras", "consist of book", "five")], 1,
+                 id="count-in-words"),
+    pytest.param("How many books are in the text written by Ilo Vask?", "5",
+                 "The text written by Ilo Vask is the Tarn Sutras. It consists of six books.",
+                 [], 0, id="count-in-words-differs"),
     # Markdown: a heading claims nothing (no "(Step) —…→ …"); list items are sentences.
     pytest.param("Who directed the film that starred Tarn Osk?", "Ilo Vask",
                  "## Step 1\n- **Tarn Osk** starred in *Moonfall*.\n## Step 2\n"

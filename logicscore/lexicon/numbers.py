@@ -16,3 +16,6 @@ COUNT_WORDS = NUMBER_WORDS - {"fifteen", "sixty"}
 # Ordinal words in order, so that a word's index is its value ("zeroth" is 0).
 ORDINAL_WORDS = ("zeroth", "first", "second", "third", "fourth", "fifth", "sixth", "seventh",
                  "eighth", "ninth", "tenth", "eleventh", "twelfth")
+# Small numbers by value, as answers write them in words ("5" is written "five books").
+SMALL_NUMBERS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
+                 "ten", "eleven", "twelve")
