@@ -97,6 +97,12 @@ ROWS = [
     pytest.param("How many books are in the text written by Ilo Vask?", "5",
                  "The text written by Ilo Vask is the Tarn Sutras. It consists of six books.",
                  [], 0, id="count-in-words-differs"),
+    # "which" is never a person nor the maker of a thing: "the series created by X, which
+    # is Y" names the series, not X.
+    pytest.param("What role did Tarn Osk play in the series created by Ilo Vask?", "Bo Lane",
+                 "Tarn Osk played Bo Lane in the series created by Ilo Vask, which is Moonfall.",
+                 [("Tarn Osk", "play in", "Moonfall"), ("Moonfall", "create by", "Ilo Vask")], 1,
+                 id="which-names-the-made-thing"),
     # Markdown: a heading claims nothing (no "(Step) —…→ …"); list items are sentences.
     pytest.param("Who directed the film that starred Tarn Osk?", "Ilo Vask",
                  "## Step 1\n- **Tarn Osk** starred in *Moonfall*.\n## Step 2\n"

@@ -13,7 +13,7 @@ from ..lexicon.function_words import CONNECTORS
 from ..lexicon.generic import GENERIC_WORDS, is_generic
 from ..lexicon.kinds import DESCRIPTOR_NOUNS
 from ..lexicon.names import ARTICLES, RELATIONAL
-from ..lexicon.numbers import MENTION_NUMBER_WORDS, SMALL_NUMBERS
+from ..lexicon.numbers import MENTION_NUMBER_WORDS
 from ..models import LITERAL_KINDS
 from ..normalize import coref
 from ..question.forms import proper_runs
@@ -232,8 +232,6 @@ def _phrase_hits(doc: Any, phrases: list[str], make_doc: Any,
     # A question drops an abbreviation's last stop before its own words ("in Washington, D.C
     # that …"); the answer writes it.
     variants |= {v + "." for v in variants if _OPEN_ABBREVIATION.search(v)}
-    # A count answered in digits is written in words ("5": "five books"); not "one", a pronoun.
-    variants |= {SMALL_NUMBERS[int(v)] for v in variants if v.isdigit() and 1 < int(v) < len(SMALL_NUMBERS)}
     # A short answer such as "a" or "it" would match every article or pronoun. The stop
     # list is asked directly: whether the vocab has met a word depends on earlier texts.
     # Number words are stop words to spaCy, yet "five" is a fine answer.
