@@ -103,6 +103,11 @@ ROWS = [
                  "Tarn Osk played Bo Lane in the series created by Ilo Vask, which is Moonfall.",
                  [("Tarn Osk", "play in", "Moonfall"), ("Moonfall", "create by", "Ilo Vask")], 1,
                  id="which-names-the-made-thing"),
+    # A title made of stop words is still a name the question gives.
+    pytest.param("What studio produced the movie that features When Can I Go?", "Osk Studios",
+                 "When Can I Go is a song from the movie Moonfall. The studio that produced "
+                 "Moonfall is Osk Studios.", [("When Can I Go", "song from", "Moonfall")], 1,
+                 id="stop-word-title"),
     # Markdown: a heading claims nothing (no "(Step) —…→ …"); list items are sentences.
     pytest.param("Who directed the film that starred Tarn Osk?", "Ilo Vask",
                  "## Step 1\n- **Tarn Osk** starred in *Moonfall*.\n## Step 2\n"
