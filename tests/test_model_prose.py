@@ -108,6 +108,11 @@ ROWS = [
                  "When Can I Go is a song from the movie Moonfall. The studio that produced "
                  "Moonfall is Osk Studios.", [("When Can I Go", "song from", "Moonfall")], 1,
                  id="stop-word-title"),
+    # A question that drops a small word of a name names what the answer writes in full.
+    pytest.param("What was the population of the city on the Bay Tarvel which had an office of "
+                 "Osk Bank?", "5,000", "The city on the Bay of Tarvel that had an office of Osk "
+                 "Bank is Velmar. The population of Velmar was 5,000.", [], 1,
+                 id="question-drops-of"),
     # Markdown: a heading claims nothing (no "(Step) —…→ …"); list items are sentences.
     pytest.param("Who directed the film that starred Tarn Osk?", "Ilo Vask",
                  "## Step 1\n- **Tarn Osk** starred in *Moonfall*.\n## Step 2\n"
