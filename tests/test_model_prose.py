@@ -113,6 +113,10 @@ ROWS = [
                  "Osk Bank?", "5,000", "The city on the Bay of Tarvel that had an office of Osk "
                  "Bank is Velmar. The population of Velmar was 5,000.", [], 1,
                  id="question-drops-of"),
+    # An award held as a role ("MVP") says what someone is, not who: no anchor of its own.
+    pytest.param("The 1978 Tarvel Cup Series had as MVP which Hall of Fame member?", "Ilo Vask",
+                 "The 1978 Tarvel Cup Series MVP was Ilo Vask, who is a member of the Hall of "
+                 "Fame.", [], 1, id="award-as-role"),
     # Markdown: a heading claims nothing (no "(Step) —…→ …"); list items are sentences.
     pytest.param("Who directed the film that starred Tarn Osk?", "Ilo Vask",
                  "## Step 1\n- **Tarn Osk** starred in *Moonfall*.\n## Step 2\n"

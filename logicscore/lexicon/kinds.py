@@ -33,6 +33,8 @@ PERSON_NOUNS = frozenset({
     "president", "man", "woman", "novelist", "painter", "screenwriter", "songwriter",
     "rapper", "filmmaker", "scientist", "founder", "father", "mother", "son", "daughter",
     "wife", "husband", "brother", "sister", "prince", "princess", "emperor", "lyricist",
+    # An award held as a role: "the Series MVP was X".
+    "mvp",
 })
 DESCRIPTOR_NOUNS = WORK_NOUNS | ORG_NOUNS | PLACE_NOUNS | PERSON_NOUNS
 # Type and role nouns that wrap a proper name: "the film Inception", "the city of Springfield".
