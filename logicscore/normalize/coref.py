@@ -139,8 +139,9 @@ def _resolve_one(
         for a in reversed(history):
             if a.plural:
                 return a, "last plural entity"
-    if cls is not None and not (prev is not None and prev.kind == cls):
-        # "the band" after a song and its band is the band: the kind its noun names first.
+    if cls is not None and not (prev is not None and prev.kind in (cls, "other")):
+        # "the band" after a song and its band is the band: the kind its noun names comes
+        # before a previous subject of another known kind (of no known kind, it may be one).
         same = next((a for a in reversed(history) if a.kind == cls and a.sentence < ref.sentence), None)
         if same is not None:
             return same, f"last {cls} entity"
