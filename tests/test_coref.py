@@ -51,8 +51,15 @@ RESOLVE_CASES = [
     pytest.param(
         [ent("Paris", 0, 0, "place", subject=True), ent("Inception", 30, 0, "work")],
         [ref("the film", 60, 1, "thing", head="film")],
-        [("the film", "Inception", "last non-person entity")],
+        [("the film", "Inception", "last work entity")],
         id="definite-description-kind-compatible",
+    ),
+    # The kind its noun names comes first: "the band" after a song and its band.
+    pytest.param(
+        [ent("Blue Reed", 0, 0, "work", subject=True), ent("Velmar Group", 30, 0, "org")],
+        [ref("the band", 60, 1, "thing", head="band")],
+        [("the band", "Velmar Group", "last org entity")],
+        id="definite-description-kind-first",
     ),
     pytest.param(
         [ent("John Smith", 0, 0, "person", subject=True), ent("Nolan", 30, 0, "person")],

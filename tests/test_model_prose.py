@@ -37,12 +37,86 @@ ROWS = [
     pytest.param("Where did the 1990 Brask Owls play?", "Tarvel",
                  "The 1990 Brask Owls football team represented Osk College in Tarvel.",
                  [], 1, id="named-description-subject"),
+    # A relative clause describes a thing it never names: what it says is of that thing, not
+    # of the names around it (the child was born in Velmar, not the hymns; the colony is in
+    # Tarvel, not the society) ...
+    pytest.param("Which section of the Tarn Hymns covers the birth of a child who was born in "
+                 "Velmar?", "Dawn", 'The section of the Tarn Hymns that covers the birth of a '
+                 'child who was born in Velmar is the "Dawn" section.', [], 0,
+                 id="unnamed-relative-clause-head"),
+    pytest.param("Where was the colony in which the Osk Society meets located?", "Tarvel",
+                 "The colony in which the Osk Society meets is located in Tarvel.", [], 0,
+                 id="unnamed-relative-clause-subject"),
+    pytest.param("Who directed the film that starred Tarn Osk?", "Ilo Vask",
+                 "Ilo Vask directed a film that starred Tarn Osk.", [], 0,
+                 id="unnamed-relative-clause-object"),
+    # ... unless a name stands beside it, the clause names it, or an earlier sentence says
+    # which thing the definite description is.
+    pytest.param("In what 1990 film directed by Ilo Vask does Tarn Osk appear?", "Moonfall",
+                 'Ilo Vask directed the film "Moonfall" in 1990, which Tarn Osk appeared in.',
+                 [], 1, id="relative-clause-of-named"),
+    pytest.param("Which division did Tarn Osk compete in?", "lightweight",
+                 "So Tarn Osk competed in the same weight division, which is lightweight.", [], 1,
+                 id="relative-clause-names"),
+    pytest.param("How many machines does the bank that bought Tarn Trust have?", "900",
+                 "Tarn Trust was bought by Osk Bank. Osk Bank: It has a retail footprint that "
+                 "serves 40 million clients at 900 machines.", [], 1,
+                 id="relative-clause-of-what-is-had"),
+    pytest.param("Ilo Vask was given an award in 1990 that was first presented in what year?",
+                 "1950", "Ilo Vask won the Tarn Medal in 1990. The Tarn Medal was first presented "
+                 "in 1950. Therefore, the award that Ilo Vask received in 1990 was first presented "
+                 "in 1950.", [], 1, id="relative-clause-said-before"),
     pytest.param("Which city is located in Brasklund?", "Tarvel",
                  "The city of Tarvel is located in Brasklund. Ilo Vask is a native of Tarvel.",
                  [], 1, id="description-of-name"),
     pytest.param("Which character did Tarn Osk play in Moonfall?", "Bo Lane",
                  'Tarn Osk starred in "Moonfall." The character he played in "Moonfall" is Bo Lane.',
                  [("Tarn Osk", "be", "Bo Lane")], 1, id="restated-then-named"),
+    # A lowercase noun of a question that names nothing else is its entity when the answer
+    # writes it as a name.
+    pytest.param("Where was the discoverer of polonium born?", "Tarvel",
+                 "Polonium was discovered by Ada Brask. Ada Brask was born in Tarvel.", [], 1,
+                 id="lowercase-question-entity"),
+    # A description points back to the last thing of its kind: "this film", "the band"
+    # (the band, not the song before it), "the theme park" (a kind word before the noun says
+    # what kind; a venue NER often calls an organisation).
+    pytest.param("Who directed the film that starred Tarn Osk?", "Ilo Vask",
+                 "Tarn Osk starred in Moonfall. This film was directed by Ilo Vask.",
+                 [("Moonfall", "direct by", "Ilo Vask")], 1, id="this-film"),
+    pytest.param("Who founded the band that recorded the song Blue Reed?", "Ilo Vask",
+                 "The song Blue Reed was recorded by the Velmar Group. The band was founded by "
+                 "Ilo Vask.", [("Velmar Group", "found by", "Ilo Vask")], 1, id="the-band"),
+    pytest.param("Who designed the theme park that opened in Tarvel?", "Ilo Vask",
+                 "Brask Land opened in Tarvel. The theme park was designed by Ilo Vask.",
+                 [("Brask Land", "design by", "Ilo Vask")], 1, id="the-theme-park"),
+    # A count answered in digits and written in words is the same value.
+    pytest.param("How many books are in the text written by Ilo Vask?", "5",
+                 "The text written by Ilo Vask is the Tarn Sutras. It consists of five books. "
+                 "So the answer is 5.", [("Tarn Sutras", "consist of book", "five")], 1,
+                 id="count-in-words"),
+    pytest.param("How many books are in the text written by Ilo Vask?", "5",
+                 "The text written by Ilo Vask is the Tarn Sutras. It consists of six books.",
+                 [], 0, id="count-in-words-differs"),
+    # "which" is never a person nor the maker of a thing: "the series created by X, which
+    # is Y" names the series, not X.
+    pytest.param("What role did Tarn Osk play in the series created by Ilo Vask?", "Bo Lane",
+                 "Tarn Osk played Bo Lane in the series created by Ilo Vask, which is Moonfall.",
+                 [("Tarn Osk", "play in", "Moonfall"), ("Moonfall", "create by", "Ilo Vask")], 1,
+                 id="which-names-the-made-thing"),
+    # A title made of stop words is still a name the question gives.
+    pytest.param("What studio produced the movie that features When Can I Go?", "Osk Studios",
+                 "When Can I Go is a song from the movie Moonfall. The studio that produced "
+                 "Moonfall is Osk Studios.", [("When Can I Go", "song from", "Moonfall")], 1,
+                 id="stop-word-title"),
+    # A question that drops a small word of a name names what the answer writes in full.
+    pytest.param("What was the population of the city on the Bay Tarvel which had an office of "
+                 "Osk Bank?", "5,000", "The city on the Bay of Tarvel that had an office of Osk "
+                 "Bank is Velmar. The population of Velmar was 5,000.", [], 1,
+                 id="question-drops-of"),
+    # An award held as a role ("MVP") says what someone is, not who: no anchor of its own.
+    pytest.param("The 1978 Tarvel Cup Series had as MVP which Hall of Fame member?", "Ilo Vask",
+                 "The 1978 Tarvel Cup Series MVP was Ilo Vask, who is a member of the Hall of "
+                 "Fame.", [], 1, id="award-as-role"),
     # Markdown: a heading claims nothing (no "(Step) —…→ …"); list items are sentences.
     pytest.param("Who directed the film that starred Tarn Osk?", "Ilo Vask",
                  "## Step 1\n- **Tarn Osk** starred in *Moonfall*.\n## Step 2\n"

@@ -212,6 +212,16 @@ CONTEXT_ROWS = [
     ("In 1999, Lantern Harvest LLC was purchased by which retailer?",
      "Lantern Harvest: In 1999 it was bought by Brisk Goods. Brisk Goods LLC sells.",
      [("1999", False), ("Lantern Harvest LLC", True)]),
+    # A question that names nothing else: a lowercase noun the answer writes as a name is
+    # one, even a dictionary word at a sentence's start; a kind word, a role word, the
+    # asked-for noun, or a word the answer also writes in lowercase is not.
+    ("Where was the discoverer of polonium born?", "Polonium was discovered by Ada Brask.",
+     [("Polonium", True)]),
+    ("Where was the discoverer of polonium born?",
+     "The discoverer of polonium, Ada Brask, studied polonium.", []),
+    ("Where was the director of the film born?", "Film: the director was Ada Brask.", []),
+    ("Which element did the discoverer of argon study?",
+     "Argon was found by Ada Brask. Element 18 is argon.", []),
 ]
 
 

@@ -12,7 +12,7 @@ from ..lexicon.dates import MONTH_PATTERN
 from ..lexicon.function_words import CONNECTORS
 from ..lexicon.generic import GENERIC_WORDS, is_generic
 from ..lexicon.kinds import DESCRIPTOR_NOUNS
-from ..lexicon.names import ARTICLES, RELATIONAL
+from ..lexicon.names import ARTICLES, RELATIONAL, is_title_words
 from ..lexicon.numbers import MENTION_NUMBER_WORDS
 from ..models import LITERAL_KINDS
 from ..normalize import coref
@@ -232,11 +232,11 @@ def _phrase_hits(doc: Any, phrases: list[str], make_doc: Any,
     # A question drops an abbreviation's last stop before its own words ("in Washington, D.C
     # that …"); the answer writes it.
     variants |= {v + "." for v in variants if _OPEN_ABBREVIATION.search(v)}
-    # A short answer such as "a" or "it" would match every article or pronoun. The stop
-    # list is asked directly: whether the vocab has met a word depends on earlier texts.
-    # Number words are stop words to spaCy, yet "five" is a fine answer.
-    variants = {v for v in variants if any(ch.isalnum() for ch in v) and not all(
-        w in _STOP_WORDS and w not in MENTION_NUMBER_WORDS for w in v.lower().split())}
+    # A short answer such as "a" or "it" would match every article or pronoun (the stop list
+    # is asked directly: what the vocab has met depends on earlier texts); a number word
+    # ("five") or a title of three capitalised words or more ("When Can I Go") is kept.
+    variants = {v for v in variants if any(ch.isalnum() for ch in v) and (is_title_words(v) or not all(
+        w in _STOP_WORDS and w not in MENTION_NUMBER_WORDS for w in v.lower().split()))}
     if not variants:
         return []
     exact = sorted(v for v in variants if len(v) <= 3 or v.isupper())

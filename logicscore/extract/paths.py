@@ -15,6 +15,7 @@ _SUBJ = ("nsubj", "nsubjpass")
 # "the stadium", "this film": a definite description of a kind of thing.
 _DESCRIPTION_HEADS = DESCRIPTOR_NOUNS | DESCRIPTORS
 _DEFINITE = frozenset({"the", "this", "that", "these", "those"})
+_DESCRIBING_CLAUSES = ("relcl",)
 
 
 class Paths:
@@ -96,17 +97,39 @@ class Paths:
             return False  # "The character he played is Y" restates, then names: a link
         for start in (a, b):
             t, below = self.doc[start], None
+            # "the suburb where he lived": a pronoun in the clause is someone named outside it.
+            pronoun = t.pos_ == "PRON"
             while t.i != lca and t.head.i != t.i:
-                # Only a clause or a preposition between them: "The 1974 X team" is X, and
-                # so is "the city of X".
-                if (t.dep_ in _SUBJ and t.i not in self.arg_at and t.head.i == lca
-                        and below is not None and (below.dep_ in ("acl", "relcl") or
-                                                   (below.dep_ == "prep" and below.lower_ != "of"))
-                        and self.lemma(t).lower() in _DESCRIPTION_HEADS
-                        and any(c.lower_ in _DEFINITE for c in t.children if c.dep_ == "det")):
+                if below is not None and t.i not in self.arg_at and self._describes_unnamed(
+                        t, below, lca, pronoun):
                     return True
                 t, below = t.head, t
         return False
+
+    def _describes_unnamed(self, t: Any, below: Any, lca: int, pronoun: bool = False) -> bool:
+        """Whether token t, met on the way up from `below`, is a thing described, not named."""
+        # Only a clause or a preposition between them: "The 1974 X team" is X, and so is
+        # "the city of X".
+        if (t.dep_ in _SUBJ and t.head.i == lca
+                and (below.dep_ in ("acl", "relcl") or (below.dep_ == "prep" and below.lower_ != "of"))
+                and self.lemma(t).lower() in _DESCRIPTION_HEADS
+                and any(c.lower_ in _DEFINITE for c in t.children if c.dep_ == "det")):
+            return True
+        # "the birth of a child who was born in B": B is where the child was born, a thing
+        # the relative clause describes and never names. Named are an apposition or a
+        # copula's complement ("the film X, which Y appeared in"), a thing the clause names
+        # ("the division, which is Z"), and what a pronoun in the clause points to outside
+        # it ("the suburb where he lived").
+        if (pronoun or t.pos_ != "NOUN" or below.dep_ not in _DESCRIBING_CLAUSES
+                or t.dep_ in ("appos", "attr") or any(c.dep_ == "appos" for c in t.children)
+                or self.lemma(below) == "be" or below.pos_ not in ("VERB", "AUX")
+                or any(c.dep_ == "aux" and c.lower_ == "to" for c in below.children)):
+            return False  # an infinitive after the noun is mostly a misparse ("to season three")
+        if t.dep_ == "dobj" and self.lemma(t.head) == "have":
+            return False  # "X has a footprint that serves Y": what X has is X's own
+        # "the award that he received", after a sentence that says which award that is.
+        definite = any(c.lower_ in _DEFINITE for c in t.children if c.dep_ == "det")
+        return not (definite and any(self.lemma(u) == self.lemma(t) for u in self.doc[:t.sent.start]))
 
     def _place_pairs(self, args: list[Arg]) -> list[tuple[Arg, Arg]]:
         """(place, larger place) written "A, B" ("born in Honolulu, Hawaii"): one place and

@@ -111,6 +111,30 @@ class References:
             self.arg_at[r.token] = Arg(res.to.name, r.token, r.start, res.to.kind, res, r.end)
         self._resolve_surnames()
 
+    def _which_names_noun(self) -> dict[int, int]:
+        """"the series created by X, which is Y": "which" never stands for a person, nor for
+        the maker of a thing, so the clause names the noun X's phrase hangs from (the series
+        is Y), whatever the parse attached it to. Returns each such clause's verb → that noun."""
+        out: dict[int, int] = {}
+        for tok in self.doc:
+            head = tok.head
+            maker = head.dep_ == "pobj" and head.head.dep_ == "agent"  # "created by X"
+            if (tok.dep_ != "relcl" or self.lemma(tok) != "be" or head.i not in self.arg_at
+                    or not (maker or self.arg_at[head.i].kind == "person")
+                    or not any(c.dep_ in _SUBJ and c.lower_ in ("which", "that") for c in tok.children)):
+                continue
+            named = next((self.arg_at[c.i] for c in tok.children
+                          if c.dep_ in ("attr", "acomp") and c.i in self.arg_at), None)
+            noun = head.head
+            for _ in range(3):  # up through "by", "of" and the participle ("created by")
+                if noun.pos_ == "NOUN" or noun.head.i == noun.i:
+                    break
+                noun = noun.head
+            if named is not None and noun.pos_ == "NOUN" and noun.i not in self.arg_at:
+                self.arg_at[noun.i] = replace(named, top=noun.i)
+                out[tok.i] = noun.i
+        return out
+
     def _resolve_surnames(self) -> None:
         """A lone surname stands for the most recent full name ending with it ("Max Mack: …
         Mack was …"); the nearest one, since families share surnames."""

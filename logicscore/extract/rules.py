@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict
 
 from ..errors import ConfigError
 from ..lexicon.names import KIN
+from ..lexicon.numbers import in_words
 from ..lexicon.pronouns import RELATIVE_PRONOUNS
 from ..models import LITERAL_KINDS, Pattern, Proposition, QARecord, Resolution
 from ..normalize.mentions import DATE, normalize
@@ -92,7 +93,8 @@ class RulesExtractor:
         doc = self._docs.get(record.long_answer)
         if doc is None:
             doc = parse(self.nlp, clean)
-        answers = (record.answer,) if record.answer.strip() else ()
+        # A count answered in digits may be written in words ("5": "five books").
+        answers = (record.answer, *in_words(record.answer)) if record.answer.strip() else ()
         return _Run(doc, hints, offsets, markers, self.nlp.make_doc, self._lemma,
                     answers).extract()
 
@@ -117,6 +119,7 @@ class _Run(Paths, References):
         self.topics = self._topics()
         self._refine_kinds()
         self._resolve_references()
+        self.which_named = self._which_names_noun()
         self.citations = self._citations(markers)
 
     def extract(self) -> Extraction:
@@ -206,7 +209,7 @@ class _Run(Paths, References):
         if subj is not None:
             arg = self.arg_at.get(subj.i)
             if arg is None and subj.lower_ in RELATIVE_PRONOUNS and p.dep_ == "relcl":
-                arg = self._noun_arg(p.head)
+                arg = self._noun_arg(self.doc[self.which_named.get(p.i, p.head.i)])
             if arg is None and self.lemma(p) == "be":
                 # "The director of X is Kesard": the parser may call a name acomp.
                 attr = next((c for c in p.children if c.dep_ in ("attr", "acomp")

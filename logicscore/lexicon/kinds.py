@@ -20,12 +20,21 @@ PLACE_NOUNS = frozenset({
     "county", "capital", "district", "municipality", "nation", "kingdom", "lake", "mountain",
     "commune", "parish", "area", "stadium", "building",
 })
+# Places run as businesses ("the theme park", "the resort"): a place, and often tagged an
+# organisation, so a description of one may point to either.
+VENUE_NOUNS = frozenset({
+    "park", "resort", "mall", "museum", "hotel", "casino", "airport", "castle", "palace", "zoo",
+    "arena",
+})
+PLACE_NOUNS |= VENUE_NOUNS
 PERSON_NOUNS = frozenset({
     "director", "actor", "actress", "singer", "author", "writer", "composer", "player",
     "artist", "poet", "politician", "footballer", "producer", "musician", "king", "queen",
     "president", "man", "woman", "novelist", "painter", "screenwriter", "songwriter",
     "rapper", "filmmaker", "scientist", "founder", "father", "mother", "son", "daughter",
     "wife", "husband", "brother", "sister", "prince", "princess", "emperor", "lyricist",
+    # An award held as a role: "the Series MVP was X".
+    "mvp",
 })
 DESCRIPTOR_NOUNS = WORK_NOUNS | ORG_NOUNS | PLACE_NOUNS | PERSON_NOUNS
 # Type and role nouns that wrap a proper name: "the film Inception", "the city of Springfield".

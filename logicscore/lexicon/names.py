@@ -70,3 +70,9 @@ EPITHET = re.compile(
 )
 # A parenthesis right after a word: "Bill Patterson (Racing Driver)" says which one.
 PARENTHESIS = re.compile(r"(?<=[\w.])\s*\(([^()]*)\)")
+
+
+def is_title_words(text: str) -> bool:
+    """Three capitalised words or more: a title, whatever its words ("When Can I See You Again")."""
+    words = text.split()
+    return len(words) >= 3 and all(w[:1].isupper() for w in words)

@@ -16,3 +16,12 @@ COUNT_WORDS = NUMBER_WORDS - {"fifteen", "sixty"}
 # Ordinal words in order, so that a word's index is its value ("zeroth" is 0).
 ORDINAL_WORDS = ("zeroth", "first", "second", "third", "fourth", "fifth", "sixth", "seventh",
                  "eighth", "ninth", "tenth", "eleventh", "twelfth")
+# Small numbers by value, as answers write them in words ("5" is written "five books").
+SMALL_NUMBERS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
+                 "ten", "eleven", "twelve")
+
+
+def in_words(text: str) -> tuple[str, ...]:
+    """A count written in digits, as a word: "5" is also "five"; not "one", a pronoun too."""
+    text = text.strip()
+    return (SMALL_NUMBERS[int(text)],) if text.isdigit() and 1 < int(text) < len(SMALL_NUMBERS) else ()

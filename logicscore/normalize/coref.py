@@ -10,7 +10,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
-from ..lexicon.kinds import DESCRIPTOR_NOUNS, ORG_NOUNS, PERSON_NOUNS, PLACE_NOUNS, WORK_NOUNS
+from ..lexicon.kinds import (
+    DESCRIPTOR_NOUNS,
+    ORG_NOUNS,
+    PERSON_NOUNS,
+    PLACE_NOUNS,
+    VENUE_NOUNS,
+    WORK_NOUNS,
+)
 from ..lexicon.pronouns import PERSON_PRONOUNS, PLURAL_PRONOUNS, THING_PRONOUNS
 from ..models import LITERAL_KINDS
 
@@ -123,6 +130,8 @@ def _resolve_one(
         return _person(prev, history)
     cls = noun_class(ref.head) if ref.head else None
     allowed = _COMPATIBLE.get(cls, _COMPATIBLE[None])
+    if ref.head in VENUE_NOUNS:
+        allowed = allowed | {"org"}
     if ref.kind == "plural":
         # A titled sentence is about its title: "Nashua Pride: They played …".
         if prev is not None and (prev.plural or (prev.topic and prev.kind in ("org", "other"))):
@@ -130,6 +139,12 @@ def _resolve_one(
         for a in reversed(history):
             if a.plural:
                 return a, "last plural entity"
+    if cls is not None and not (prev is not None and prev.kind in (cls, "other")):
+        # "the band" after a song and its band is the band: the kind its noun names comes
+        # before a previous subject of another known kind (of no known kind, it may be one).
+        same = next((a for a in reversed(history) if a.kind == cls and a.sentence < ref.sentence), None)
+        if same is not None:
+            return same, f"last {cls} entity"
     if prev is not None and prev.kind in allowed:
         return prev, "previous sentence's non-person subject"
     for a in reversed(history):
@@ -236,8 +251,12 @@ def _bare_definite(tok: Any, lemma: Any, blocked: frozenset[int] | set[int]) -> 
     dets = [c for c in tok.children if c.dep_ == "det"]
     if not dets or dets[0].lower_ not in ("the", "this", "that"):
         return False
-    if any(c.dep_ in ("prep", "relcl", "acl", "appos", "compound", "poss", "nmod")
+    if any(c.dep_ in ("prep", "relcl", "acl", "appos", "poss", "nmod")
            for c in tok.children):
+        return False
+    # A lowercase noun before it says what kind ("the theme park", "the rock band"); a name
+    # there says which ("the Nolan film").
+    if any(c.dep_ == "compound" and not (c.pos_ == "NOUN" and c.is_lower) for c in tok.children):
         return False
     if tok.dep_ in ("compound", "appos"):
         return False

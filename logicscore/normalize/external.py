@@ -73,7 +73,10 @@ def match_external(clusters: list[Cluster], text: str, threshold: float,
     year = form.key if len(form.tokens) == 1 and YEAR.match(form.key) and form.key.isdigit() else None
     ruler = len(form.tokens) == 1 and form.caps[0] and not form.markers and len(form.key) >= 5
     figure = _figure(form)
+    bare = _without_small_words(form)
     for test in (lambda f: loose_key(f) in keys,
+                 # a question drops a small word of the name ("Bay Fundy", "Bay of Fundy")
+                 lambda f: len(bare) > 1 and _without_small_words(f) == bare,
                  lambda f: tail(form, f) and not PLACE_MODIFIERS & set(f.tokens[:-len(form.tokens)]),
                  # a bare year answer is stated by a full date in that year ("born November 1972")
                  lambda f: year is not None and len(f.tokens) > 1 and f.tokens[-1] == year
@@ -114,3 +117,7 @@ def _head_of(short: Form, long: Form) -> bool:
     n = len(short.tokens)
     return (0 < n < len(long.tokens) and long.tokens[:n] == short.tokens and not short.markers
             and len(short.key) >= 3 and all(long.caps[n:]))
+
+
+def _without_small_words(form: Form) -> tuple[str, ...]:
+    return tuple(t for t in form.tokens if t not in ("of", "the"))

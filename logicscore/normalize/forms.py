@@ -22,7 +22,7 @@ from ..lexicon.dates import MONTH_WORDS
 from ..lexicon.kinds import DESCRIPTORS, ORG_SUFFIXES, TRAILING
 from ..lexicon.names import (ARTICLES, MENTION_HONORIFICS, PERSON_PARTICLES, PERSON_TITLES,
                              ROYAL_TITLES)
-from ..lexicon.numbers import ORDINAL_WORDS
+from ..lexicon.numbers import ORDINAL_WORDS, SMALL_NUMBERS
 from ..lexicon.text import fold
 
 _ORDINAL_WORDS = {w: str(i) for i, w in enumerate(ORDINAL_WORDS[:11])}
@@ -226,6 +226,8 @@ def analyze(text: str) -> Form:
         folded = fold(text).strip()
         return Form(folded, (folded,) if folded else (), (False,), frozenset(), text.strip(), False)
     toks = ["and" if t == "&" else fold(t).replace(",", "") for t, _, _ in raw]
+    if len(toks) == 1 and toks[0] in SMALL_NUMBERS[2:]:
+        toks = [str(SMALL_NUMBERS.index(toks[0]))]  # a count alone: "five" is "5"
     r = Reading(text, raw, toks, [t[0].isupper() for t, _, _ in raw],
                 [end in possessive_ends for _, _, end in raw],
                 not any(c.isupper() for c in text), list(range(len(raw))),

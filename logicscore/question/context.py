@@ -10,6 +10,7 @@ from typing import Any
 from ..lexicon.dates import CALENDAR_WORDS
 from ..lexicon.function_words import TITLE_CONNECTORS, TITLE_SMALL_WORDS
 from ..lexicon.generic import is_generic
+from ..lexicon.kinds import DESCRIPTOR_NOUNS, DESCRIPTORS
 from ..lexicon.names import ARTICLES, EPITHET, PARENTHESIS, QUESTION_HONORIFICS
 from ..nlp import unknown_word
 from .forms import JOINING_WORDS, Candidate, longest_first, token_end
@@ -269,3 +270,29 @@ def _rest(doc: Any, span: Candidate, kept: list[Candidate]) -> list[Candidate]:
 
 def _name_word(tok: Any) -> bool:
     return (tok.is_title or tok.is_upper or _digits(tok)) and tok.lower_ not in JOINING_WORDS
+
+
+def written_nouns(doc: Any, written: Written) -> list[Candidate]:
+    """Lowercase nouns of a question that names nothing else, which the long answer writes
+    as a name: "the discoverer of polonium" when the answer writes "Polonium was …". A kind
+    or role word ("film", "director"), the asked-for noun, and a word the answer also writes
+    in lowercase are no such name."""
+    from .rules import ROLE_WORDS, wh_phrases
+
+    asked = wh_phrases(doc)
+    found: list[Candidate] = []
+    for tok in doc:
+        if tok.pos_ != "NOUN" or not tok.is_lower or tok.dep_ == "compound" or tok.is_stop:
+            continue
+        first = min([tok, *(c for c in tok.children if c.dep_ == "compound" and c.is_lower)],
+                    key=lambda t: t.i)
+        lo, hi = first.idx, token_end(tok)
+        phrase = doc.text[lo:hi]
+        if (any(w in DESCRIPTORS or w in DESCRIPTOR_NOUNS or w in ROLE_WORDS for w in phrase.split())
+                or any(a <= lo < b for a, b in asked) or is_generic(phrase)
+                or written.lowercase(phrase)):
+            continue
+        if any(written.names(phrase) or opens_sentence(written.raw, s)
+               for s, _ in written.spans(phrase)):
+            found.append(Candidate(lo, hi, "WRITTEN"))
+    return found

@@ -9,7 +9,7 @@ from typing import Any
 from ..lexicon.function_words import WH_WORDS
 from ..models import QuestionEntity
 from ..nlp import load, parse
-from .context import named_windows, prefer_written, widen
+from .context import named_windows, prefer_written, widen, written_nouns
 from .forms import Candidate, longest_first
 from .rules import GENERIC_RULES, KEPT_SOURCES, KEPT_STEPS, SOURCES, STEPS, Rule, clean
 from .written import Written, written_form
@@ -84,11 +84,14 @@ def detect(question: str, nlp: Any, context: str | None = None,
         written = Written(context)
         spans = widen(doc, spans, written)
         spans = prefer_written(doc, spans + named_windows(doc, spans, written), written)
+        if not any(not _generic(doc, s, question, rules) for s in spans):
+            spans = sorted(spans + [c for c in written_nouns(doc, written)
+                                    if not any(c.overlaps(s) for s in spans)])
     out: list[QuestionEntity] = []
     seen: set[str] = set()
     for span in spans:
         name = clean(question[span.start:span.end])
-        generic = any(rule.apply(doc, span, name) for rule in rules.generic)
+        generic = _generic(doc, span, question, rules)
         if written is not None and not span.quoted and not generic:
             name = written_form(name, written, question)
         if not name or name.lower() in seen or name.lower() in WH_WORDS:
@@ -96,6 +99,10 @@ def detect(question: str, nlp: Any, context: str | None = None,
         seen.add(name.lower())
         out.append(QuestionEntity(name=name, anchor=not generic))
     return out
+
+
+def _generic(doc: Any, span: Candidate, question: str, rules: Rules) -> bool:
+    return any(rule.apply(doc, span, clean(question[span.start:span.end])) for rule in rules.generic)
 
 
 def candidates(doc: Any, rules: Rules = RULES) -> list[Candidate]:
