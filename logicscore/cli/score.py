@@ -19,9 +19,9 @@ from ..errors import ConfigError
 from . import app
 from .common import (AltsOpt, BaseUrlOpt, CacheDirOpt, CacheOpt, ConcurrencyOpt, ExtractorOpt, FuzzyOpt,
                      JudgeOpt, LLMModelOpt, LLMTimeoutOpt, MapOpt, MaxCallsOpt, ModelOpt, OfflineOpt,
-                     QuietOpt, WorkersOpt, fail, llm_default, llm_options, make_auditor, reason, runner, say,
+                     QuietOpt, WorkersOpt, EngineOpt, fail, llm_default, llm_options, make_auditor, reason, runner, say,
                      stderr)
-from .paths import check_input, check_output, fd, make_folder, open_output
+from .paths import check_input, check_output, engine_inputs, fd, make_folder, open_output
 
 if TYPE_CHECKING:
     from ..io import ResultWriter
@@ -124,6 +124,7 @@ def score(
     estimate: Annotated[bool, typer.Option("--estimate", help="Print the LLM calls and input tokens "
                         "the run would make (JSON, stdout) and stop without calling.")] = False,
     workers: WorkersOpt = 1,
+    engine: EngineOpt = "local",
 ) -> None:
     """Score every record of a JSONL file; one output line per input line, in order.
 
@@ -138,12 +139,15 @@ def score(
 
         logicscore score runs.jsonl -o scored.jsonl --resume     # after a crash or Ctrl-C
 
+        logicscore score 'shards/*.jsonl' -o scored.jsonl --engine ray --workers 8
+
         cat runs.jsonl | logicscore score - -o - --map long_answer=output.text -q
     """
     from .. import io
     from ..report import render_summary
 
-    mapping = _preflight(io, input, output, map_, resume)
+    files = engine_inputs(engine, input)  # --engine ray: the files of a folder or glob
+    mapping = _preflight(io, input, output, map_, resume, files)
     run = _Run(ctx, output, str(output) == "-")
     try:
         auditor = make_auditor(extractor, fuzzy_threshold, spacy_model, max_alternatives, timing,
@@ -156,7 +160,8 @@ def score(
         if estimate:
             _estimate(io, auditor, input, mapping, skip)
             return
-        summary = _score_lines(io, run, runner(auditor, workers), input, mapping, skip, resume, quiet)
+        summary = _score_lines(io, run, runner(auditor, workers, engine), input, mapping, skip, resume, quiet,
+                               files)
     except KeyboardInterrupt:
         run.interrupted()
     except OSError as exc:  # e.g. the input vanished between the checks and the read
@@ -169,7 +174,8 @@ def score(
         raise typer.Exit(1)
 
 
-def _preflight(io, input: Path, output: Path, map_: list[str], resume: bool) -> dict[str, str]:
+def _preflight(io, input: Path, output: Path, map_: list[str], resume: bool,
+               files: list[Path] | None) -> dict[str, str]:
     """The --map mapping, once the options and files that can refuse the run are checked."""
     try:
         mapping = io.parse_map(map_)
@@ -178,9 +184,9 @@ def _preflight(io, input: Path, output: Path, map_: list[str], resume: bool) -> 
     stdin, stdout = str(input) == "-", str(output) == "-"
     if resume and stdout:
         fail("--resume needs a file for --output, not stdout", 2)
-    if not stdin:
+    if not stdin and files is None:
         check_input(input, "input file")
-    check_output(output, [fd(sys.stdin) if stdin else input])
+    check_output(output, [fd(sys.stdin) if stdin else input] if files is None else list(files))
     return mapping
 
 
@@ -194,20 +200,23 @@ def _estimate(io, auditor, input: Path, mapping: dict[str, str], skip: set[int])
 
 
 def _score_lines(io, run: _Run, auditor, input: Path, mapping: dict[str, str], skip: set[int],
-                 resume: bool, quiet: bool) -> Summary:
+                 resume: bool, quiet: bool, files: list[Path] | None = None) -> Summary:
     """Audit the input lines not in `skip` and write each result as it comes, with progress."""
     from ..report import Summary
 
     stdin, stdout, output = str(input) == "-", run.stdout, run.output
     run.before = len(skip)
     total = None
-    if not stdin and stat.S_ISREG(input.stat().st_mode):
+    if files is not None:
+        total = sum(io.count_lines(path) for path in files)
+    elif not stdin and stat.S_ISREG(input.stat().st_mode):
         total = io.count_lines(input)
     if not stdout:
         make_folder(output)
     summary = Summary()
-    with (nullcontext(sys.stdin.buffer) if stdin else input.open("rb")) as source:
-        results = auditor.audit_many(io.read_lines(source, mapping, skip))
+    with (nullcontext(sys.stdin.buffer) if stdin or files else input.open("rb")) as source:
+        results = (auditor.audit_files(files, mapping, skip) if files
+                   else auditor.audit_many(io.read_lines(source, mapping, skip)))
         # The first record before the output is opened: a model that only this record
         # needs (the given path's question entities) fails with no file touched.
         first = run.next(results, input)
