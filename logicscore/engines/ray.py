@@ -232,17 +232,32 @@ def require() -> Any:
     return ray
 
 
+def start(num_cpus: int) -> None:
+    """Start a Ray on this machine alone: loopback only, no dashboard, no usage report, and
+    workers that import the very logicscore this process runs (not another install)."""
+    ray = require()
+    here = str(Path(__file__).resolve().parents[2])
+    path = os.pathsep.join(p for p in (here, os.environ.get("PYTHONPATH")) if p)
+    ray.init(num_cpus=num_cpus, _node_ip_address="127.0.0.1", include_dashboard=False,
+             log_to_driver=False, logging_level=logging.ERROR,
+             runtime_env={"env_vars": {"PYTHONPATH": path}})
+    _quiet(ray)
+
+
 def _connect(ray: Any, address: str | None, workers: int) -> bool:
     """Join the Ray this process has, or connect or start one; True when started here."""
     if ray.is_initialized():
         return False
     address = address or os.environ.get("RAY_ADDRESS") or None
-    local: dict[str, Any] = {} if address else {
-        # A local Ray listens on loopback only and has a CPU for every actor.
-        "num_cpus": max(workers, os.cpu_count() or 1), "_node_ip_address": "127.0.0.1"}
-    ray.init(address=address, include_dashboard=False, log_to_driver=False,
-             logging_level=logging.ERROR, **local)
+    if address is None:
+        start(max(workers, os.cpu_count() or 1))  # a CPU for every actor
+        return True
+    ray.init(address=address, include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR)
+    _quiet(ray)
+    return True
+
+
+def _quiet(ray: Any) -> None:
     # The run's own progress bar and summary speak for it; Ray Data's would repeat them.
     logging.getLogger("ray.data").setLevel(logging.ERROR)
     ray.data.DataContext.get_current().enable_progress_bars = False
-    return True
