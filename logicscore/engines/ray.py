@@ -140,8 +140,11 @@ def audit_files(config: AuditorConfig, paths: str | Path | Sequence[str | Path],
         tasks = [{"task": pickle.dumps(w)} for w in windows(files, skip, window)]
         if not tasks:
             return
-        ray.data.DataContext.get_current().execution_options.preserve_order = True
         data = ray.data.from_items(tasks, override_num_blocks=len(tasks))
+        # This dataset's settings (the datasets made from it share them), not the process's.
+        # The run's own progress bar speaks for it; Ray Data's would repeat it.
+        data.context.execution_options.preserve_order = True
+        data.context.enable_progress_bars = False
         # No restarts: an actor that dies fails the run (--resume redoes the rest) rather
         # than auditing a window twice.
         with warnings.catch_warnings():
@@ -258,6 +261,5 @@ def _connect(ray: Any, address: str | None, workers: int) -> bool:
 
 
 def _quiet(ray: Any) -> None:
-    # The run's own progress bar and summary speak for it; Ray Data's would repeat them.
+    # Ray Data logs each execution's start and end; the run's summary already says it.
     logging.getLogger("ray.data").setLevel(logging.ERROR)
-    ray.data.DataContext.get_current().enable_progress_bars = False
