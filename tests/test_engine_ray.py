@@ -54,6 +54,19 @@ def cluster():
 
 
 @pytest.mark.ray
+def test_local_ray_listens_on_loopback_and_runs_this_logicscore(cluster):
+    assert {node["NodeManagerAddress"] for node in cluster.nodes()} == {"127.0.0.1"}
+
+    @cluster.remote
+    def where():
+        import logicscore
+
+        return logicscore.__file__
+
+    assert cluster.get(where.remote()) == engine.__file__.replace("engines/ray.py", "__init__.py")
+
+
+@pytest.mark.ray
 def test_ray_records_equal_the_local_run_across_shards_and_windows(cluster, tmp_path):
     config = AuditorConfig(timing=False, max_chars=2000)
     lines = _lines()

@@ -37,6 +37,7 @@ from ..parallel import Signatures
 INSTALL_HINT = "--engine ray needs Ray: pip install 'logicscore[ray]'"
 # Ray's anonymous usage report would call out to the network; nothing here may.
 os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+_CLUSTER_SWITCH = "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"
 
 
 @dataclass(frozen=True)
@@ -241,9 +242,22 @@ def start(num_cpus: int) -> None:
     ray = require()
     here = str(Path(__file__).resolve().parents[2])
     path = os.pathsep.join(p for p in (here, os.environ.get("PYTHONPATH")) if p)
-    ray.init(num_cpus=num_cpus, _node_ip_address="127.0.0.1", include_dashboard=False,
-             log_to_driver=False, logging_level=logging.ERROR,
-             runtime_env={"env_vars": {"PYTHONPATH": path}})
+    # Ray turns 127.0.0.1 into the address the machine is reached at from outside, unless
+    # it is told this is no cluster (its switch for machines that cannot be one): read from
+    # the environment by the processes it starts, from its constants by this one.
+    constants: Any = importlib.import_module("ray._private.ray_constants")
+    was, before = constants.ENABLE_RAY_CLUSTER, os.environ.get(_CLUSTER_SWITCH)
+    constants.ENABLE_RAY_CLUSTER, os.environ[_CLUSTER_SWITCH] = False, "0"
+    try:
+        ray.init(num_cpus=num_cpus, _node_ip_address="127.0.0.1", include_dashboard=False,
+                 log_to_driver=False, logging_level=logging.ERROR,
+                 runtime_env={"env_vars": {"PYTHONPATH": path}})
+    finally:
+        constants.ENABLE_RAY_CLUSTER = was
+        if before is None:
+            del os.environ[_CLUSTER_SWITCH]
+        else:
+            os.environ[_CLUSTER_SWITCH] = before
     _quiet(ray)
 
 
