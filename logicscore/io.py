@@ -229,10 +229,7 @@ def parse_line(raw: bytes, number: int, mapping: dict[str, str] | None = None) -
 
 
 def iter_raw(source: IO[bytes], first: int = 1) -> Iterator[tuple[int, bytes]]:
-    """(line number, bytes) per physical line; a line over the limit is cut, in bounded memory.
-
-    `first` numbers the stream's first line: a slice of a longer input keeps its numbers.
-    """
+    """(line number, bytes) per physical line from number `first`; a line over the limit is cut."""
     number = first - 1
     while raw := source.readline(MAX_LINE_BYTES + 1):
         number += 1
@@ -245,8 +242,7 @@ def iter_raw(source: IO[bytes], first: int = 1) -> Iterator[tuple[int, bytes]]:
 
 def read_lines(source: IO[bytes], mapping: dict[str, str] | None = None, skip: set[int] | None = None,
                first: int = 1) -> Iterator[InputLine]:
-    """Yield one `InputLine` per physical line of a binary JSONL stream, in order (the first
-    one numbered `first`)."""
+    """Yield one `InputLine` per physical line of a binary JSONL stream, in order."""
     skip = skip or set()
     for number, raw in iter_raw(source, first):
         if number not in skip:
