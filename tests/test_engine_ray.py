@@ -157,6 +157,7 @@ def test_ray_engine_without_ray_installed_says_how_to_install(tmp_path, monkeypa
     assert not out.exists()
 
 
+@pytest.mark.ray  # Ray is looked for first: without it every refusal is the install line
 @pytest.mark.parametrize(("extra", "input_", "message"), [
     (["--engine", "spark"], None, "--engine must be 'local' or 'ray'"),
     (["--engine", "ray"], "-", "not stdin"),
