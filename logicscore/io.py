@@ -228,9 +228,9 @@ def parse_line(raw: bytes, number: int, mapping: dict[str, str] | None = None) -
     return InputLine(number, record=record, id=record.id)
 
 
-def iter_raw(source: IO[bytes]) -> Iterator[tuple[int, bytes]]:
-    """(line number, bytes) per physical line; a line over the limit is cut, in bounded memory."""
-    number = 0
+def iter_raw(source: IO[bytes], first: int = 1) -> Iterator[tuple[int, bytes]]:
+    """(line number, bytes) per physical line from number `first`; a line over the limit is cut."""
+    number = first - 1
     while raw := source.readline(MAX_LINE_BYTES + 1):
         number += 1
         oversize = len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n")
@@ -240,11 +240,11 @@ def iter_raw(source: IO[bytes]) -> Iterator[tuple[int, bytes]]:
         yield number, raw
 
 
-def read_lines(source: IO[bytes], mapping: dict[str, str] | None = None, skip: set[int] | None = None
-               ) -> Iterator[InputLine]:
+def read_lines(source: IO[bytes], mapping: dict[str, str] | None = None, skip: set[int] | None = None,
+               first: int = 1) -> Iterator[InputLine]:
     """Yield one `InputLine` per physical line of a binary JSONL stream, in order."""
     skip = skip or set()
-    for number, raw in iter_raw(source):
+    for number, raw in iter_raw(source, first):
         if number not in skip:
             yield parse_line(raw, number, mapping)
 

@@ -61,7 +61,7 @@ def audit_parallel(config: AuditorConfig, items: Iterable[Any], workers: int,
              for _ in range(workers)]
     for proc in procs:
         proc.start()
-    source, signatures = iter(items), _Signatures()
+    source, signatures = iter(items), Signatures()
     sent = taken = 0
     ready: dict[int, Any] = {}
     finished = False
@@ -161,7 +161,7 @@ class ParallelAuditor:
         return audit_parallel(self.config, items, self.workers)
 
 
-class _Signatures:
+class Signatures:
     """One process loads spaCy when a record first needs it and names it in every signature
     from then on; across workers, the first record whose signature names it makes every
     later record name it too, so the records equal one process's. Records with documents

@@ -28,6 +28,9 @@ FormatOpt = Annotated[str, typer.Option("--format", "-f", help="Input format: au
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar or summary.")]
 WorkersOpt = Annotated[int, typer.Option("--workers", "-w", min=1, help="Processes scoring at "
                        "once (the spaCy path), each loading the model once; output as with 1.")]
+EngineOpt = Annotated[str, typer.Option("--engine", help="Where records are audited: 'local' (this "
+                      "machine, --workers processes) or 'ray' (a Ray cluster, --workers actors; "
+                      "RAY_ADDRESS picks the cluster; pip install 'logicscore[ray]').")]
 
 
 def llm_default(field: str) -> Any:
@@ -113,13 +116,18 @@ def make_auditor(extractor: str, fuzzy: float, spacy_model: str | None, alts: in
     return auditor
 
 
-def runner(auditor, workers: int):
-    """The auditor itself, or its config run by `workers` processes (same records, same order)."""
-    if workers == 1:
+def runner(auditor, workers: int, engine: str = "local"):
+    """The auditor itself, or its config run by `workers` processes or, with `engine` 'ray',
+    by `workers` Ray actors (same records, same order)."""
+    if workers == 1 and engine == "local":
         return auditor
     from ..parallel import ParallelAuditor
 
     try:
+        if engine == "ray":
+            from ..engines.ray import RayAuditor
+
+            return RayAuditor(auditor.config, workers)
         return ParallelAuditor(auditor.config, workers)
     except ConfigError as exc:
         fail(exc.message, 2)

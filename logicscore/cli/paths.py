@@ -29,6 +29,29 @@ def check_input(path: Path, what: str, hint: str = "") -> None:
         fail(f"cannot read {what} {path}: {reason(exc)}", 1)
 
 
+def engine_inputs(engine: str, input: Path) -> list[Path] | None:
+    """The files `--engine ray` reads (`input` a file, folder or glob), each checked; None
+    for the local engine, which reads `input` itself. Exit 2 on an unknown engine, a missing
+    Ray or stdin."""
+    if engine == "local":
+        return None
+    if engine != "ray":
+        fail(f"--engine must be 'local' or 'ray', not {engine!r}", 2)
+    from ..engines import ray
+    from ..errors import ConfigError
+
+    try:
+        ray.require()
+        if str(input) == "-":
+            raise ConfigError("--engine ray reads files: give a file, a folder or a glob, not stdin")
+        files = ray.expand(str(input))
+    except ConfigError as exc:
+        fail(exc.message, 2)
+    for path in files:
+        check_input(path, "input file")
+    return files
+
+
 def fd(stream) -> int | None:
     try:
         return stream.fileno()

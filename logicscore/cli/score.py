@@ -17,10 +17,11 @@ import typer
 from ..config import CLI_TIMEOUT, default
 from ..errors import ConfigError
 from . import app
-from .common import (AltsOpt, BaseUrlOpt, CacheDirOpt, CacheOpt, ConcurrencyOpt, ExtractorOpt, FuzzyOpt, FormatOpt,
-                     GroundingOpt, JudgeOpt, LLMModelOpt, LLMTimeoutOpt, MapOpt, MaxCallsOpt, ModelOpt, OfflineOpt,
-                     QuietOpt, WorkersOpt, fail, llm_default, llm_options, make_auditor, reason, runner, say, stderr)
-from .paths import check_input, check_output, fd, make_folder, open_output
+from .common import (AltsOpt, BaseUrlOpt, CacheDirOpt, CacheOpt, ConcurrencyOpt, EngineOpt, ExtractorOpt, FuzzyOpt,
+                     FormatOpt, GroundingOpt, JudgeOpt, LLMModelOpt, LLMTimeoutOpt, MapOpt, MaxCallsOpt, ModelOpt,
+                     OfflineOpt, QuietOpt, WorkersOpt, fail, llm_default, llm_options, make_auditor, reason, runner,
+                     say, stderr)
+from .paths import check_input, check_output, engine_inputs, fd, make_folder, open_output
 
 if TYPE_CHECKING:
     from ..io import ResultWriter
@@ -125,6 +126,7 @@ def score(
     estimate: Annotated[bool, typer.Option("--estimate", help="Print the LLM calls and input tokens "
                         "the run would make (JSON, stdout) and stop without calling.")] = False,
     workers: WorkersOpt = 1,
+    engine: EngineOpt = "local",
 ) -> None:
     """Score every record of a JSONL file; one output line per input line, in order.
 
@@ -139,6 +141,8 @@ def score(
 
         logicscore score runs.jsonl -o scored.jsonl --resume     # after a crash or Ctrl-C
 
+        logicscore score 'shards/*.jsonl' -o scored.jsonl --engine ray --workers 8
+
         cat runs.jsonl | logicscore score - -o - --map long_answer=output.text -q
 
         logicscore score ragas_rows.jsonl -o scored.jsonl --format ragas
@@ -146,7 +150,8 @@ def score(
     from .. import io
     from ..report import render_summary
 
-    mapping = _preflight(io, input, output, map_, resume, format_)
+    files = engine_inputs(engine, input)  # --engine ray: the files of a folder or glob
+    mapping = _preflight(io, input, output, map_, resume, format_, files)
     run = _Run(ctx, output, str(output) == "-")
     try:
         auditor = make_auditor(extractor, fuzzy_threshold, spacy_model, max_alternatives, timing,
@@ -161,7 +166,8 @@ def score(
         if estimate:
             _estimate(auditor, input, format_, mapping, skip)
             return
-        summary = _score_lines(io, run, runner(auditor, workers), input, (format_, mapping), skip, resume, quiet)
+        summary = _score_lines(io, run, runner(auditor, workers, engine), input, (format_, mapping), skip, resume,
+                               quiet, files)
     except KeyboardInterrupt:
         run.interrupted()
     except OSError as exc:  # e.g. the input vanished between the checks and the read
@@ -174,7 +180,8 @@ def score(
         raise typer.Exit(1)
 
 
-def _preflight(io, input: Path, output: Path, map_: list[str], resume: bool, format_: str) -> dict[str, str]:
+def _preflight(io, input: Path, output: Path, map_: list[str], resume: bool, format_: str,
+               files: list[Path] | None) -> dict[str, str]:
     """The --map mapping, once the options and files that can refuse the run are checked."""
     from ..formats import check_format
 
@@ -186,9 +193,9 @@ def _preflight(io, input: Path, output: Path, map_: list[str], resume: bool, for
     stdin, stdout = str(input) == "-", str(output) == "-"
     if resume and stdout:
         fail("--resume needs a file for --output, not stdout", 2)
-    if not stdin:
+    if not stdin and files is None:
         check_input(input, "input file")
-    check_output(output, [fd(sys.stdin) if stdin else input])
+    check_output(output, [fd(sys.stdin) if stdin else input] if files is None else list(files))
     return mapping
 
 
@@ -203,7 +210,7 @@ def _estimate(auditor, input: Path, format_: str, mapping: dict[str, str], skip:
 
 
 def _score_lines(io, run: _Run, auditor, input: Path, reading: tuple[str, dict[str, str]], skip: set[int],
-                 resume: bool, quiet: bool) -> Summary:
+                 resume: bool, quiet: bool, files: list[Path] | None = None) -> Summary:
     """Audit the input lines not in `skip` (read as `reading`: format, --map) and write each
     result as it comes, with progress."""
     from ..formats import read_lines
@@ -212,13 +219,16 @@ def _score_lines(io, run: _Run, auditor, input: Path, reading: tuple[str, dict[s
     stdin, stdout, output = str(input) == "-", run.stdout, run.output
     run.before = len(skip)
     total = None
-    if not stdin and stat.S_ISREG(input.stat().st_mode):
+    if files is not None:
+        total = sum(io.count_lines(path) for path in files)
+    elif not stdin and stat.S_ISREG(input.stat().st_mode):
         total = io.count_lines(input)
     if not stdout:
         make_folder(output)
     summary = Summary()
-    with (nullcontext(sys.stdin.buffer) if stdin else input.open("rb")) as source:
-        results = auditor.audit_many(read_lines(source, reading[0], reading[1], skip))
+    with (nullcontext(sys.stdin.buffer) if stdin or files else input.open("rb")) as source:
+        results = (auditor.audit_files(files, reading, skip) if files
+                   else auditor.audit_many(read_lines(source, reading[0], reading[1], skip)))
         # The first record before the output is opened: a model that only this record
         # needs (the given path's question entities) fails with no file touched.
         first = run.next(results, input)

@@ -116,9 +116,10 @@ def parse_line(raw: bytes, number: int, fmt: str = "auto", mapping: dict[str, st
 
 
 def read_lines(source: IO[bytes], fmt: str = "auto", mapping: dict[str, str] | None = None,
-               skip: set[int] | None = None) -> Iterator[io.InputLine]:
-    """One `InputLine` per physical line of a binary JSONL stream in format `fmt`, in order."""
+               skip: set[int] | None = None, first: int = 1) -> Iterator[io.InputLine]:
+    """One `InputLine` per physical line of a binary JSONL stream in format `fmt`, in order
+    (the first numbered `first`: a slice of a longer input keeps its numbers)."""
     skip = skip or set()
-    for number, raw in io.iter_raw(source):
+    for number, raw in io.iter_raw(source, first):
         if number not in skip:
             yield parse_line(raw, number, fmt, mapping)
