@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated
 
@@ -11,7 +10,7 @@ import typer
 from ..config import default
 from . import app
 from .common import (AltsOpt, ExtractorOpt, FuzzyOpt, MapOpt, ModelOpt, QuietOpt, WorkersOpt, fail,
-                     make_auditor, reason, runner, stderr)
+                     make_auditor, reason, runner, show, stderr)
 from .paths import check_input
 
 
@@ -60,14 +59,7 @@ def calibrate(
             fail(f"cannot read {data}: {reason(exc)}", 1)
         except calibrate_mod.NoCompleteRecords as exc:
             fail(f"{data}: {exc}", 2)
-    if as_json:
-        typer.echo(json.dumps(report.to_json_dict(), indent=2, sort_keys=True))
-    elif as_md:
-        typer.echo(calibrate_mod.render_markdown(report))
-    else:
-        from rich.console import Console
-
-        Console().print(calibrate_mod.render(report))
+    show(report, calibrate_mod, as_json, as_md)
 
 
 def _progress(disabled: bool):

@@ -131,3 +131,18 @@ def runner(auditor, workers: int, engine: str = "local"):
         return ParallelAuditor(auditor.config, workers)
     except ConfigError as exc:
         fail(exc.message, 2)
+
+
+def show(report: Any, module: Any, as_json: bool, as_md: bool) -> None:
+    """Print a measuring command's report the one way all of them do: `--json` for CI,
+    `--md` for a README or a pull request, else a rich table on the terminal."""
+    if as_json:
+        import json
+
+        typer.echo(json.dumps(report.to_json_dict(), indent=2, sort_keys=True))
+    elif as_md:
+        typer.echo(module.render_markdown(report))
+    else:
+        from rich.console import Console
+
+        Console().print(module.render(report))

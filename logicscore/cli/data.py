@@ -10,7 +10,8 @@ import typer
 
 from ..config import default
 from . import app, corpus_app
-from .common import AltsOpt, ExtractorOpt, FuzzyOpt, ModelOpt, WorkersOpt, fail, make_auditor, reason, runner, say
+from .common import (AltsOpt, ExtractorOpt, FuzzyOpt, ModelOpt, WorkersOpt, fail, make_auditor, reason, runner, say,
+                     show)
 from .paths import check_input, check_output, make_folder
 
 
@@ -81,14 +82,7 @@ def bench(
         fail(f"{corpus} is not a gold-labelled corpus{why}{make}", 2)
     auditor = make_auditor(extractor, fuzzy_threshold, spacy_model, max_alternatives, False)
     report = bench_mod.run(records, runner(auditor, workers), rejected=rejected)
-    if as_json:
-        typer.echo(json.dumps(report.to_json_dict(), indent=2, sort_keys=True))
-    elif as_md:
-        typer.echo(bench_mod.render_markdown(report))
-    else:
-        from rich.console import Console
-
-        Console().print(bench_mod.render(report))
+    show(report, bench_mod, as_json, as_md)
 
 
 @app.command()
