@@ -175,3 +175,19 @@ def test_ray_engine_refusals_exit_2_before_writing(tmp_path, extra, input_, mess
     result, out = _score(tmp_path, *extra, input_=input_)
     assert result.exit_code == 2 and message in result.output, result.output
     assert not out.exists()
+
+
+@pytest.mark.ray  # --engine ray looks for Ray before it reads a folder
+def test_ray_estimate_over_a_folder_counts_its_files_as_one_input(tmp_path):
+    lines = _lines()
+    folder = _shards(tmp_path / "shards", lines)
+    whole = tmp_path / "whole.jsonl"
+    whole.write_bytes(b"".join(lines))
+    out = tmp_path / "out.jsonl"
+    sharded = CliRunner().invoke(app, ["score", str(folder), "-o", str(out), "--engine", "ray", "--estimate"])
+    local = CliRunner().invoke(app, ["score", str(whole), "-o", str(out), "--estimate"])
+    assert sharded.exit_code == local.exit_code == 0, sharded.output
+    assert json.loads(sharded.stdout) == json.loads(local.stdout)
+    # the readable records of all three files, none counted twice or left out
+    assert 0 < json.loads(sharded.stdout)["records"] < len(lines)
+    assert not out.exists()

@@ -164,7 +164,7 @@ def score(
             skip = resume_state(io, output, auditor.signature, allow_signature_change,
                                 (auditor.grounded_signature,))
         if estimate:
-            _estimate(auditor, input, format_, mapping, skip)
+            _estimate(auditor, input, format_, mapping, skip, files)
             return
         summary = _score_lines(io, run, runner(auditor, workers, engine), input, (format_, mapping), skip, resume,
                                quiet, files)
@@ -199,11 +199,24 @@ def _preflight(io, input: Path, output: Path, map_: list[str], resume: bool, for
     return mapping
 
 
-def _estimate(auditor, input: Path, format_: str, mapping: dict[str, str], skip: set[int]) -> None:
-    """--estimate: the LLM calls and tokens of the run as JSON on stdout, nothing called."""
+def _estimate(auditor, input: Path, format_: str, mapping: dict[str, str], skip: set[int],
+              files: list[Path] | None = None) -> None:
+    """--estimate: the LLM calls and tokens of the run as JSON on stdout, nothing called.
+    The files of a folder or glob (`--engine ray`) are numbered as one input, as the run does."""
+    from .. import io
     from ..formats import read_lines
     from ..llm.plan import estimate as plan
 
+    def lines():
+        first = 1
+        for path in files or []:
+            with path.open("rb") as source:
+                yield from read_lines(source, format_, mapping, skip, first)
+            first += io.count_lines(path)
+
+    if files:
+        typer.echo(json.dumps(plan(auditor, lines()), sort_keys=True))
+        return
     stdin = str(input) == "-"
     with (nullcontext(sys.stdin.buffer) if stdin else input.open("rb")) as source:
         typer.echo(json.dumps(plan(auditor, read_lines(source, format_, mapping, skip)), sort_keys=True))
