@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import weakref
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -235,3 +236,19 @@ def unknown_word(tok: Any) -> bool:
     if low in words:
         return False
     return not any(low.endswith(s) and low[:-len(s)] in words for s in _SUFFIXES if len(low) > len(s) + 2)
+
+
+_TEXTS: weakref.WeakKeyDictionary[Any, str] = weakref.WeakKeyDictionary()
+
+
+def doc_text(doc: spacy.tokens.Doc) -> str:
+    """`doc.text`, joined once per Doc: spaCy joins every token's text at each read, and
+    the rules read it per candidate and per window. A Span (or anything else) reads its own."""
+    from spacy.tokens import Doc
+
+    if not isinstance(doc, Doc):
+        return str(doc.text)
+    text = _TEXTS.get(doc)
+    if text is None:
+        text = _TEXTS[doc] = doc.text
+    return text
