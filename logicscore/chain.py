@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .graph import Graph, bfs, component, path_to, separating_edges, shortest_paths, steiner
+from .graph import (Graph, bfs, component, forced_tree, parallel_swap, path_to, separating_edges,
+                    shortest_paths, steiner)
 from .models import LITERAL_KINDS, Diagnosis, Entity, Gap, Proposition, QuestionEntity
 from .normalize.phrases import restates_question
 
@@ -161,13 +162,17 @@ def _alternative_trees(ctx: _Ctx, answer: str, ends: list[str], tree: list[int],
     out: list[list[int]] = []
     # Without one of these no tree connects the anchors at all: nothing to re-solve.
     needed = separating_edges(ctx.g, answer, ends)
+    # A restated link is a parallel edge: swapping it into a forced tree needs no search.
+    forced = bool(tree) and forced_tree(ctx.g, answer, ends, ctx.no_literal) == tree
     for e in sorted(tree):
         if len(out) >= cap:
             break
         if e in needed:
             continue
-        g = ctx.g.without({e})
-        alt = steiner(g, answer, ends, ctx.no_literal) or steiner(g, answer, ends, lambda _: True)
+        alt = parallel_swap(ctx.g, tree, forced, e)
+        if alt is None:
+            g = ctx.g.without({e})
+            alt = steiner(g, answer, ends, ctx.no_literal) or steiner(g, answer, ends, lambda _: True)
         if alt is not None and len(alt) == len(tree) and frozenset(alt) not in seen:
             seen.add(frozenset(alt))
             out.append(alt)
