@@ -62,3 +62,32 @@ def test_forms_cache_holds_one_record_at_a_time():
     assert [r.status for r in results] == ["ok", "ok"]
     # A run over many records keeps only the last record's forms, not every record's.
     assert 0 < analyze.cache_info().currsize == size_alone
+
+
+@settings(max_examples=400, deadline=None)
+@given(pairs=multigraphs, root=nodes, terms=st.lists(nodes, min_size=2, max_size=4),
+       blocked=st.sets(nodes, max_size=3))
+def test_parallel_swap_gives_the_re_solved_tree(pairs, root, terms, blocked):
+    # Swapping a parallel edge into a forced tree must be what re-solving without the
+    # tree edge returns, for every tree edge that has a parallel one.
+    g = Graph((i, u, v) for i, (u, v) in enumerate(pairs))
+    for passable in (lambda x: x not in blocked, lambda _: True):
+        tree = graph.forced_tree(g, root, terms, passable)
+        if tree is None:
+            continue
+        assert tree == graph.steiner(g, root, terms, passable)
+        for e in tree:
+            swapped = graph.parallel_swap(g, tree, True, e)
+            if swapped is not None:
+                assert swapped == sorted(graph.steiner(g.without({e}), root, terms, passable))
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(text=st.text("ab .[]", max_size=60), needles=st.lists(st.text("ab .[]", min_size=1, max_size=12), max_size=8))
+def test_first_positions_are_find(monkeypatch, text, needles):
+    from logicscore.extract import given as given_extractor
+
+    # The one-pass scan (forced here for short texts) must agree with str.find everywhere.
+    monkeypatch.setattr(given_extractor, "_SCAN_FROM", 0)
+    monkeypatch.setattr(given_extractor, "_KEY", 3)
+    assert given_extractor.first_positions(text, needles) == {n: text.find(n) for n in needles}
