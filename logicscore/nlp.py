@@ -133,6 +133,15 @@ def model_id(nlp: spacy.Language) -> str:
 # token and costs about a quarter of the parse; the rules path needs lemmas only for the
 # few tokens on a relation path, and `lemmatizer(nlp)` fills those on demand.
 SKIPPED = ("lemmatizer",)
+
+
+def disabled(nlp: spacy.Language) -> list[str]:
+    """The pipeline's components `parse` does not run, in pipeline order: those `load`
+    disabled (and any the package ships disabled) and the `SKIPPED` ones."""
+    off = set(nlp.disabled) | set(SKIPPED)
+    return [name for name in nlp.component_names if name in off]
+
+
 # Texts per `nlp.pipe` batch: spaCy's own default, the batch the throughput figures use.
 BATCH_SIZE = 64
 
