@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -91,3 +92,17 @@ def test_first_positions_are_find(monkeypatch, text, needles):
     monkeypatch.setattr(given_extractor, "_SCAN_FROM", 0)
     monkeypatch.setattr(given_extractor, "_KEY", 3)
     assert given_extractor.first_positions(text, needles) == {n: text.find(n) for n in needles}
+
+
+@pytest.mark.slow
+def test_token_ranges_by_bisection_are_the_walked_ones():
+    from logicscore.nlp import doc_text, load, tokens_starting, tokens_within
+    from logicscore.question.forms import token_end
+
+    doc = load()('Who directed  the film "The Fox, and the Hound" (1981) that won?\nIt did.')
+    assert doc_text(doc) == doc.text and doc_text(doc[1:3]) == "directed  "
+    for a in range(len(doc.text) + 2):
+        for b in range(len(doc.text) + 2):
+            assert [t.i for t in tokens_within(doc, a, b)] == [
+                t.i for t in doc if a <= t.idx and token_end(t) <= b]
+            assert [t.i for t in tokens_starting(doc, a, b)] == [t.i for t in doc if a <= t.idx < b]

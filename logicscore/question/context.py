@@ -11,7 +11,7 @@ from ..lexicon.dates import CALENDAR_WORDS
 from ..lexicon.function_words import TITLE_CONNECTORS, TITLE_SMALL_WORDS
 from ..lexicon.generic import is_generic
 from ..lexicon.names import ARTICLES, EPITHET, PARENTHESIS, QUESTION_HONORIFICS
-from ..nlp import doc_text, unknown_word
+from ..nlp import doc_text, tokens_starting, tokens_within, unknown_word
 from .forms import JOINING_WORDS, Candidate, longest_first, token_end
 from .written import Written, opens_sentence
 
@@ -147,7 +147,7 @@ def _cuts(doc: Any, window: tuple[int, int], span: Candidate,
     if not (span.start <= lo and hi <= span.end) or (span.start, span.end) == (lo, hi):
         return False
     for rest in _rest(doc, span, [Candidate(lo, hi, "")]):
-        between = [t for t in doc if min(rest.end, hi) <= t.idx < max(rest.start, lo)]
+        between = tokens_starting(doc, min(rest.end, hi), max(rest.start, lo))
         if not any(t.is_lower or t.is_punct for t in between) and (
                 not written.names(doc_text(doc)[rest.start:rest.end])):
             return True
@@ -241,7 +241,7 @@ def prefer_written(doc: Any, spans: list[Candidate], written: Written) -> list[C
 
 def _rest(doc: Any, span: Candidate, kept: list[Candidate]) -> list[Candidate]:
     """The proper-name pieces of `span` outside the `kept` spans."""
-    toks = [t for t in doc if span.start <= t.idx and token_end(t) <= span.end]
+    toks = list(tokens_within(doc, span.start, span.end))
     # What follows a bracket says which one is meant; it names nothing asked.
     toks = toks[:next((k for k, t in enumerate(toks) if t.text == "("), len(toks))]
     free = [t for t in toks if not any(k.start < token_end(t) and t.idx < k.end for k in kept)]
