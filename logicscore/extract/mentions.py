@@ -15,7 +15,6 @@ from ..lexicon.kinds import DESCRIPTOR_NOUNS
 from ..lexicon.names import ARTICLES, RELATIONAL
 from ..lexicon.numbers import MENTION_NUMBER_WORDS
 from ..models import LITERAL_KINDS
-from ..nlp import doc_text
 from ..normalize import coref
 from ..question.forms import proper_runs
 
@@ -91,7 +90,7 @@ def short_answers(doc: Any, wanted: Wanted) -> list[Found]:
 def quoted(doc: Any, wanted: Wanted) -> list[Found]:
     """A quoted title, and the name a quoted nickname goes by."""
     out: list[Found] = []
-    for m in re.finditer(r"\"([^\"]{2,120})\"|“([^”]{2,120})”", doc_text(doc)):
+    for m in re.finditer(r"\"([^\"]{2,120})\"|“([^”]{2,120})”", doc.text):
         g = 1 if m.group(1) else 2
         end = m.end(g) - _closing_stop(m.group(g))
         span = doc.char_span(m.start(g), end, alignment_mode="contract")
@@ -114,7 +113,7 @@ def _closing_stop(title: str) -> int:
 def whole_dates(doc: Any, wanted: Wanted) -> list[Found]:
     """Full dates and year ranges, which NER cuts or leaves untagged."""
     out: list[Found] = []
-    for m in (*_DATE.finditer(doc_text(doc)), *_YEARS.finditer(doc_text(doc))):
+    for m in (*_DATE.finditer(doc.text), *_YEARS.finditer(doc.text)):
         span = doc.char_span(m.start(), m.end(), alignment_mode="contract")
         if span is not None and len(span):
             out.append(Found(span.start, span.end, 1, "DATE"))
