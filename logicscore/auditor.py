@@ -6,6 +6,7 @@ signals → scores. `audit_many` is the only broad error boundary.
 
 from __future__ import annotations
 
+import gc
 import re
 import signal
 import threading
@@ -141,7 +142,8 @@ class Auditor:
     def audit_record(self, record: QARecord, line: int | None = None) -> AuditResult:
         """Audit one record within the size and time limits; raises `LogicscoreError`s."""
         self._check_size(record, line)
-        with _deadline(self.config.timeout, record.id):
+        with _deadline(self.config.timeout, record.id), _gc_paused(
+                len(record.long_answer) >= GC_PAUSE_CHARS):
             return self._audit(record, line)
 
     def _check_size(self, record: QARecord, line: int | None) -> None:
@@ -295,6 +297,34 @@ class Auditor:
         latency = round((time.perf_counter() - start) * 1000, 1) if self.config.timing else None
         return ResultMeta(signature=self._signature(grounded), latency_ms=latency, line=line,
                           hops=hops, record=record_meta)
+
+
+# A long answer's linking and chaining build a live set of millions of objects; the cyclic
+# collector's passes over it made the time grow faster than the answer (×5.4 for ×4 at
+# 20,000 propositions, ×4.6 without them). The collector rests while one such answer is
+# audited (what it would free is freed once it runs again); shorter answers are untouched.
+GC_PAUSE_CHARS = 100_000
+_gc_lock = threading.Lock()
+_gc_held = [0, False]  # audits holding the pause; whether the collector was on before
+
+
+@contextmanager
+def _gc_paused(active: bool) -> Iterator[None]:
+    if not active:
+        yield
+        return
+    with _gc_lock:
+        if _gc_held[0] == 0:
+            _gc_held[1] = gc.isenabled()
+            gc.disable()
+        _gc_held[0] += 1
+    try:
+        yield
+    finally:
+        with _gc_lock:
+            _gc_held[0] -= 1
+            if _gc_held[0] == 0 and _gc_held[1]:
+                gc.enable()
 
 
 @contextmanager

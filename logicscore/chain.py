@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .graph import Graph, bfs, component, path_to, separating_edges, shortest_paths, steiner
+from .graph import (Graph, bfs, component, forced_tree, parallel_swap, path_to, separating_edges,
+                    shortest_paths, steiner)
 from .models import LITERAL_KINDS, Diagnosis, Entity, Gap, Proposition, QuestionEntity
 from .normalize.phrases import restates_question
 
@@ -147,7 +148,11 @@ def _fill_complete(ctx: _Ctx, result: Chain, answer: str, targets: list[str],
                 or steiner(ctx.g, answer, ends, lambda _: True) or [])
         trees = [tree] + _alternative_trees(ctx, answer, ends, tree, cap)
         on_chain = {e for t in trees for e in t}
-    ordered = [_order(ctx, answer, t) for t in trees]
+    # A tree that differs from the first by one parallel edge has its depths.
+    first = set(trees[0])
+    depth = _depths(ctx, answer, trees[0])
+    ordered = [_order(ctx, answer, t, depth if not k or _parallel_twin(ctx, first, t) else None)
+               for k, t in enumerate(trees)]
     result.chain = ctx.ids(ordered[0])
     result.entity_path = _entity_path(ctx, ordered[0], answer)
     result.alternatives = [ctx.ids(t) for t in ordered[1:cap + 1]]
@@ -161,25 +166,43 @@ def _alternative_trees(ctx: _Ctx, answer: str, ends: list[str], tree: list[int],
     out: list[list[int]] = []
     # Without one of these no tree connects the anchors at all: nothing to re-solve.
     needed = separating_edges(ctx.g, answer, ends)
+    # A restated link is a parallel edge: swapping it into a forced tree needs no search.
+    forced = bool(tree) and forced_tree(ctx.g, answer, ends, ctx.no_literal) == tree
     for e in sorted(tree):
         if len(out) >= cap:
             break
         if e in needed:
             continue
-        g = ctx.g.without({e})
-        alt = steiner(g, answer, ends, ctx.no_literal) or steiner(g, answer, ends, lambda _: True)
+        alt = parallel_swap(ctx.g, tree, forced, e)
+        if alt is None:
+            g = ctx.g.without({e})
+            alt = steiner(g, answer, ends, ctx.no_literal) or steiner(g, answer, ends, lambda _: True)
         if alt is not None and len(alt) == len(tree) and frozenset(alt) not in seen:
             seen.add(frozenset(alt))
             out.append(alt)
     return out
 
 
-def _order(ctx: _Ctx, answer: str, edges: list[int]) -> list[int]:
-    """Tree edges ordered from the question side (deepest first) to the answer."""
+def _depths(ctx: _Ctx, answer: str, edges: list[int]) -> dict[str, int]:
+    depth, _ = bfs(Graph((e, *ctx.g.ends[e]) for e in edges), [answer], lambda _: True)
+    return depth
+
+
+def _parallel_twin(ctx: _Ctx, first: set[int], edges: list[int]) -> bool:
+    """`edges` is the tree `first` with one edge swapped for a parallel one."""
+    diff = first.symmetric_difference(edges)
+    return len(diff) == 2 and len({frozenset(ctx.g.ends[e]) for e in diff}) == 1
+
+
+def _order(ctx: _Ctx, answer: str, edges: list[int], depth: dict[str, int] | None = None) -> list[int]:
+    """Tree edges ordered from the question side (deepest first) to the answer; `depth`
+    is the BFS depth from the answer along these edges, when known."""
     if not edges:
         return []
-    depth, _ = bfs(Graph((e, *ctx.g.ends[e]) for e in edges), [answer], lambda _: True)
-    return sorted(edges, key=lambda e: (-max(depth.get(x, 0) for x in ctx.g.ends[e]), e))
+    if depth is None:
+        depth = _depths(ctx, answer, edges)
+    ends = ctx.g.ends
+    return sorted(edges, key=lambda e: (-max(depth.get(ends[e][0], 0), depth.get(ends[e][1], 0)), e))
 
 
 def _entity_path(ctx: _Ctx, edges: list[int], answer: str) -> list[str]:

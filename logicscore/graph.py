@@ -145,6 +145,36 @@ def steiner(g: Graph, root: str, terms: list[str], passable: Passable) -> list[i
     return _dreyfus_wagner(g, root, terms, ok, nodes)
 
 
+def forced_tree(g: Graph, root: str, terms: list[str], passable: Passable) -> list[int] | None:
+    """The tree `steiner` returns when every tree must use the same edges (see
+    `_forced_tree`); None when `steiner` would search (or finds nothing to connect)."""
+    terms = [t for t in dict.fromkeys(terms) if t != root]
+    if len(terms) < 2:
+        return None
+    tset = set(terms) | {root}
+
+    def ok(x: str) -> bool:
+        return x in tset or passable(x)
+
+    dist_r, _ = bfs(g, [root], ok)
+    if any(t not in dist_r for t in terms):
+        return None
+    return _forced_tree(g, root, terms, ok)
+
+
+def parallel_swap(g: Graph, tree: list[int], forced: bool, e: int) -> list[int] | None:
+    """`steiner` of `g` without tree edge `e`, without searching, when that is known: a
+    forced tree (`forced_tree` gave it) keeps its shape once `e` goes if a parallel edge
+    joins the same two nodes, and the first such edge takes its place, since `_forced_tree`
+    keeps the first of parallel edges and the bridges of the graph are the same. None
+    when the graph must be searched again."""
+    if not forced:
+        return None
+    u, v = g.ends[e]
+    twin = next((f for w, f in g.adj[u] if w == v and f != e), None)
+    return None if twin is None else sorted([x for x in tree if x != e] + [twin])
+
+
 def _forced_tree(g: Graph, root: str, terms: list[str], ok: Passable) -> list[int] | None:
     """The edges every tree connecting `root` to `terms` must use, when they already connect
     them through passable nodes: then they are the one minimum tree, which Dreyfus–Wagner

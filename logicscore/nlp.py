@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import weakref
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -132,6 +134,15 @@ def model_id(nlp: spacy.Language) -> str:
 # token and costs about a quarter of the parse; the rules path needs lemmas only for the
 # few tokens on a relation path, and `lemmatizer(nlp)` fills those on demand.
 SKIPPED = ("lemmatizer",)
+
+
+def disabled(nlp: spacy.Language) -> list[str]:
+    """The pipeline's components `parse` does not run, in pipeline order: those `load`
+    disabled (and any the package ships disabled) and the `SKIPPED` ones."""
+    off = set(nlp.disabled) | set(SKIPPED)
+    return [name for name in nlp.component_names if name in off]
+
+
 # Texts per `nlp.pipe` batch: spaCy's own default, the batch the throughput figures use.
 BATCH_SIZE = 64
 
@@ -235,3 +246,48 @@ def unknown_word(tok: Any) -> bool:
     if low in words:
         return False
     return not any(low.endswith(s) and low[:-len(s)] in words for s in _SUFFIXES if len(low) > len(s) + 2)
+
+
+_TEXTS: weakref.WeakKeyDictionary[Any, str] = weakref.WeakKeyDictionary()
+
+
+def doc_text(doc: spacy.tokens.Doc) -> str:
+    """`doc.text`, joined once per Doc: spaCy joins every token's text at each read, and
+    the rules read it per candidate and per window. A Span (or anything else) reads its own."""
+    try:
+        return _TEXTS[doc]
+    except (KeyError, TypeError):  # not read yet, or not a Doc (no weak reference to it)
+        pass
+    from spacy.tokens import Doc
+
+    if not isinstance(doc, Doc):
+        return str(doc.text)
+    text = _TEXTS[doc] = doc.text
+    return text
+
+
+_BOUNDS: weakref.WeakKeyDictionary[Any, tuple[list[int], list[int]]] = weakref.WeakKeyDictionary()
+
+
+def token_bounds(doc: spacy.tokens.Doc) -> tuple[list[int], list[int]]:
+    """Each token's start and end offsets, read once per Doc (both ascending)."""
+    bounds = _BOUNDS.get(doc)
+    if bounds is None:
+        starts = [t.idx for t in doc]
+        bounds = _BOUNDS[doc] = (starts, [a + len(t) for a, t in zip(starts, doc)])
+    return bounds
+
+
+def tokens_within(doc: spacy.tokens.Doc, start: int, end: int) -> spacy.tokens.Span:
+    """The tokens wholly inside characters [start, end), found by bisection, not by
+    walking the Doc."""
+    starts, ends = token_bounds(doc)
+    a = bisect_left(starts, start)
+    return doc[a:max(a, bisect_right(ends, end))]
+
+
+def tokens_starting(doc: spacy.tokens.Doc, start: int, end: int) -> spacy.tokens.Span:
+    """The tokens that start inside characters [start, end)."""
+    starts, _ = token_bounds(doc)
+    a = bisect_left(starts, start)
+    return doc[a:max(a, bisect_left(starts, end))]

@@ -114,6 +114,13 @@ class SpacyPipeline:
 
         return model_id(self.nlp)
 
+    def disabled(self) -> str | None:
+        """The components a parse leaves out, comma-joined ("senter,lemmatizer"), for the
+        signature: what the stages do not read is not run. None when every one runs."""
+        from .nlp import disabled
+
+        return ",".join(disabled(self.nlp)) or None
+
 
 def available(kind: str) -> dict[str, str]:
     """Every stage name of `kind` with its import path: built-ins, then entry points."""

@@ -15,7 +15,8 @@ against `--workers 1` on at least 2,000 real answers (target >= 1.6 on two idle 
 Corpora: `fireact` (336 LLM answers, ../shared/data/llm-answers), `gold` (HotpotQA and
 2Wiki gold supporting sentences as long answers, from scripts/real_cases.py), `fictional`
 (corpora/fictional-v1.jsonl). The machine may be shared, so the load average is printed
-beside every ratio and the runs of a round alternate; nothing is asserted.
+beside every ratio and the runs of a round alternate; beside wall time, each process's CPU
+time (user + system, which other work moves less) gives a second ratio. Nothing is asserted.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -69,20 +71,26 @@ def _real_cases(path: Path, *extra: str) -> None:
                    check=True, env=_env(), stdout=subprocess.DEVNULL)
 
 
-def _timed(args: list[str]) -> float:
+CPU: dict[str, float] = {}  # CPU seconds (user + system) of the last process of each kind
+
+
+def _timed(args: list[str], kind: str = "") -> float:
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     subprocess.run(args, check=True, env=_env(), cwd=ROOT, stdout=subprocess.DEVNULL)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    CPU[kind] = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return time.perf_counter() - start
 
 
 def auditor_seconds(path: Path, workers: int = 1) -> float:
     out = path.with_suffix(f".w{workers}.out")
     return _timed([sys.executable, "-m", "logicscore", "score", str(path), "-o", str(out),
-                   "--no-timing", "-q", "--workers", str(workers)])
+                   "--no-timing", "-q", "--workers", str(workers)], "auditor")
 
 
 def raw_seconds(path: Path) -> float:
-    return _timed([sys.executable, __file__, "--raw", str(path)])
+    return _timed([sys.executable, __file__, "--raw", str(path)], "raw")
 
 
 def raw_pipe(path: Path) -> None:
@@ -104,13 +112,16 @@ def _load() -> str:
 
 def compare_raw(path: Path, rounds: int) -> dict:
     n = sum(1 for line in path.open(encoding="utf-8") if line.strip())
-    best_a = best_r = float("inf")
+    best_a = best_r = cpu_a = cpu_r = float("inf")
     for _ in range(rounds):
         best_r = min(best_r, raw_seconds(path))
+        cpu_r = min(cpu_r, CPU["raw"])
         best_a = min(best_a, auditor_seconds(path))
+        cpu_a = min(cpu_a, CPU["auditor"])
     return {"answers": n, "auditor_s": round(best_a, 2), "raw_s": round(best_r, 2),
             "auditor_per_s": round(n / best_a, 1), "raw_per_s": round(n / best_r, 1),
-            "ratio": round(best_r / best_a, 3), "load": _load()}
+            "ratio": round(best_r / best_a, 3), "auditor_cpu_s": round(cpu_a, 2),
+            "raw_cpu_s": round(cpu_r, 2), "cpu_ratio": round(cpu_r / cpu_a, 3), "load": _load()}
 
 
 def compare_workers(path: Path, rounds: int) -> dict:
@@ -144,6 +155,8 @@ def main() -> int:
             if not args.json:
                 print(f"{name:<10} {row['answers']:>5} answers  auditor {row['auditor_per_s']:6.1f}/s"
                       f"  raw nlp.pipe {row['raw_per_s']:6.1f}/s  ratio {row['ratio']:.2f}"
+                      f"  CPU {row['auditor_cpu_s']:.2f} s vs {row['raw_cpu_s']:.2f} s,"
+                      f" ratio {row['cpu_ratio']:.2f}"
                       f"  (target >= 0.80; load average {row['load']})", flush=True)
         if not args.no_workers:
             real = write_set("real", Path(tmp))

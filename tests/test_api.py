@@ -30,7 +30,8 @@ def test_api_signature_golden_given():
 
 def test_api_signature_golden_rules(auditor):
     assert auditor.signature == (
-        "logicscore:0.1.0|extractor:rules|spacy:en_core_web_sm-3.8.0|coref:rules|question:rules|"
+        "logicscore:0.1.0|extractor:rules|spacy:en_core_web_sm-3.8.0|spacy_disabled:senter,lemmatizer|"
+        "coref:rules|question:rules|"
         "fuzzy:85|alts:16|det:rules")
 
 

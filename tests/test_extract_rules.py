@@ -72,7 +72,8 @@ def run(extractor, text, hints=()):
 @pytest.mark.slow
 def test_rules_signature(extractor):
     assert extractor.signature() == [
-        ("extractor", "rules"), ("spacy", "en_core_web_sm-3.8.0"), ("coref", "rules"),
+        ("extractor", "rules"), ("spacy", "en_core_web_sm-3.8.0"),
+        ("spacy_disabled", "senter,lemmatizer"), ("coref", "rules"),
     ]
 
 
@@ -394,3 +395,17 @@ def test_extract_rules_huge_text_is_parsed_in_pieces_that_rejoin_exactly(monkeyp
     assert len(pieces) > 5 and "".join(pieces) == text
     doc = nlp_mod.parse(nlp_mod.load(), text)
     assert doc.text == text
+
+
+@pytest.mark.slow
+def test_signature_names_the_components_a_parse_leaves_out(extractor):
+    from logicscore.nlp import disabled, parse
+
+    nlp = extractor.nlp
+    off = dict(extractor.signature())["spacy_disabled"].split(",")
+    assert off == disabled(nlp) and "lemmatizer" in off
+    doc = parse(nlp, "Ada Lovelace wrote the first program in London in 1843.")
+    # What the stages read is annotated; what the signature names as off is not.
+    assert doc.has_annotation("DEP") and doc.has_annotation("POS") and doc.has_annotation("ENT_IOB")
+    assert not any(t.lemma_ for t in doc)
+    assert {"tok2vec", "tagger", "parser", "attribute_ruler", "ner"}.isdisjoint(off)

@@ -28,9 +28,10 @@ class GivenExtractor:
                 f"record {record.id}: the 'given' extractor needs a 'propositions' list "
                 "of {subject, relation, object}; use --extractor rules to parse the long answer")
         props: list[Proposition] = []
+        starts = first_positions(record.long_answer, [g.text for g in record.propositions if g.text])
         for i, given in enumerate(record.propositions):
             text = given.text or " ".join(p for p in (given.subject, given.relation, given.object) if p)
-            start = record.long_answer.find(text) if given.text else -1
+            start = starts[text] if given.text else -1
             span = (start, start + len(text)) if start >= 0 else (0, 0)
             props.append(Proposition(
                 id=f"P{i + 1}", text=text, subject=given.subject, relation=given.relation,
@@ -41,3 +42,35 @@ class GivenExtractor:
 
     def signature(self) -> list[tuple[str, object]]:
         return [("extractor", "given")]
+
+
+# Below this many characters searched in all, each text is looked up on its own.
+_SCAN_FROM = 4_000_000
+_KEY = 8
+
+
+def first_positions(text: str, needles: list[str]) -> dict[str, int]:
+    """`text.find(n)` of each needle. A long answer's propositions come in its order, so
+    finding each from the start reads the text once per proposition; one pass over it, keyed
+    by each needle's first characters, finds them all."""
+    todo = list(dict.fromkeys(needles))
+    if len(todo) * len(text) < _SCAN_FROM:
+        return {n: text.find(n) for n in todo}
+    found = {n: text.find(n) for n in todo if len(n) < _KEY}
+    waiting: dict[str, list[str]] = {}
+    for n in todo:
+        if len(n) >= _KEY:
+            waiting.setdefault(n[:_KEY], []).append(n)
+    left = sum(map(len, waiting.values()))
+    for pos in range(len(text) - _KEY + 1):
+        if not left:
+            break
+        group = waiting.get(text[pos:pos + _KEY])
+        if group:
+            for n in [n for n in group if text.startswith(n, pos)]:
+                found[n] = pos
+                group.remove(n)
+                left -= 1
+    for group in waiting.values():
+        found.update((n, -1) for n in group)
+    return found

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..lexicon.kinds import DESCRIPTOR_NOUNS, DESCRIPTORS
+from ..nlp import doc_text
 from .draft import Draft, SentenceBase
 from .mentions import Arg
 from .syntax import ANSWER_IS, misparsed_verb, np_text
@@ -136,7 +137,7 @@ class Paths:
         the one containing it, one value for "born in", not two."""
         out = []
         for a, b in zip(args, args[1:]):
-            between = self.doc.text[a.end:b.start]
+            between = doc_text(self.doc)[a.end:b.start]
             kinds = {a.kind, b.kind}
             top, tail = self.doc[a.top], self.doc[b.top]
             # After "in"/"at"/"from", an apposition is where the place is, whatever NER

@@ -63,7 +63,8 @@ class RulesExtractor:
         return self.spacy.nlp
 
     def signature(self) -> list[tuple[str, object]]:
-        return [("extractor", "rules"), ("spacy", self.spacy.model_id()), ("coref", "rules")]
+        return [("extractor", "rules"), ("spacy", self.spacy.model_id()),
+                ("spacy_disabled", self.spacy.disabled()), ("coref", "rules")]
 
     def prepare(self, records: list[QARecord]) -> None:
         """Parse the window's long answers in one `nlp.pipe`; `extract` takes them from here."""

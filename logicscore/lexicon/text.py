@@ -46,6 +46,7 @@ _IRREGULAR = {
 }
 
 
+@lru_cache(maxsize=8192)
 def stem(word: str) -> str:
     """A deterministic light stem: "directed"/"directs" → "direct", "married" → "marry"."""
     word = word.casefold().replace("-", " ").strip()

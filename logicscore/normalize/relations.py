@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ..lexicon.relations import FAMILIES, PERSON_SLOTS
 from ..lexicon.text import stem
@@ -47,6 +48,9 @@ def _tokens(text: str) -> list[str]:
             if t not in _SKIP]
 
 
+# Relation phrases repeat across an answer's propositions (and every contradiction and
+# determinateness test asks again); a bounded cache keeps memory flat over long streams.
+@lru_cache(maxsize=8192)
 def phrase_key(text: str) -> tuple[str, ...]:
     """Comparable key of a relation phrase: stems, auxiliaries and adverbs dropped."""
     toks = _tokens(text)
@@ -70,6 +74,7 @@ def _build() -> dict[tuple[str, ...], Role]:
 _TABLE = _build()
 
 
+@lru_cache(maxsize=8192)
 def role(relation: str) -> Role | None:
     """The family a relation phrase belongs to, or None when the table does not know it.
 

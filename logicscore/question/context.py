@@ -12,7 +12,7 @@ from ..lexicon.function_words import TITLE_CONNECTORS, TITLE_SMALL_WORDS
 from ..lexicon.generic import is_generic
 from ..lexicon.kinds import DESCRIPTOR_NOUNS, DESCRIPTORS
 from ..lexicon.names import ARTICLES, EPITHET, PARENTHESIS, QUESTION_HONORIFICS
-from ..nlp import unknown_word
+from ..nlp import doc_text, tokens_starting, tokens_within, unknown_word
 from .forms import JOINING_WORDS, Candidate, longest_first, token_end
 from .written import Written, opens_sentence
 
@@ -36,7 +36,7 @@ def widen(doc: Any, spans: list[Candidate], written: Written) -> list[Candidate]
     for span in spans:
         start, end = span.start, span.end
         a, b = starts.get(start), ends.get(end)
-        if a is None or b is None or span.quoted or is_generic(doc.text[start:end]):
+        if a is None or b is None or span.quoted or is_generic(doc_text(doc)[start:end]):
             continue
         best = None
         for i in range(max(0, a - 3), a + 1):
@@ -65,7 +65,7 @@ def widen(doc: Any, spans: list[Candidate], written: Written) -> list[Candidate]
                 lo, hi = first.idx, token_end(last)
                 if any(s.start < hi and lo < s.end and not s.within(lo, hi) for s in spans):
                     continue
-                if (i, j) != (a, b) and doc.text[lo:hi] in written and (
+                if (i, j) != (a, b) and doc_text(doc)[lo:hi] in written and (
                         best is None or j - i > best[1] - best[0]):
                     best = (i, j)
         if best is not None:
@@ -80,14 +80,14 @@ def named_windows(doc: Any, spans: list[Candidate], written: Written) -> list[Ca
     toks = list(doc)
     found: list[Candidate] = []
     # Epithets and dates belong to no title.
-    epithets = [m.span() for m in EPITHET.finditer(doc.text)]
+    epithets = [m.span() for m in EPITHET.finditer(doc_text(doc))]
     dates = {t.i: e.start for e in doc.ents if e.label_ in ("DATE", "TIME") for t in e}
     datey = {i for i in dates if doc[i].is_digit or doc[i].lower_ in CALENDAR_WORDS}
     places = {e.start for e in doc.ents if e.label_ in ("GPE", "LOC")}
     # A parenthesis after a name says which one is meant; it names nothing asked.
-    fences = [m.span(1) for m in PARENTHESIS.finditer(doc.text)]
+    fences = [m.span(1) for m in PARENTHESIS.finditer(doc_text(doc))]
     # The names the answer writes among the candidates, read once: no window cuts one.
-    text = doc.text
+    text = doc_text(doc)
     named = [(a, b) for a, b in _bare(doc, spans) if written.names(text[a:b])]
     for i, first in enumerate(toks):
         if not first.text[:1].isalnum() or first.lower_ in ARTICLES:
@@ -134,7 +134,7 @@ def _bare(doc: Any, spans: list[Candidate]) -> list[tuple[int, int]]:
     out = []
     for s in spans:
         a, b = s.start, s.end
-        m = re.match(r"(?:the|a|an)\s+", doc.text[a:b], re.I)
+        m = re.match(r"(?:the|a|an)\s+", doc_text(doc)[a:b], re.I)
         out.append((a + m.end() if m else a, b))
     return out
 
@@ -148,9 +148,9 @@ def _cuts(doc: Any, window: tuple[int, int], span: Candidate,
     if not (span.start <= lo and hi <= span.end) or (span.start, span.end) == (lo, hi):
         return False
     for rest in _rest(doc, span, [Candidate(lo, hi, "")]):
-        between = [t for t in doc if min(rest.end, hi) <= t.idx < max(rest.start, lo)]
+        between = tokens_starting(doc, min(rest.end, hi), max(rest.start, lo))
         if not any(t.is_lower or t.is_punct for t in between) and (
-                not written.names(doc.text[rest.start:rest.end])):
+                not written.names(doc_text(doc)[rest.start:rest.end])):
             return True
     return False
 
@@ -197,7 +197,7 @@ def _window_named(doc: Any, i: int, j: int, spans: list[Candidate],
 def _several(doc: Any, i: int, j: int, written: Written) -> bool:
     """The window is several names the answer also writes apart (two people joined by
     "and", a town and its state), not one title."""
-    text = doc.text
+    text = doc_text(doc)
     whole = written.names(text[doc[i].idx:token_end(doc[j])])
     pieces, k = 0, i
     while k <= j:
@@ -228,7 +228,7 @@ def prefer_written(doc: Any, spans: list[Candidate], written: Written) -> list[C
     rest. A span the answer never writes that loses to one it does keeps its other names
     (a character's name before "on <Show>")."""
     kept = [s for s in spans if s.quoted]
-    absent = {s for s in spans if doc.text[s.start:s.end] not in written}
+    absent = {s for s in spans if doc_text(doc)[s.start:s.end] not in written}
     for s in sorted(spans, key=lambda s: (s in absent, -s.width, s.start)):
         if s.quoted:
             continue
@@ -242,7 +242,7 @@ def prefer_written(doc: Any, spans: list[Candidate], written: Written) -> list[C
 
 def _rest(doc: Any, span: Candidate, kept: list[Candidate]) -> list[Candidate]:
     """The proper-name pieces of `span` outside the `kept` spans."""
-    toks = [t for t in doc if span.start <= t.idx and token_end(t) <= span.end]
+    toks = list(tokens_within(doc, span.start, span.end))
     # What follows a bracket says which one is meant; it names nothing asked.
     toks = toks[:next((k for k, t in enumerate(toks) if t.text == "("), len(toks))]
     free = [t for t in toks if not any(k.start < token_end(t) and t.idx < k.end for k in kept)]
@@ -253,7 +253,7 @@ def _rest(doc: Any, span: Candidate, kept: list[Candidate]) -> list[Candidate]:
         else:
             runs.append([t])
     out: list[Candidate] = []
-    text = doc.text
+    text = doc_text(doc)
     for run in runs:
         while run and not _name_word(run[0]):
             run = run[1:]

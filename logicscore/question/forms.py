@@ -123,6 +123,8 @@ def is_proper(tok: Any) -> bool:
 
 _ROLE_BEFORE = r"(?:play(?:s|ed|ing)?|voic(?:es|ed|ing)|portray(?:s|ed|ing)?|w[io]ns?|winning)"
 _CASTING = re.compile(r"\b(?:play|voice|portray|actor|actress|character|role|cast)", re.I)
+# What every role pattern opens with: a question without it needs no pattern built.
+_ROLE_WORD = re.compile(rf"\b{_ROLE_BEFORE}\s", re.I)
 
 
 def role_name(question: str, name: str) -> bool:
@@ -131,7 +133,8 @@ def role_name(question: str, name: str) -> bool:
     if not question or not name:
         return False
     n = re.escape(name)
-    if re.search(rf"\b{_ROLE_BEFORE}\s+(?:an?\s+|the\s+)?{n}\b", question, re.I):
+    if _ROLE_WORD.search(question) and re.search(
+            rf"\b{_ROLE_BEFORE}\s+(?:an?\s+|the\s+)?{n}\b", question, re.I):
         return True
     # "X in <Work>" is a role only in a question about casting, not "born in Paris in France".
     return bool(_CASTING.search(question) and re.search(

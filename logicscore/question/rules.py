@@ -18,6 +18,7 @@ from ..lexicon.function_words import CONNECTORS, TITLE_CONNECTORS, WH_WORDS
 from ..lexicon.generic import DEMONYMS, is_generic
 from ..lexicon.kinds import PERSON_NOUNS, WORK_NOUNS
 from ..lexicon.names import EPITHET, PARENTHESIS, PERSON_TITLES, ROYAL_TITLES
+from ..nlp import doc_text
 from .forms import Candidate, is_proper, proper_runs, token_end
 
 
@@ -49,7 +50,7 @@ ROLE_WORDS = (PERSON_TITLES | PERSON_NOUNS) - ROYAL_TITLES
 
 def quoted(doc: Any) -> list[Candidate]:
     """A quoted span, whole, whatever its case."""
-    return [Candidate(m.start(g), m.end(g), "QUOTE") for m in _QUOTED.finditer(doc.text)
+    return [Candidate(m.start(g), m.end(g), "QUOTE") for m in _QUOTED.finditer(doc_text(doc))
             for g in [next(i for i in (1, 2, 3) if m.group(i))]]
 
 
@@ -120,7 +121,7 @@ def work_titles(doc: Any) -> list[Candidate]:
 
 def comparison(doc: Any) -> list[Candidate]:
     """"…, X or Y?" names two whole things, even when they hold lowercase words or commas."""
-    m = _COMPARE.search(doc.text)
+    m = _COMPARE.search(doc_text(doc))
     if not m or not all(_NAME_START.match(m.group(g)) for g in ("a", "b")):
         return []
     return [Candidate(m.start(g), m.end(g), "COMPARE") for g in ("a", "b")]
@@ -131,7 +132,7 @@ def comparison(doc: Any) -> list[Candidate]:
 def trim(doc: Any, cand: Candidate) -> Candidate | None:
     """Drop a leading wh-word or article and a trailing possessive; outside quotes, also
     the lowercase words at either end, which describe the name."""
-    text, start, end = doc.text, cand.start, cand.end
+    text, start, end = doc_text(doc), cand.start, cand.end
     m = _LEADING.match(text[start:end])
     if m:
         start += m.end()
@@ -150,35 +151,35 @@ def trim(doc: Any, cand: Candidate) -> Candidate | None:
 
 def model_number(doc: Any, cand: Candidate) -> Candidate:
     """A model or series number after a name is part of it; a year is not."""
-    m = _MODEL_NUMBER.match(doc.text, cand.end)
-    if cand.quoted or not m or not doc.text[cand.start:cand.end][-1:].isalpha():
+    m = _MODEL_NUMBER.match(doc_text(doc), cand.end)
+    if cand.quoted or not m or not doc_text(doc)[cand.start:cand.end][-1:].isalpha():
         return cand
     return cand.moved(end=m.end())
 
 
 def needs_capital(doc: Any, cand: Candidate) -> Candidate | None:
     """Lowercase words alone name no specific thing."""
-    if cand.quoted or any(ch.isupper() or ch.isdigit() for ch in doc.text[cand.start:cand.end]):
+    if cand.quoted or any(ch.isupper() or ch.isdigit() for ch in doc_text(doc)[cand.start:cand.end]):
         return cand
     return None
 
 
 def no_disambiguator(doc: Any, cand: Candidate) -> Candidate | None:
     """A parenthesis after a name says which one is meant; it names nothing itself."""
-    inside = any(cand.within(m.start(1), m.end(1)) for m in PARENTHESIS.finditer(doc.text))
+    inside = any(cand.within(m.start(1), m.end(1)) for m in PARENTHESIS.finditer(doc_text(doc)))
     return None if inside else cand
 
 
 def no_epithet(doc: Any, cand: Candidate) -> Candidate | None:
     """An epithet (", 2nd Earl of …") belongs to the name before it."""
     cut = any(cand.start < e and b < cand.end for b, e in
-              (m.span() for m in EPITHET.finditer(doc.text)))
+              (m.span() for m in EPITHET.finditer(doc_text(doc))))
     return None if cut else cand
 
 
 def no_bare_role(doc: Any, cand: Candidate) -> Candidate | None:
     """A rank, office or role word alone is no name, however it is capitalised."""
-    text = doc.text[cand.start:cand.end].strip(" .")
+    text = doc_text(doc)[cand.start:cand.end].strip(" .")
     return None if not cand.quoted and text.lower() in ROLE_WORDS else cand
 
 
@@ -187,7 +188,7 @@ def no_bare_role(doc: Any, cand: Candidate) -> Candidate | None:
 def people_or_language(doc: Any, cand: Candidate, name: str) -> bool:
     """A people or a language constrains the answer. After "The", the tagger reads a band
     as a people; a real people is a known word, which `generic_name` catches."""
-    return cand.label in GENERIC_LABELS and doc.text[max(0, cand.start - 4):cand.start] != "The "
+    return cand.label in GENERIC_LABELS and doc_text(doc)[max(0, cand.start - 4):cand.start] != "The "
 
 
 def generic_name(doc: Any, cand: Candidate, name: str) -> bool:
