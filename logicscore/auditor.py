@@ -6,13 +6,9 @@ signals → scores. `audit_many` is the only broad error boundary.
 
 from __future__ import annotations
 
-import gc
 import re
-import signal
-import threading
 import time
 from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
 from typing import Any
 
 from . import __version__, stages
@@ -20,9 +16,10 @@ from . import ground, prose
 from .chain import analyze, refused
 from .compare import audit_sides
 from .config import AuditorConfig
-from .errors import ConfigError, InputError, LogicscoreError, Timeout
+from .errors import ConfigError, InputError, LogicscoreError
 from .extract import Extractor
 from .io import InputLine
+from .limits import GC_PAUSE_CHARS, deadline, gc_paused
 from .models import AuditResult, ErrorInfo, QARecord, ResultMeta, Signal
 from .normalize.forms import forget as forget_forms
 from .question.types import SIDED_TYPES, option_sides, question_type
@@ -142,7 +139,7 @@ class Auditor:
     def audit_record(self, record: QARecord, line: int | None = None) -> AuditResult:
         """Audit one record within the size and time limits; raises `LogicscoreError`s."""
         self._check_size(record, line)
-        with _deadline(self.config.timeout, record.id), _gc_paused(
+        with deadline(self.config.timeout, record.id), gc_paused(
                 len(record.long_answer) >= GC_PAUSE_CHARS):
             return self._audit(record, line)
 
@@ -297,56 +294,6 @@ class Auditor:
         latency = round((time.perf_counter() - start) * 1000, 1) if self.config.timing else None
         return ResultMeta(signature=self._signature(grounded), latency_ms=latency, line=line,
                           hops=hops, record=record_meta)
-
-
-# A long answer's linking and chaining build a live set of millions of objects; the cyclic
-# collector's passes over it made the time grow faster than the answer (×5.4 for ×4 at
-# 20,000 propositions, ×4.6 without them). The collector rests while one such answer is
-# audited (what it would free is freed once it runs again); shorter answers are untouched.
-GC_PAUSE_CHARS = 100_000
-_gc_lock = threading.Lock()
-_gc_held = [0, False]  # audits holding the pause; whether the collector was on before
-
-
-@contextmanager
-def _gc_paused(active: bool) -> Iterator[None]:
-    if not active:
-        yield
-        return
-    with _gc_lock:
-        if _gc_held[0] == 0:
-            _gc_held[1] = gc.isenabled()
-            gc.disable()
-        _gc_held[0] += 1
-    try:
-        yield
-    finally:
-        with _gc_lock:
-            _gc_held[0] -= 1
-            if _gc_held[0] == 0 and _gc_held[1]:
-                gc.enable()
-
-
-@contextmanager
-def _deadline(seconds: float | None, record_id: str):
-    """Raise `Timeout` in the running code once `seconds` have passed (main thread, Unix)."""
-    usable = (seconds is not None and hasattr(signal, "setitimer")
-              and threading.current_thread() is threading.main_thread())
-    if not usable or seconds is None:
-        yield
-        return
-
-    def expire(signum, frame):
-        raise Timeout(f"record {record_id}: took longer than {seconds:g} s; "
-                      "raise the limit with --timeout")
-
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
 
 
 def _prepare(hooks: list[Any], records: list[QARecord | None]) -> None:

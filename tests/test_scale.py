@@ -112,14 +112,15 @@ def test_collector_rests_only_while_a_long_answer_is_audited(monkeypatch):
     import gc
 
     from logicscore import Auditor, auditor
+    from logicscore.limits import GC_PAUSE_CHARS
 
     seen: list[bool] = []
     real = auditor.analyze
     monkeypatch.setattr(auditor, "analyze", lambda *a, **k: seen.append(gc.isenabled()) or real(*a, **k))
     short = _named(1, ("Orla Vent", "Pim Sarrow", "Quill Damaske"))
-    padding = " Nothing else is said." * (auditor.GC_PAUSE_CHARS // 20)
+    padding = " Nothing else is said." * (GC_PAUSE_CHARS // 20)
     long = short.model_copy(update={"id": "2", "long_answer": short.long_answer + padding})
-    run = Auditor("given", timing=False, max_chars=10 * auditor.GC_PAUSE_CHARS)
+    run = Auditor("given", timing=False, max_chars=10 * GC_PAUSE_CHARS)
     results = list(run.audit_many([short, long, short]))
     assert [r.status for r in results] == ["ok"] * 3
     assert results[0].model_dump(exclude={"id"}) == results[2].model_dump(exclude={"id"})
