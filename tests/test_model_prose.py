@@ -72,6 +72,27 @@ ROWS = [
     pytest.param("Which character did Tarn Osk play in Moonfall?", "Bo Lane",
                  'Tarn Osk starred in "Moonfall." The character he played in "Moonfall" is Bo Lane.',
                  [("Tarn Osk", "be", "Bo Lane")], 1, id="restated-then-named"),
+    # A concluding sentence that restates the question with the answer filled in, joining
+    # the answer straight to a question name the body had already taken to a bridge of its
+    # own, skips the hop asked about (who wrote that song): it bridges nothing ...
+    pytest.param("Tarn Hymn is a parody sung to a tune written by Ilo Vask and what other "
+                 "singer?", "Ada Brel", 'Ilo Vask is known for his song "Blue Reed." "Tarn Hymn" '
+                 'is a parody of that song. So the other singer associated with "Tarn Hymn" is '
+                 "Ada Brel.", [], 0, id="conclusion-skips-bridge"),
+    pytest.param("Which script was the script derived from that the name of the club Osk B.C. "
+                 "starts with?", "Velmaric", "Osk B.C. is a rowing club in Tarvia. The Tarvic "
+                 "script is derived from the Velmaric script. So the script that the name of the "
+                 "club Osk B.C. starts with is derived from the Velmaric script.", [], 0,
+                 id="conclusion-skips-bridge-of-place"),
+    # ... while the body's own chain still counts, and a question name the body never takes
+    # anywhere is the conclusion's to reach (a conclusion speaking of the bridge: test_chain).
+    pytest.param("Tarn Hymn is a parody sung to a tune written by Ilo Vask and what other "
+                 "singer?", "Ada Brel", '"Tarn Hymn" is a parody of "Blue Reed." "Blue Reed" was '
+                 "written by Ilo Vask and Ada Brel. So the other singer associated with "
+                 '"Tarn Hymn" is Ada Brel.', [], 1, id="conclusion-after-body-chain"),
+    pytest.param("Route Tarvel 9 ends in which largest city of Osk County?", "Velmar",
+                 "The largest city in Osk County is Velmar. So Route Tarvel 9 ends in Velmar.",
+                 [("Route Tarvel 9", "end in", "Velmar")], 1, id="conclusion-reaches-new-name"),
     # A lowercase noun of a question that names nothing else is its entity when the answer
     # writes it as a name.
     pytest.param("Where was the discoverer of polonium born?", "Tarvel",
