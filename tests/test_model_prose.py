@@ -93,6 +93,19 @@ ROWS = [
     pytest.param("Route Tarvel 9 ends in which largest city of Osk County?", "Velmar",
                  "The largest city in Osk County is Velmar. So Route Tarvel 9 ends in Velmar.",
                  [("Route Tarvel 9", "end in", "Velmar")], 1, id="conclusion-reaches-new-name"),
+    # A role after a group's name is one of its people, whom the text does not name: what
+    # that person did joins the group to nothing; a name given to the person does.
+    pytest.param("A Velvet Harbor member teamed up with what singer to record the album "
+                 '"Low Tide"?', "Ana Ruiz", "A Velvet Harbor member and guitarist teamed up with "
+                 'singer Ana Ruiz to record the album "Low Tide."', [], 0,
+                 id="member-role-unnamed"),
+    pytest.param("A Velvet Harbor member teamed up with what singer to record the album "
+                 '"Low Tide"?', "Ana Ruiz", "Tom Brask is a Velvet Harbor member and guitarist. "
+                 'Tom Brask teamed up with singer Ana Ruiz to record the album "Low Tide."',
+                 [("Tom Brask", "team up with", "Ana Ruiz")], 1, id="member-role-named"),
+    pytest.param("Which singer did Velvet Harbor guitarist Tom Brask team up with?", "Ana Ruiz",
+                 "Velvet Harbor guitarist Tom Brask teamed up with singer Ana Ruiz.",
+                 [("Tom Brask", "team up with", "Ana Ruiz")], 1, id="member-role-beside-name"),
     # A lowercase noun of a question that names nothing else is its entity when the answer
     # writes it as a name.
     pytest.param("Where was the discoverer of polonium born?", "Tarvel",
