@@ -110,6 +110,12 @@ ROWS = [
     pytest.param("Tarn Road is an album by The Who that can be found on what store founded in "
                  "1995?", "Osk Mart", "The store that was founded in 1995 is Osk Mart. So Tarn "
                  "Road can be found on Osk Mart.", [], 0, id="wh-word-band-unreached"),
+    # A question name that spells out an abbreviation inside it is also the name written
+    # with the abbreviation alone.
+    pytest.param("Tarn House was co-founded by an actress who received the Velmar Arts Board "
+                 "VAB Gold Medal in what year?", "1990", "Tarn House was co-founded by Ada Brel, "
+                 "who received the VAB Gold Medal in 1990. So the answer is 1990.", [], 1,
+                 id="question-name-spells-abbreviation"),
     # A lowercase noun of a question that names nothing else is its entity when the answer
     # writes it as a name.
     pytest.param("Where was the discoverer of polonium born?", "Tarvel",
