@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from .graph import (Graph, bfs, component, forced_tree, parallel_swap, path_to, separating_edges,
                     shortest_paths, steiner)
 from .models import LITERAL_KINDS, Diagnosis, Entity, Gap, Proposition, QuestionEntity
-from .normalize.phrases import restates_question
+from .normalize.phrases import STOP, crude_stem, restates_question, words
 
 
 @dataclass
@@ -44,7 +44,8 @@ class Chain:
 class _Ctx:
     """Shared lookups for one analysis."""
 
-    def __init__(self, props: list[Proposition], entities: list[Entity]):
+    def __init__(self, props: list[Proposition], entities: list[Entity],
+                 skipped: frozenset[int] = frozenset()):
         self.props = props
         self.rank = {e.id: i for i, e in enumerate(entities)}
         self.names = {e.id: e.name for e in entities}
@@ -55,7 +56,7 @@ class _Ctx:
         for i, p in enumerate(props):
             u, v = p.subject_entity, p.object_entity
             self.mentioned.update(e for e in (u, v) if e is not None)
-            if p.conclusion:
+            if p.conclusion or i in skipped:
                 continue
             self.counted.append(i)
             if not p.negated and u and v and u != v:
@@ -102,7 +103,9 @@ def analyze(
     Returns:
         a `Chain`; `chain` is ordered from the question side to the answer.
     """
-    ctx = _Ctx(propositions, entities)
+    q_ids = {q.entity for q in question if q.entity}
+    skipped = bypassing(propositions, answer_entity, q_ids, entities)
+    ctx = _Ctx(propositions, entities, skipped)
     mentioned = ctx.mentioned
     anchors = list(dict.fromkeys(q.entity for q in question if q.anchor and q.entity))
     unmatched = list(dict.fromkeys(q.name for q in question if q.anchor and not q.entity))
@@ -114,7 +117,7 @@ def analyze(
     result = Chain(
         reached=reached, diagnosis=Diagnosis(answer_absent=answer_absent), fallback=fallback,
         unmatched_anchors=unmatched,
-        conclusions=[p.id for p in propositions if p.conclusion],
+        conclusions=[p.id for i, p in enumerate(propositions) if p.conclusion or i in skipped],
     )
     if fallback:
         complete = any(t in comp for t in targets)
@@ -128,6 +131,52 @@ def analyze(
     n = len(ctx.counted)
     result.conciseness_partial = round(len(result.best_partial) / n, 4) if n else 0.0
     return result
+
+
+def bypassing(props: list[Proposition], answer: str | None, question: set[str],
+              entities: list[Entity]) -> frozenset[int]:
+    """The claims of a concluding sentence that join the answer straight to a question entity
+    the body had already chained to a bridge of its own: "'USA for Indonesia' is a parody of
+    that song. So the other singer associated with 'USA for Indonesia' is Michael Jackson"
+    skips the hop the question asks about (who wrote the song) and states its result with
+    the question's description filled in. Such a claim bridges nothing, like the conclusion
+    it is (SPEC §4.5). A question entity the body never develops is the conclusion's own to
+    reach: "The largest city in Contra Costa County is Concord. So Route 242 ends in Concord."
+    A conclusion that speaks of the bridge, by name or by its kind ("won the Academy Award for
+    Best Cinematography … Therefore, the award that R received was first presented in 1929"),
+    goes through it and bridges as its claims say.
+    """
+    concluding = {p.sentence for p in props if p.conclusion}
+    if answer is None or not concluding:
+        return frozenset()
+    names = {e.id: e.name for e in entities}
+    literal = {e.id for e in entities if e.kind in LITERAL_KINDS}
+    body: dict[str, set[str]] = {}
+    for p in props:
+        u, v = p.subject_entity, p.object_entity
+        if p.sentence not in concluding and not p.negated and u and v and u != v:
+            body.setdefault(u, set()).add(v)
+            body.setdefault(v, set()).add(u)
+    out = set()
+    for i, p in enumerate(props):
+        if p.sentence not in concluding or p.conclusion or p.negated:
+            continue
+        if answer not in (p.subject_entity, p.object_entity):
+            continue
+        other = p.object_entity if p.subject_entity == answer else p.subject_entity
+        if other not in question:
+            continue
+        bridges = [b for b in body.get(other, ()) if b not in question and b != answer
+                   and b not in literal]
+        said = _stems(p.text)
+        if bridges and not any((_stems(names.get(b, "")) - _stems(names.get(other, ""))) & said
+                               for b in bridges):
+            out.add(i)
+    return frozenset(out)
+
+
+def _stems(text: str) -> set[str]:
+    return {crude_stem(w) for w in words(text) if w not in STOP}
 
 
 def _fill_complete(ctx: _Ctx, result: Chain, answer: str, targets: list[str],

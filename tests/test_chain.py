@@ -297,3 +297,51 @@ def test_chain_circular_within_one_sentence(sentence, pairs, failure):
 def test_chain_circular_forms(triples, question_text, failure):
     r = run(triples, "A", ["Q"], question_text=question_text)
     assert not r.complete and r.diagnosis.failure == failure
+
+
+def _sentences(rows):
+    """Propositions from (sentence, text, subject, object, conclusion) rows; ids are names."""
+    props = [Proposition(id=f"P{i + 1}", text=text, subject=s, relation="r", object=o,
+                         pattern="given", sentence=n, subject_entity=s, object_entity=o,
+                         conclusion=concl)
+             for i, (n, text, s, o, concl) in enumerate(rows)]
+    names = list(dict.fromkeys(x for p in props for x in (p.subject, p.object)))
+    return props, [Entity(id=x, name=x, kind=LITERALS.get(x, "other")) for x in names]
+
+
+SKIPPING = "So the other singer of Tarn Hymn is Ada Brel."
+BODY = [(0, "Tarn Hymn is a parody of Blue Reed.", "Tarn Hymn", "Blue Reed", False),
+        (1, SKIPPING, "answer", "Ada Brel", True),
+        (1, SKIPPING, "Ada Brel", "Tarn Hymn", False)]
+
+
+@pytest.mark.parametrize(("rows", "skipped", "complete"), [
+    # The conclusion joins the answer to a question name the body took to a bridge.
+    pytest.param(BODY, ["P3"], False, id="skips-the-bridge"),
+    # The body chains the bridge to the answer: the conclusion is not needed, nor counted.
+    pytest.param(BODY + [(2, "Blue Reed was written by Ada Brel.", "Blue Reed", "Ada Brel",
+                          False)], ["P3"], True, id="body-chain-stands"),
+    # A question name the body never develops is the conclusion's to reach.
+    pytest.param(BODY[1:], [], True, id="undeveloped-name"),
+    # A conclusion that speaks of the bridge by its kind goes through it.
+    pytest.param([(0, "Tarn Hymn won the Osk Award for Sound.", "Tarn Hymn",
+                   "Osk Award for Sound", False),
+                  (1, "So the award Tarn Hymn won was first given in 1950.", "answer", "1950",
+                   True),
+                  (1, "So the award Tarn Hymn won was first given in 1950.", "Tarn Hymn", "1950",
+                   False)], [], True, id="speaks-of-bridge"),
+    # A date next to the question name is no bridge.
+    pytest.param([(0, "Tarn Hymn came out in 1950.", "Tarn Hymn", "1950", False)] + BODY[1:],
+                 [], True, id="literal-is-no-bridge"),
+])
+def test_chain_conclusion_skipping_a_bridge(rows, skipped, complete):
+    from logicscore.chain import bypassing
+
+    props, entities = _sentences(rows)
+    answer = "1950" if any(p.object == "1950" and p.conclusion for p in props) else "Ada Brel"
+    got = bypassing(props, answer, {"Tarn Hymn"}, entities)
+    assert [props[i].id for i in sorted(got)] == skipped
+    r = analyze(props, answer, [QuestionEntity(name="Tarn Hymn", entity="Tarn Hymn")],
+                entities=entities)
+    assert r.complete is complete
+    assert set(skipped) <= set(r.conclusions) and not set(skipped) & set(r.chain)

@@ -72,6 +72,50 @@ ROWS = [
     pytest.param("Which character did Tarn Osk play in Moonfall?", "Bo Lane",
                  'Tarn Osk starred in "Moonfall." The character he played in "Moonfall" is Bo Lane.',
                  [("Tarn Osk", "be", "Bo Lane")], 1, id="restated-then-named"),
+    # A concluding sentence that restates the question with the answer filled in, joining
+    # the answer straight to a question name the body had already taken to a bridge of its
+    # own, skips the hop asked about (who wrote that song): it bridges nothing ...
+    pytest.param("Tarn Hymn is a parody sung to a tune written by Ilo Vask and what other "
+                 "singer?", "Ada Brel", 'Ilo Vask is known for his song "Blue Reed." "Tarn Hymn" '
+                 'is a parody of that song. So the other singer associated with "Tarn Hymn" is '
+                 "Ada Brel.", [], 0, id="conclusion-skips-bridge"),
+    pytest.param("Which script was the script derived from that the name of the club Osk B.C. "
+                 "starts with?", "Velmaric", "Osk B.C. is a rowing club in Tarvia. The Tarvic "
+                 "script is derived from the Velmaric script. So the script that the name of the "
+                 "club Osk B.C. starts with is derived from the Velmaric script.", [], 0,
+                 id="conclusion-skips-bridge-of-place"),
+    # ... while the body's own chain still counts, and a question name the body never takes
+    # anywhere is the conclusion's to reach (a conclusion speaking of the bridge: test_chain).
+    pytest.param("Tarn Hymn is a parody sung to a tune written by Ilo Vask and what other "
+                 "singer?", "Ada Brel", '"Tarn Hymn" is a parody of "Blue Reed." "Blue Reed" was '
+                 "written by Ilo Vask and Ada Brel. So the other singer associated with "
+                 '"Tarn Hymn" is Ada Brel.', [], 1, id="conclusion-after-body-chain"),
+    pytest.param("Route Tarvel 9 ends in which largest city of Osk County?", "Velmar",
+                 "The largest city in Osk County is Velmar. So Route Tarvel 9 ends in Velmar.",
+                 [("Route Tarvel 9", "end in", "Velmar")], 1, id="conclusion-reaches-new-name"),
+    # A role after a group's name is one of its people, whom the text does not name: what
+    # that person did joins the group to nothing; a name given to the person does.
+    pytest.param("A Velvet Harbor member teamed up with what singer to record the album "
+                 '"Low Tide"?', "Ana Ruiz", "A Velvet Harbor member and guitarist teamed up with "
+                 'singer Ana Ruiz to record the album "Low Tide."', [], 0,
+                 id="member-role-unnamed"),
+    pytest.param("A Velvet Harbor member teamed up with what singer to record the album "
+                 '"Low Tide"?', "Ana Ruiz", "Tom Brask is a Velvet Harbor member and guitarist. "
+                 'Tom Brask teamed up with singer Ana Ruiz to record the album "Low Tide."',
+                 [("Tom Brask", "team up with", "Ana Ruiz")], 1, id="member-role-named"),
+    pytest.param("Which singer did Velvet Harbor guitarist Tom Brask team up with?", "Ana Ruiz",
+                 "Velvet Harbor guitarist Tom Brask teamed up with singer Ana Ruiz.",
+                 [("Tom Brask", "team up with", "Ana Ruiz")], 1, id="member-role-beside-name"),
+    # A band whose name holds a wh-word is a question name: never written, never reached.
+    pytest.param("Tarn Road is an album by The Who that can be found on what store founded in "
+                 "1995?", "Osk Mart", "The store that was founded in 1995 is Osk Mart. So Tarn "
+                 "Road can be found on Osk Mart.", [], 0, id="wh-word-band-unreached"),
+    # A question name that spells out an abbreviation inside it is also the name written
+    # with the abbreviation alone.
+    pytest.param("Tarn House was co-founded by an actress who received the Velmar Arts Board "
+                 "VAB Gold Medal in what year?", "1990", "Tarn House was co-founded by Ada Brel, "
+                 "who received the VAB Gold Medal in 1990. So the answer is 1990.", [], 1,
+                 id="question-name-spells-abbreviation"),
     # A lowercase noun of a question that names nothing else is its entity when the answer
     # writes it as a name.
     pytest.param("Where was the discoverer of polonium born?", "Tarvel",

@@ -28,6 +28,10 @@ ROWS: dict[str, list[tuple[str, list[tuple[str, bool]]]]] = {
         ("Where is the Oh Yes performer from?", [("Oh Yes", True)]),
         ("Who sang Let Me Go on the album?", [("Let Me Go", True)]),
     ],
+    "wh_names": [
+        ("Which song by The Who did Ilo Vask cover?", [("The Who", True), ("Ilo Vask", True)]),
+        ("Who played the lead in Tarn Who in 1970?", [("Tarn Who", True), ("1970", False)]),
+    ],
     "work_titles": [
         ("Who wrote the song Under My Wing?", [("Under My Wing", True)]),
     ],
@@ -126,7 +130,7 @@ def test_question_rules_run_in_order():
     from logicscore.question import rules
 
     assert [r.name for r in rules.SOURCES] == [
-        "quoted", "entities", "proper_runs", "title_runs", "work_titles"]
+        "quoted", "entities", "proper_runs", "title_runs", "wh_names", "work_titles"]
     assert [r.name for r in rules.STEPS] == [
         "trim", "model_number", "needs_capital", "no_disambiguator", "no_epithet", "no_bare_role"]
 

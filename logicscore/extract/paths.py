@@ -10,7 +10,7 @@ from ..lexicon.kinds import DESCRIPTOR_NOUNS, DESCRIPTORS
 from ..nlp import doc_text
 from .draft import Draft, SentenceBase
 from .mentions import Arg
-from .syntax import ANSWER_IS, misparsed_verb, np_text
+from .syntax import ANSWER_IS, member_role, misparsed_verb, np_text
 
 _SUBJ = ("nsubj", "nsubjpass")
 # "the stadium", "this film": a definite description of a kind of thing.
@@ -96,6 +96,8 @@ class Paths:
         lca = self._lca(a, b)
         if self.lemma(self.doc[lca]) == "be":
             return False  # "The character he played is Y" restates, then names: a link
+        if any(self._held_role(self.doc[lca], self.doc[x]) for x in (a, b)):
+            return True  # "A Monster Folk member, teamed up with Y": the member is never named
         for start in (a, b):
             t, below = self.doc[start], None
             # "the suburb where he lived": a pronoun in the clause is someone named outside it.
@@ -107,6 +109,13 @@ class Paths:
                 t, below = t.head, t
         return False
 
+    def _held_role(self, t: Any, below: Any) -> bool:
+        """"A Monster Folk member teamed up with Y": token t is one of the group's people, and
+        the text never says who (no name beside it, not the complement of "be")."""
+        return (below.i in self.arg_at and member_role(below, t) and t.i not in self.arg_at
+                and t.dep_ not in ("attr", "appos", "compound")
+                and not any(c.dep_ == "appos" for c in t.children))
+
     def _describes_unnamed(self, t: Any, below: Any, lca: int, pronoun: bool = False) -> bool:
         """Whether token t, met on the way up from `below`, is a thing described, not named."""
         # Only a clause or a preposition between them: "The 1974 X team" is X, and so is
@@ -115,6 +124,8 @@ class Paths:
                 and (below.dep_ in ("acl", "relcl") or (below.dep_ == "prep" and below.lower_ != "of"))
                 and self.lemma(t).lower() in _DESCRIPTION_HEADS
                 and any(c.lower_ in _DEFINITE for c in t.children if c.dep_ == "det")):
+            return True
+        if self._held_role(t, below):
             return True
         # "the birth of a child who was born in B": B is where the child was born, a thing
         # the relative clause describes and never names. Named are an apposition or a

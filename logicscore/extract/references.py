@@ -12,6 +12,7 @@ from ..lexicon.names import ARTICLES
 from ..models import LITERAL_KINDS
 from ..normalize import coref
 from .mentions import Arg, Placed, descriptors, top_token
+from .syntax import member_role
 
 _PERSON_VERBS = frozenset({
     "write", "direct", "star", "marry", "compose", "paint", "sing", "die", "bear", "graduate",
@@ -43,7 +44,8 @@ class References:
                 arg.kind = "person"  # "J.K. Rowling wrote …" is tagged ORG by the small model
             elif arg.kind not in LITERAL_KINDS and self._described_person(root):
                 arg.kind = "person"
-            arg.top = top_token(self.doc, root, self.arg_at).i
+            top = top_token(self.doc, root, self.arg_at)
+            arg.top = root.i if member_role(root, top) else top.i
 
     def _animate(self, root: Any) -> bool:
         """Agent of a person verb (active subject, or "by X"), born, or a "who" clause."""

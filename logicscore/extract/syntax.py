@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ..lexicon.kinds import MEMBER_ROLES
 from .mentions import Arg
 
 HEDGE = re.compile(
@@ -24,6 +25,15 @@ CONCLUSION = re.compile(
 # "Title Words: body": capitalised words up to a colon (a paragraph title, not a cue).
 HEADING = re.compile(r"^\W*(?:[A-Z0-9][\w'’.&-]*,?\s+){0,8}[A-Z0-9][\w'’.&-]*:\s")
 ANSWER_IS = re.compile(r"\banswer(?: (?:is|would be|was|will be))?\s*:?\s*(?P<x>.+)$", re.I | re.S)
+
+
+def member_role(name: Any, noun: Any) -> bool:
+    """Whether `noun` after a name is a place held in what it names: "a Monster Folk member"
+    is one of the group's people, whom the text does not name. (The name's token may be the
+    article a mention kept: "A Monster Folk".)"""
+    word = noun.lower_
+    return (name.dep_ in ("compound", "det") and name.head.i == noun.i and name.i < noun.i
+            and (word in MEMBER_ROLES or word.removesuffix("s") in MEMBER_ROLES))
 
 
 def causal(p: Any) -> bool:

@@ -36,6 +36,12 @@ PERSON_NOUNS = frozenset({
     # An award held as a role: "the Series MVP was X".
     "mvp",
 })
+# A place one holds in a group: after the group's name ("a Monster Folk member", "the Yankees
+# pitcher") it is one of the group's people, not the group.
+MEMBER_ROLES = frozenset({
+    "member", "guitarist", "drummer", "bassist", "vocalist", "keyboardist", "frontman",
+    "frontwoman", "singer", "pitcher", "player", "founder", "co-founder", "cofounder",
+})
 DESCRIPTOR_NOUNS = WORK_NOUNS | ORG_NOUNS | PLACE_NOUNS | PERSON_NOUNS
 # Type and role nouns that wrap a proper name: "the film Inception", "the city of Springfield".
 DESCRIPTORS = frozenset("""

@@ -100,6 +100,19 @@ def title_runs(doc: Any) -> list[Candidate]:
     return out
 
 
+def wh_names(doc: Any) -> list[Candidate]:
+    """A capitalised wh-word right after a capitalised word mid-sentence, or after a first
+    "The", is part of a name ("a song by The Who", "an episode of Doctor Who"): a wh-word
+    that asks is written lowercase there."""
+    out: list[Candidate] = []
+    for tok in doc:
+        before = doc[tok.i - 1] if tok.i > 0 else None
+        if (tok.lower_ in WH_WORDS and tok.is_title and before is not None and before.is_title
+                and (before.i != before.sent.start or before.lower_ == "the")):
+            out.append(Candidate(doc[tok.i - 1].idx, token_end(tok), "PROPN"))
+    return out
+
+
 def work_titles(doc: Any) -> list[Candidate]:
     """After a work noun ("film", "song"), a capitalised run is a title even when the
     tagger calls its words pronouns or prepositions."""
@@ -134,7 +147,7 @@ def trim(doc: Any, cand: Candidate) -> Candidate | None:
     the lowercase words at either end, which describe the name."""
     text, start, end = doc_text(doc), cand.start, cand.end
     m = _LEADING.match(text[start:end])
-    if m:
+    if m and text[start + m.end():end].lower() not in WH_WORDS:  # "The Who" keeps its article
         start += m.end()
     m = _POSSESSIVE.search(text[start:end])
     if m:
@@ -231,6 +244,7 @@ SOURCES: tuple[Rule, ...] = (
     Rule("entities", entities),
     Rule("proper_runs", proper_runs),
     Rule("title_runs", title_runs),
+    Rule("wh_names", wh_names),
     Rule("work_titles", work_titles),
 )
 _TRIM = Rule("trim", trim)

@@ -103,10 +103,23 @@ def written_form(name: str, written: Written, question: str = "") -> str:
     elsewhere a place never becomes the longer name of a person it heads."""
     if not (name[:1].isalnum() and name[-1:].isalnum()):
         return name  # the fold drops end marks the name needs: "70%"
-    spans = written.names(name)
+    spans = written.names(name) or written.names(without_expansion(name))
     if spans:
         return written.raw[spans[0][0]:spans[0][1]]
     return (_longer(name, written) if role_name(question, name) else None) or name
+
+
+def without_expansion(name: str) -> str:
+    """`name` without the words an abbreviation inside it spells out: "American Film
+    Institute AFI Life Achievement Award" is also written "AFI Life Achievement Award"
+    ("" when it holds no such pair)."""
+    words = name.split()
+    for k, word in enumerate(words):
+        n = len(word)
+        if n >= 2 and word.isupper() and word.isalpha() and k >= n and all(
+                w[:1] == c for w, c in zip(words[k - n:k], word)):
+            return " ".join(words[:k - n] + words[k:])
+    return ""
 
 
 # At most two capitalised words run on, whatever follows: a longer run is a cast list or an
