@@ -171,11 +171,12 @@ ROWS = [
                  "Steps:\n- Tarn Osk starred in Moonfall\n- Moonfall was directed by Ilo Vask",
                  [("Tarn Osk", "star in", "Moonfall"), ("Moonfall", "direct by", "Ilo Vask")], 1,
                  id="markdown-items-without-stops"),
-    # A numbered step ("Step 2: …") is a list mark: "Step" is never the line's subject.
+    # A numbered step ("Step 2: …") is a list mark: "Step" is never read as a thing, and
+    # "it" is the film of the step before.
     pytest.param("Who directed the film that starred Tarn Osk?", "Ilo Vask",
-                 "Step 1: Tarn Osk starred in Moonfall.\nStep 2: Moonfall was directed by Ilo Vask.\n"
-                 "Answer: Ilo Vask.",
-                 [("Tarn Osk", "star in", "Moonfall"), ("Moonfall", "direct by", "Ilo Vask")], 1,
+                 "Step 1: Tarn Osk starred in Moonfall.\nStep 2: Ilo Vask directed it.\n"
+                 "Step 3: So the answer is Ilo Vask.",
+                 [("Tarn Osk", "star in", "Moonfall"), ("Ilo Vask", "direct", "Moonfall")], 1,
                  id="numbered-steps"),
     # unnamed_relative: a person known only as someone's relative or founder is not that
     # someone; what the clause says of them links nothing to the name...

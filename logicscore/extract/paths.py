@@ -147,7 +147,10 @@ class Paths:
     def _unnamed_relative(self, t: Any, below: Any, lca: int) -> bool:
         """Rule `unnamed_relative`: "X's brother was born in B", "the founder of X was born
         in B": B is the brother's, a person the text never names, not X's."""
+        # The clause must have a verb of its own: in "The author of X is Y" misparsed with Y
+        # as the root, Y names the author.
         return (t.dep_ in _SUBJ and t.head.i == lca and t.i not in self.arg_at
+                and self.doc[lca].pos_ == "VERB" and lca not in self.arg_at
                 and (below.dep_ == "poss" or (below.dep_ == "prep" and below.lower_ == "of"))
                 and self.lemma(t).lower() in PERSON_RELATIONS
                 and not any(c.dep_ == "appos" for c in t.subtree))  # "…, Ilo Vask, was born"
