@@ -131,14 +131,17 @@ def test_shared_value_sides(auditor, long_answer, gap):
     ("Which novelist has more literary fame, Ila Varo or Tesk Molin?", "Ila Varo",
      ("Ila Varo is a celebrated novelist with worldwide renown. Tesk Molin is a little-known "
       "local writer. So Ila Varo has more literary fame."), 1, None),
-    # PARALLEL_WORDS: in a "same" or comparative yes/no question, a statement tying the sides
-    # to each other is the conclusion, not a value of either.
+    # PARALLEL_WORDS: in a "both" or "same" yes/no question, a statement tying the sides to
+    # each other is the conclusion, not a value of either.
     ("Are Ila Varo and Tesk Molin from the same country?", "No",
      "No, Ila Varo and Tesk Molin are not from the same country.", 0, "Ila Varo"),
     ("Are Ila Varo and Tesk Molin from the same country?", "No",
      "Ila Varo is from Norland. Tesk Molin is from Sudmark. So they are not from the same country.",
      1, None),
-    ("Is Orvik older than Tesmora?", "Yes", "I believe Orvik is older than Tesmora.", 0, "Tesmora"),
+    # A comparative yes/no question is a magnitude: "older than" states no number.
+    ("Is Orvik older than Tesmora?", "Yes", "I believe Orvik is older than Tesmora.", 0, "Orvik"),
+    ("Was Cold Orchard released before Brass Meadow?", "Yes",
+     "Cold Orchard was released in 1994, Brass Meadow in 2003. So yes.", 1, None),
     # A yes/no question about a relation between its sides: that relation is what is verified.
     ("Is Ila Varo the director of Grey Fen?", "Yes", "Grey Fen is a film directed by Ila Varo. So yes.",
      1, None),
