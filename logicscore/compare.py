@@ -16,16 +16,10 @@ from dataclasses import dataclass, field, replace
 
 from .chain import Chain
 from .lexicon.questions import (
-    ATTRIBUTE_RELATIONS,
-    CONCLUDING_WORDS,
-    DIFFERENT_WORDS,
-    GUESS_WORDS,
-    HIGH_WORDS,
-    LOW_WORDS,
-    NO_WORDS,
-    NUMERIC_ATTRIBUTE_WORDS,
-    YES_WORDS,
+    ATTRIBUTE_RELATIONS, COMPARATIVE_WORDS, CONCLUDING_WORDS, DEGREE_WORDS, DIFFERENT_WORDS, GUESS_WORDS,
+    HIGH_WORDS, LOW_WORDS, NO_WORDS, NUMERIC_ATTRIBUTE_WORDS, PARALLEL_WORDS, YES_WORDS,
 )
+from .lexicon.numbers import COUNT_WORDS, ORDINAL_WORDS
 from .lexicon.text import crude_stem, stem
 from .models import (
     LITERAL_KINDS,
@@ -62,6 +56,7 @@ ELLIPSES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("predicate", re.compile(rf"^{_ASIDE}\s*(?:{_AUX}|[a-z]+ed|[a-z]+s)\s+[^.!?;]*\w", re.I)),
 )
 _NEGATED_ELLIPSES = frozenset({"negated_copula"})
+_NUMBER_SAID = re.compile(rf"\d|\b(?:{'|'.join(ORDINAL_WORDS[1:] + tuple(sorted(COUNT_WORDS)))})\b", re.I)
 _BEFORE_AFTER = re.compile(r"\b(?:before|after)\s+or\s+(?:before|after)\b", re.I)
 
 
@@ -118,12 +113,31 @@ def audit_sides(qtype: str, record: QARecord, linked: Linked, result: Chain,
         chosen = [i for i, q in enumerate(sides) if _overlaps(q.name, record.answer)]
     if qtype == "comparison" and not chosen and not _BEFORE_AFTER.search(record.question):
         return _shared(record, linked, result, verdict, sides)
-    facts = _facts(record, linked, sides, choice=qtype == "comparison")
+    asked = set(_WORD.findall(record.question.lower()))
+    facts = _facts(record, linked, sides, choice=qtype == "comparison", parallel=bool(asked & PARALLEL_WORDS))
     if qtype == "comparison" and _guessed(record, facts):
         for f in facts:  # what is said of each side is no value of the compared attribute
             f.props, f.ellipsis = [], None
+    if asked & (COMPARATIVE_WORDS - DEGREE_WORDS):
+        for f in facts:
+            _magnitude_needs_a_literal(record.long_answer, linked, f)
     expected = _expected(qtype, record, linked, facts)
     return _assemble(record, linked, result, facts, expected, chosen, qtype)
+
+
+def _magnitude_needs_a_literal(text: str, linked: Linked, f: _SideFacts) -> None:
+    """Rule `magnitude_needs_a_literal`: "which formed first": a side is tied to the compared
+    value by a number (a date, "the 23rd-highest") in what is said of it, or through an entity
+    the text says more of (its director, born in 1931); "B is a folk band from H" is neither."""
+    ends = {_value_of(p, f.q.entity) for p in f.props}
+    onward = any(q not in f.props and not q.conclusion and {q.subject_entity, q.object_entity} & ends
+                 for q in linked.propositions)
+    said = " ".join(text[p.span[0]:p.span[1]] for p in f.props)
+    if f.props and not (f.literal or f.any_literal or onward or _NUMBER_SAID.search(said)) and f.q.entity:
+        f.props = []
+        _ellipsis(text, linked, f.q.entity, f)
+        if f.ellipsis == "predicate" and not _NUMBER_SAID.search(f.ellipsis_text):
+            f.ellipsis, f.ellipsis_text = None, ""
 
 
 def _overlaps(option: str, answer: str) -> bool:
@@ -185,8 +199,10 @@ def _guessed(record: QARecord, facts: list[_SideFacts]) -> bool:
 
 
 def _facts(record: QARecord, linked: Linked, sides: list[QuestionEntity],
-           choice: bool) -> list[_SideFacts]:
-    """What the long answer states of each side, outside its concluding clauses."""
+           choice: bool, parallel: bool = False) -> list[_SideFacts]:
+    """What the long answer states of each side, outside its concluding clauses. A statement
+    tying a side to another is no value of either in a choice, nor in a yes/no question that
+    sets them in parallel unless it says they are one ("A is B")."""
     text = record.long_answer
     kinds = {e.id: e.kind for e in linked.entities}
     names = {e.id: e.name for e in linked.entities}
@@ -200,7 +216,7 @@ def _facts(record: QARecord, linked: Linked, sides: list[QuestionEntity],
                 if q.entity not in (p.subject_entity, p.object_entity):
                     continue
                 other = p.object_entity if p.subject_entity == q.entity else p.subject_entity
-                if other == q.entity or (choice and other in ids):
+                if other == q.entity or (other in ids and (choice or (parallel and p.relation != "be"))):
                     continue
                 facts.props.append(p)
                 facts.any_literal |= kinds.get(other or "") in LITERAL_KINDS

@@ -120,6 +120,39 @@ def test_shared_value_sides(auditor, long_answer, gap):
     assert r.scores.partial_completeness == (1.0 if gap is None else 0.5)
 
 
+@pytest.mark.parametrize("question,answer,long_answer,complete,gap", [
+    # magnitude_needs_a_literal: "formed first" is told by a date; "a rock band" is none.
+    ("Which band formed first, Orla Vane or Tesk Harbour?", "Orla Vane",
+     "Orla Vane formed in 1971. Tesk Harbour is a rock band from Norland. So Orla Vane formed first.",
+     0, "Tesk Harbour"),
+    ("Which band formed first, Orla Vane or Tesk Harbour?", "Orla Vane",
+     "Orla Vane formed in 1971. Tesk Harbour formed in 1980. So Orla Vane formed first.", 1, None),
+    # "more" grades a quality here: a description is the value, no number needed.
+    ("Which novelist has more literary fame, Ila Varo or Tesk Molin?", "Ila Varo",
+     ("Ila Varo is a celebrated novelist with worldwide renown. Tesk Molin is a little-known "
+      "local writer. So Ila Varo has more literary fame."), 1, None),
+    # PARALLEL_WORDS: in a "both" or "same" yes/no question, a statement tying the sides to
+    # each other is the conclusion, not a value of either.
+    ("Are Ila Varo and Tesk Molin from the same country?", "No",
+     "No, Ila Varo and Tesk Molin are not from the same country.", 0, "Ila Varo"),
+    ("Are Ila Varo and Tesk Molin from the same country?", "No",
+     "Ila Varo is from Norland. Tesk Molin is from Sudmark. So they are not from the same country.",
+     1, None),
+    # A comparative yes/no question is a magnitude: "older than" states no number.
+    ("Is Orvik older than Tesmora?", "Yes", "I believe Orvik is older than Tesmora.", 0, "Orvik"),
+    ("Was Cold Orchard released before Brass Meadow?", "Yes",
+     "Cold Orchard was released in 1994, Brass Meadow in 2003. So yes.", 1, None),
+    # A yes/no question about a relation between its sides: that relation is what is verified.
+    ("Is Ila Varo the director of Grey Fen?", "Yes", "Grey Fen is a film directed by Ila Varo. So yes.",
+     1, None),
+])
+def test_side_values_by_the_kind_of_comparison(auditor, question, answer, long_answer, complete, gap):
+    r = auditor.audit(question, answer, long_answer)
+    assert r.question_type in ("comparison", "yesno")
+    assert r.scores.completeness == complete
+    assert (r.diagnosis.gap.anchor if r.diagnosis.gap else None) == gap
+
+
 def test_given_question_type_is_used(auditor):
     question = "Ila Varo and Tesk Molin: who came into the world sooner?"
     long_answer = "Ila Varo was born in 1931. So Ila Varo was born first."

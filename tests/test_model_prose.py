@@ -171,6 +171,26 @@ ROWS = [
                  "Steps:\n- Tarn Osk starred in Moonfall\n- Moonfall was directed by Ilo Vask",
                  [("Tarn Osk", "star in", "Moonfall"), ("Moonfall", "direct by", "Ilo Vask")], 1,
                  id="markdown-items-without-stops"),
+    # A numbered step ("Step 2: …") is a list mark: "Step" is never read as a thing, and
+    # "it" is the film of the step before.
+    pytest.param("Who directed the film that starred Tarn Osk?", "Ilo Vask",
+                 "Step 1: Tarn Osk starred in Moonfall.\nStep 2: Ilo Vask directed it.\n"
+                 "Step 3: So the answer is Ilo Vask.",
+                 [("Tarn Osk", "star in", "Moonfall"), ("Ilo Vask", "direct", "Moonfall")], 1,
+                 id="numbered-steps"),
+    # unnamed_relative: a person known only as someone's relative or founder is not that
+    # someone; what the clause says of them links nothing to the name...
+    pytest.param("Where was the sister of Tarn Osk born?", "Velmar",
+                 "Tarn Osk's sister was born in Velmar.", [], 0, id="unnamed-relative-possessive"),
+    pytest.param("In which town was the founder of Brask Mills born?", "Velmar",
+                 "The founder of Brask Mills was born in Velmar.", [], 0, id="unnamed-relative-of"),
+    # ... while a relative named, by "be" or beside the noun, is the bridge.
+    pytest.param("Where was the sister of Tarn Osk born?", "Velmar",
+                 "Tarn Osk's sister is Ada Osk. Ada Osk was born in Velmar.",
+                 [("Ada Osk", "born in", "Velmar")], 1, id="named-relative-copula"),
+    pytest.param("In which town was the founder of Brask Mills born?", "Velmar",
+                 "The founder of Brask Mills, Ilo Vask, was born in Velmar.", [], 1,
+                 id="named-relative-apposition"),
     # Lead-ins and meta sentences carry no propositions and hide none.
     pytest.param("Who directed the film that starred Tarn Osk?", "Ilo Vask",
                  "Let's think step by step. The question is asking about a film. Based on the "

@@ -22,8 +22,9 @@ _NOISE = re.compile(
     # subject ("## Step 1" then "Tarn Osk starred …").
     r"|(?m:^[ \t]*#{1,6}[ \t]+(?P<htext>[^\n]*[^\s.!?:;,])[ \t]*$)"
     r"|(?m:^[ \t]*(?:#{1,6}[ \t]+|(?:[-*_][ \t]*){3,}$))"
-    # Markdown list marks and emphasis: "- ", "1. ", "**Tarn Osk**", "*Moonfall*".
-    r"|(?P<mark>(?m:^[ \t]*(?:[-*+•]|\d{1,2}[.)])[ \t]+)|\*\*|(?<![\w*])\*(?=[^\s*])"
+    # Markdown list marks and emphasis: "- ", "1. ", "**Tarn Osk**", "*Moonfall*"; a numbered
+    # step ("Step 2: …") is a list mark too, or "Step" becomes the line's subject.
+    r"|(?P<mark>(?m:^[ \t]*(?:[-*+•]|\d{1,2}[.)]|step[ \t]+\d{1,2}[:.)])[ \t]+)|\*\*|(?<![\w*])\*(?=[^\s*])"
     r"|(?<=[^\s*])\*(?![\w*])|(?<!\w)__(?=\w)|(?<=\w)__(?!\w))",
     re.I | re.S,
 )
@@ -78,7 +79,7 @@ def _opens_item(text: str, m: re.Match, parts: list[str]) -> bool:
     at_line_start = m.start() == 0 or "\n" in text[max(0, m.start() - 1):m.start() + 1] or \
         text[:m.start()].rstrip(" \t").endswith("\n")
     return bool(before) and at_line_start and before[-1] not in ".!?:;" and \
-        m.group("mark").strip()[:1] in "-*+•0123456789"
+        m.group("mark").strip()[:1].lower() in "-*+•0123456789s"
 
 
 def _gap(text: str, m: re.Match) -> str:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..lexicon.kinds import DESCRIPTOR_NOUNS, DESCRIPTORS
+from ..lexicon.names import PERSON_RELATIONS
 from ..nlp import doc_text
 from .draft import Draft, SentenceBase
 from .mentions import Arg
@@ -125,7 +126,7 @@ class Paths:
                 and self.lemma(t).lower() in _DESCRIPTION_HEADS
                 and any(c.lower_ in _DEFINITE for c in t.children if c.dep_ == "det")):
             return True
-        if self._held_role(t, below):
+        if self._held_role(t, below) or self._unnamed_relative(t, below, lca):
             return True
         # "the birth of a child who was born in B": B is where the child was born, a thing
         # the relative clause describes and never names. Named are an apposition or a
@@ -142,6 +143,17 @@ class Paths:
         # "the award that he received", after a sentence that says which award that is.
         definite = any(c.lower_ in _DEFINITE for c in t.children if c.dep_ == "det")
         return not (definite and any(self.lemma(u) == self.lemma(t) for u in self.doc[:t.sent.start]))
+
+    def _unnamed_relative(self, t: Any, below: Any, lca: int) -> bool:
+        """Rule `unnamed_relative`: "X's brother was born in B", "the founder of X was born
+        in B": B is the brother's, a person the text never names, not X's."""
+        # The clause must have a verb of its own: in "The author of X is Y" misparsed with Y
+        # as the root, Y names the author.
+        return (t.dep_ in _SUBJ and t.head.i == lca and t.i not in self.arg_at
+                and self.doc[lca].pos_ == "VERB" and lca not in self.arg_at
+                and (below.dep_ == "poss" or (below.dep_ == "prep" and below.lower_ == "of"))
+                and self.lemma(t).lower() in PERSON_RELATIONS
+                and not any(c.dep_ == "appos" for c in t.subtree))  # "…, Ilo Vask, was born"
 
     def _place_pairs(self, args: list[Arg]) -> list[tuple[Arg, Arg]]:
         """(place, larger place) written "A, B" ("born in Honolulu, Hawaii"): one place and

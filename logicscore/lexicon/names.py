@@ -60,6 +60,11 @@ granddaughter nephew niece heir spouse
 """)
 # Nouns that relate a name to another and are never part of it, even capitalised.
 RELATIONAL = KIN | words("ceo chairman chairwoman cofounder co-founder founder")
+# A person known only by how they relate to a named one ("X's brother", "the founder of X"):
+# a clause about them states nothing of X.
+PERSON_RELATIONS = RELATIONAL | words("""
+creator inventor discoverer author composer designer owner successor predecessor
+""")
 # After a person's name, a generation keeps it that person's: "Hector Macpherson Sr.".
 GENERATIONS = words("jr sr ii iii iv")
 

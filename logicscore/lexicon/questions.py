@@ -26,6 +26,13 @@ widest
 COMPARATIVE_WORDS = LOW_WORDS | HIGH_WORDS
 # "Are A and B from different countries?": the answer is yes when the values differ.
 DIFFERENT_WORDS = words("different differ differs")
+# Degree words that grade qualities as well as amounts ("more literary fame"): no sign
+# that the compared value is a date or number.
+DEGREE_WORDS = words("more most less least")
+# A yes/no question that sets its sides in parallel ("Are A and B both …?", "the same …"):
+# a statement tying one side to the other states no side's value. ("Is A older than B?" is
+# a magnitude: its sides need a number, which "A is older than B" does not give.)
+PARALLEL_WORDS = words("both same share shares common") | DIFFERENT_WORDS
 YES_WORDS = words("yes yeah true correct")
 NO_WORDS = words("no false incorrect")
 # Open the clause that draws the conclusion: what follows them states no side's value.
