@@ -370,7 +370,10 @@ class ResultWriter:
 def _line(result: AuditResult) -> str:
     line = result.to_json()
     if not line.isascii():
-        line = line.translate(_UNICODE_BREAKS)
+        # `translate` looks up every character; the breaks are rare, so find them first.
+        for code, escaped in _UNICODE_BREAKS.items():
+            if chr(code) in line:
+                line = line.replace(chr(code), escaped)
         line.encode("utf-8")  # raises on a lone surrogate before anything reaches the file
     return line
 

@@ -15,6 +15,7 @@ from ..lexicon.kinds import DESCRIPTOR_NOUNS
 from ..lexicon.names import ARTICLES, RELATIONAL, is_title_words
 from ..lexicon.numbers import MENTION_NUMBER_WORDS
 from ..models import LITERAL_KINDS
+from ..nlp import doc_text
 from ..normalize import coref
 from ..question.forms import proper_runs
 
@@ -90,7 +91,7 @@ def short_answers(doc: Any, wanted: Wanted) -> list[Found]:
 def quoted(doc: Any, wanted: Wanted) -> list[Found]:
     """A quoted title, and the name a quoted nickname goes by."""
     out: list[Found] = []
-    for m in re.finditer(r"\"([^\"]{2,120})\"|“([^”]{2,120})”", doc.text):
+    for m in re.finditer(r"\"([^\"]{2,120})\"|“([^”]{2,120})”", doc_text(doc)):
         g = 1 if m.group(1) else 2
         end = m.end(g) - _closing_stop(m.group(g))
         span = doc.char_span(m.start(g), end, alignment_mode="contract")
@@ -113,7 +114,7 @@ def _closing_stop(title: str) -> int:
 def whole_dates(doc: Any, wanted: Wanted) -> list[Found]:
     """Full dates and year ranges, which NER cuts or leaves untagged."""
     out: list[Found] = []
-    for m in (*_DATE.finditer(doc.text), *_YEARS.finditer(doc.text)):
+    for m in (*_DATE.finditer(doc_text(doc)), *_YEARS.finditer(doc_text(doc))):
         span = doc.char_span(m.start(), m.end(), alignment_mode="contract")
         if span is not None and len(span):
             out.append(Found(span.start, span.end, 1, "DATE"))
@@ -182,10 +183,12 @@ def _written_again(doc: Any, found: list[Placed], taken: list[bool]) -> list[Pla
     out: list[Placed] = []
     names = {doc[m.start:m.end].text: m for m in found
              if m.end - m.start >= 2 and doc[m.start].is_title and m.arg.kind not in LITERAL_KINDS}
+    words = [t.text for t in doc] if names else []
     for text, m in names.items():
         n = m.end - m.start
         for i in range(len(doc) - n + 1):
-            if not any(taken[i:i + n]) and doc[i:i + n].text == text:
+            # A span's text starts with its first token's: the cheap test goes first.
+            if text.startswith(words[i]) and not any(taken[i:i + n]) and doc[i:i + n].text == text:
                 span = doc[i:i + n]
                 taken[i:i + n] = [True] * n
                 out.append(Placed(i, i + n, m.priority, Arg(span.text, span.root.i, span.start_char,
