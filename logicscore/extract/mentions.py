@@ -15,7 +15,6 @@ from ..lexicon.kinds import DESCRIPTOR_NOUNS
 from ..lexicon.names import ARTICLES, RELATIONAL, is_title_words
 from ..lexicon.numbers import MENTION_NUMBER_WORDS
 from ..models import LITERAL_KINDS
-from ..nlp import doc_text
 from ..normalize import coref
 from ..question.forms import proper_runs
 
@@ -91,7 +90,7 @@ def short_answers(doc: Any, wanted: Wanted) -> list[Found]:
 def quoted(doc: Any, wanted: Wanted) -> list[Found]:
     """A quoted title, and the name a quoted nickname goes by."""
     out: list[Found] = []
-    for m in re.finditer(r"\"([^\"]{2,120})\"|“([^”]{2,120})”", doc_text(doc)):
+    for m in re.finditer(r"\"([^\"]{2,120})\"|“([^”]{2,120})”", doc.text):
         g = 1 if m.group(1) else 2
         end = m.end(g) - _closing_stop(m.group(g))
         span = doc.char_span(m.start(g), end, alignment_mode="contract")
@@ -114,7 +113,7 @@ def _closing_stop(title: str) -> int:
 def whole_dates(doc: Any, wanted: Wanted) -> list[Found]:
     """Full dates and year ranges, which NER cuts or leaves untagged."""
     out: list[Found] = []
-    for m in (*_DATE.finditer(doc_text(doc)), *_YEARS.finditer(doc_text(doc))):
+    for m in (*_DATE.finditer(doc.text), *_YEARS.finditer(doc.text)):
         span = doc.char_span(m.start(), m.end(), alignment_mode="contract")
         if span is not None and len(span):
             out.append(Found(span.start, span.end, 1, "DATE"))
@@ -181,13 +180,11 @@ def _written_again(doc: Any, found: list[Placed], taken: list[bool]) -> list[Pla
     """A capitalised name of two words or more, written again where no source found it
     ("… album, Speak Now. Speak Now was released …"), is the same mention again."""
     out: list[Placed] = []
+    words = [t.text for t in doc]  # a span's text starts with its first word's: tested first
     names = {doc[m.start:m.end].text: m for m in found
              if m.end - m.start >= 2 and doc[m.start].is_title and m.arg.kind not in LITERAL_KINDS}
-    words = [t.text for t in doc] if names else []
     for text, m in names.items():
-        n = m.end - m.start
-        for i in range(len(doc) - n + 1):
-            # A span's text starts with its first token's: the cheap test goes first.
+        for i in range(len(doc) - (n := m.end - m.start) + 1):
             if text.startswith(words[i]) and not any(taken[i:i + n]) and doc[i:i + n].text == text:
                 span = doc[i:i + n]
                 taken[i:i + n] = [True] * n
