@@ -370,7 +370,7 @@ class ResultWriter:
 def _line(result: AuditResult) -> str:
     line = result.to_json()
     if not line.isascii():
-        line = line.translate(_UNICODE_BREAKS)
+        line = re.sub("[\x85\u2028\u2029]", lambda m: _UNICODE_BREAKS[ord(m.group())], line)
         line.encode("utf-8")  # raises on a lone surrogate before anything reaches the file
     return line
 

@@ -291,3 +291,19 @@ def tokens_starting(doc: spacy.tokens.Doc, start: int, end: int) -> spacy.tokens
     starts, _ = token_bounds(doc)
     a = bisect_left(starts, start)
     return doc[a:max(a, bisect_left(starts, end))]
+
+
+_SENT_STARTS: weakref.WeakKeyDictionary[Any, list[int]] = weakref.WeakKeyDictionary()
+
+
+def sentence_start(tok: Any) -> int:
+    """`tok.sent.start`, from sentence starts read once per Doc: spaCy's `Token.sent`
+    walks the sentence on each read, and the rules ask it of most tokens."""
+    doc = tok.doc
+    starts = _SENT_STARTS.get(doc)
+    if starts is None:
+        starts = [0] * len(doc)
+        for sent in doc.sents:
+            starts[sent.start:sent.end] = [sent.start] * (sent.end - sent.start)
+        _SENT_STARTS[doc] = starts
+    return starts[tok.i]

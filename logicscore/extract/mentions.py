@@ -180,12 +180,12 @@ def _written_again(doc: Any, found: list[Placed], taken: list[bool]) -> list[Pla
     """A capitalised name of two words or more, written again where no source found it
     ("… album, Speak Now. Speak Now was released …"), is the same mention again."""
     out: list[Placed] = []
+    words = [t.text for t in doc]  # a span's text starts with its first word's: tested first
     names = {doc[m.start:m.end].text: m for m in found
              if m.end - m.start >= 2 and doc[m.start].is_title and m.arg.kind not in LITERAL_KINDS}
     for text, m in names.items():
-        n = m.end - m.start
-        for i in range(len(doc) - n + 1):
-            if not any(taken[i:i + n]) and doc[i:i + n].text == text:
+        for i in range(len(doc) - (n := m.end - m.start) + 1):
+            if text.startswith(words[i]) and not any(taken[i:i + n]) and doc[i:i + n].text == text:
                 span = doc[i:i + n]
                 taken[i:i + n] = [True] * n
                 out.append(Placed(i, i + n, m.priority, Arg(span.text, span.root.i, span.start_char,

@@ -20,6 +20,7 @@ from ..lexicon.kinds import (
 )
 from ..lexicon.pronouns import PERSON_PRONOUNS, PLURAL_PRONOUNS, THING_PRONOUNS
 from ..models import LITERAL_KINDS
+from ..nlp import sentence_start
 
 RefKind = Literal["person", "thing", "plural"]
 
@@ -211,7 +212,7 @@ def find_references(
     for tok in doc:
         if tok.i in blocked:
             continue
-        sent = sent_index[tok.sent.start]
+        sent = sent_index[sentence_start(tok)]
         lower = tok.lower_
         subject = tok.dep_ in ("nsubj", "nsubjpass")
         if tok.pos_ in ("PRON", "DET"):

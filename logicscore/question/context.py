@@ -108,6 +108,8 @@ def named_windows(doc: Any, spans: list[Candidate], written: Written) -> list[Ca
             if j == i and (not lowered or not unknown_word(_Capitalised(first))):
                 continue  # single capitalised words are the other detectors' job
             lo, hi = first.idx, token_end(last)
+            if text[lo:hi] not in written:
+                continue  # `_window_named` asks this first; it is the cheapest test
             if any(a < hi and lo < b for a, b in epithets + fences) or (any(
                     t.i in datey for t in window) and (
                     len({dates.get(t.i, -1) for t in window}) > 1)):

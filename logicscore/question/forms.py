@@ -10,7 +10,7 @@ from typing import Any
 
 from ..lexicon.function_words import CONNECTORS, TITLE_CONNECTORS, WH_WORDS
 from ..lexicon.kinds import WORK_NOUNS
-from ..nlp import unknown_word
+from ..nlp import sentence_start, unknown_word
 
 # Words that join or open a name but never end one.
 JOINING_WORDS = CONNECTORS | TITLE_CONNECTORS | WH_WORDS
@@ -109,12 +109,12 @@ def is_proper(tok: Any) -> bool:
     if tok.lower_ in WH_WORDS or tok.tag_ in ("WDT", "WP", "WP$", "WRB"):
         return False
     if tok.pos_ == "PROPN":
-        return tok.i != tok.sent.start or tok.tag_ == "NNP"
+        return tok.i != sentence_start(tok) or tok.tag_ == "NNP"
     if unknown_word(tok):
         return True  # an invented or foreign name, whatever the tagger made of it
     if not tok.is_title or tok.pos_ not in ("NOUN", "ADJ", "X"):
         return False
-    if tok.i != tok.sent.start:
+    if tok.i != sentence_start(tok):
         return True  # capitalised mid-sentence words the tagger called NOUN are mostly names
     # A sentence-initial singular subject without a determiner: "Inception was directed…".
     return (tok.tag_ == "NN" and tok.dep_ in ("nsubj", "nsubjpass")

@@ -18,7 +18,7 @@ from ..lexicon.function_words import CONNECTORS, TITLE_CONNECTORS, WH_WORDS
 from ..lexicon.generic import DEMONYMS, is_generic
 from ..lexicon.kinds import PERSON_NOUNS, WORK_NOUNS
 from ..lexicon.names import EPITHET, PARENTHESIS, PERSON_TITLES, ROYAL_TITLES
-from ..nlp import doc_text
+from ..nlp import doc_text, sentence_start
 from .forms import Candidate, is_proper, proper_runs, token_end
 
 
@@ -85,7 +85,7 @@ def title_runs(doc: Any) -> list[Candidate]:
     """Two or more capitalised words mid-sentence, none of them a proper noun to the
     tagger, still name something (a song or a film)."""
     def capital(tok: Any) -> bool:
-        return tok.is_title and tok.i != tok.sent.start and tok.text != "I" \
+        return tok.is_title and tok.i != sentence_start(tok) and tok.text != "I" \
             and tok.lower_ not in WH_WORDS
 
     out: list[Candidate] = []
