@@ -50,14 +50,20 @@ class RulesGrounder:
         self.config = config or self.Config()
 
     def ground(self, record: QARecord, linked: Linked, result: Chain) -> list[HopGrounding]:
-        return [status(hop, self.supporting(hop)) for hop in chain_hops(record, linked, result)]
+        read: dict[str, Document] = {}  # a document cited by several hops is read once
+        return [status(hop, self.supporting(hop, read)) for hop in chain_hops(record, linked, result)]
 
-    def supporting(self, hop: Hop) -> list[str]:
-        """Ids of the cited documents that support the hop."""
-        return [doc_id for doc_id, text in hop.cited if self.supports(hop, text)]
+    def supporting(self, hop: Hop, read: dict[str, Document]) -> list[str]:
+        """Ids of the cited documents that support the hop (`read`: documents already read)."""
+        supported = []
+        for doc_id, text in hop.cited:
+            if doc_id not in read:
+                read[doc_id] = Document.of(text)
+            if self.supports(hop, read[doc_id]):
+                supported.append(doc_id)
+        return supported
 
-    def supports(self, hop: Hop, text: str) -> bool:
-        doc = Document.of(text)
+    def supports(self, hop: Hop, doc: Document) -> bool:
         threshold = self.config.fuzzy_threshold
         return (names(hop.subject_forms, doc, threshold) and names(hop.object_forms, doc, threshold)
                 and states(hop.proposition.relation, doc.stems))
