@@ -79,7 +79,7 @@ def parse_map(pairs: Iterable[str]) -> dict[str, str]:
     return mapping
 
 
-def _lookup(obj: dict[str, Any], path: str) -> tuple[bool, Any]:
+def lookup(obj: dict[str, Any], path: str) -> tuple[bool, Any]:
     cur: Any = obj
     for part in path.split("."):
         if not isinstance(cur, dict) or part not in cur:
@@ -97,7 +97,7 @@ def to_record(obj: Any, line: int, mapping: dict[str, str] | None = None) -> QAR
     for field, names in ALIASES.items():
         candidates = (mapping[field],) if field in mapping else names
         for name in candidates:
-            found, value = _lookup(obj, name)
+            found, value = lookup(obj, name)
             if found and value is not None:
                 data[field] = value
                 break
@@ -129,7 +129,7 @@ def record_id(obj: Any, mapping: dict[str, str] | None = None) -> str | None:
         return None
     mapping = mapping or {}
     for name in (mapping["id"],) if "id" in mapping else ALIASES["id"]:
-        found, value = _lookup(obj, name)
+        found, value = lookup(obj, name)
         if not found or value is None:
             continue
         if isinstance(value, str):

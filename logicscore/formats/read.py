@@ -62,14 +62,6 @@ def detect(obj: dict[str, Any], line: int) -> Format:
     return found[0] if found else FORMATS["logicscore"]
 
 
-def _get(obj: Any, path: str) -> tuple[bool, Any]:
-    for part in path.split("."):
-        if not isinstance(obj, dict) or part not in obj:
-            return False, None
-        obj = obj[part]
-    return True, obj
-
-
 def convert(obj: Any, line: int, fmt: str = "auto", mapping: dict[str, str] | None = None) -> dict[str, Any]:
     """The logicscore record fields of one decoded line, or `InputError`.
 
@@ -93,7 +85,7 @@ def convert(obj: Any, line: int, fmt: str = "auto", mapping: dict[str, str] | No
     if own is not None:
         data.setdefault("id", own)
     for dst, src in (mapping or {}).items():
-        found, value = _get(obj, src)
+        found, value = io.lookup(obj, src)
         if found and value is not None:
             data[dst] = value
     return data
