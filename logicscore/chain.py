@@ -136,15 +136,14 @@ def analyze(
 def bypassing(props: list[Proposition], answer: str | None, question: set[str],
               entities: list[Entity]) -> frozenset[int]:
     """The claims of a concluding sentence that join the answer straight to a question entity
-    the body had already chained to a bridge of its own: "'USA for Indonesia' is a parody of
-    that song. So the other singer associated with 'USA for Indonesia' is Michael Jackson"
-    skips the hop the question asks about (who wrote the song) and states its result with
-    the question's description filled in. Such a claim bridges nothing, like the conclusion
-    it is (SPEC §4.5). A question entity the body never develops is the conclusion's own to
-    reach: "The largest city in Contra Costa County is Concord. So Route 242 ends in Concord."
-    A conclusion that speaks of the bridge, by name or by its kind ("won the Academy Award for
-    Best Cinematography … Therefore, the award that R received was first presented in 1929"),
-    goes through it and bridges as its claims say.
+    the body had already chained to a bridge of its own: "'Tarn Fair' is a parody of that
+    song. So the other singer associated with 'Tarn Fair' is Ilo Vask" skips the hop the
+    question asks about (who wrote the song) and states its result with the question's
+    description filled in. Such a claim bridges nothing, like the conclusion it is (SPEC
+    §4.5). A question entity the body never develops is the conclusion's own to reach: "The
+    largest city in Brask County is Osk. So Route 9 ends in Osk." A conclusion that speaks of
+    the bridge, by name or by its kind ("won the Velmar Prize … Therefore, the award that R
+    received was first given in 1931"), goes through it and bridges as its claims say.
     """
     concluding = {p.sentence for p in props if p.conclusion}
     if answer is None or not concluding:
