@@ -10,6 +10,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .attributes import FACTORY as TABLE
+from .attributes import install as install_attribute_table
 from .errors import ConfigError
 
 if TYPE_CHECKING:
@@ -61,6 +63,7 @@ def load(model: str | None = None) -> spacy.Language:
             unused = [p for p in nlp.pipe_names if p not in NEEDED]
             if unused:
                 nlp.disable_pipes(*unused)
+            install_attribute_table(nlp)
             _CACHE[name] = nlp
             dictionary(nlp)  # `unknown_word` reads it from the token's vocab
             return nlp
@@ -140,7 +143,9 @@ def disabled(nlp: spacy.Language) -> list[str]:
     """The pipeline's components `parse` does not run, in pipeline order: those `load`
     disabled (and any the package ships disabled) and the `SKIPPED` ones."""
     off = set(nlp.disabled) | set(SKIPPED)
-    return [name for name in nlp.component_names if name in off]
+    if TABLE in nlp.pipe_names:
+        off.discard("attribute_ruler")  # replaced by its compiled table, which runs
+    return [name for name in nlp.component_names if name in off and name != TABLE]
 
 
 # Texts per `nlp.pipe` batch: spaCy's own default, the batch the throughput figures use.

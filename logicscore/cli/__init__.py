@@ -47,9 +47,21 @@ def _root(
     pass
 
 
+def single_threaded_blas() -> None:
+    """One BLAS thread, unless the user chose otherwise, set before numpy loads OpenBLAS.
+
+    The parse multiplies small matrices: OpenBLAS's thread pool costs the entity recognizer
+    a fifth of its time (its locking, not parallel work) and gives nothing back, and the
+    cores are better spent by `--workers`. The variable must be set before the library
+    loads, which only the entry point can do; library users set it themselves (README).
+    """
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+
 def main() -> None:
     """The `logicscore` entry point: a bug is reported in one line, not a traceback
     (set LOGICSCORE_TRACEBACK=1 to see it)."""
+    single_threaded_blas()
     try:
         app()
     except Exception as exc:  # the last resort: typer handled everything it knows

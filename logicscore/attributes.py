@@ -1,0 +1,187 @@
+"""The pipeline's `attribute_ruler`, compiled to lookups: the same annotations, a fraction of the time.
+
+spaCy's ruler runs a `Matcher` over every token of every Doc and sets each match's attributes
+through a `Span`; on short answers that is about a sixth of the whole parse. Its patterns in
+the English pipelines read only a token's TAG, LOWER, DEP and IS_SPACE (a few span two tokens),
+so the attributes a token receives are a function of those four values and, for the two-token
+patterns, of its neighbours'. `AttributeTable` evaluates every pattern once per distinct
+4-tuple, remembers the outcome, and applies it with spaCy's own `set_token_attrs`, in the
+ruler's order (a later pattern overrides an earlier one, as the ruler sorts its matches by
+pattern number). A pipeline whose patterns use anything else keeps spaCy's ruler
+(`compile` returns None), so the table never guesses.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
+
+# The token attributes a compiled pattern may test, in the order of a token's key.
+KEY_ATTRS = ("TAG", "LOWER", "DEP", "IS_SPACE")
+FACTORY = "logicscore_attribute_table"
+# Distinct token rows remembered; a long run starts over past this (a row's attributes
+# depend on the row alone, so forgetting changes nothing but time).
+MAX_ROWS = 100_000
+
+View = tuple[str, str, str, bool]  # a token's (tag, lower, dep, is_space)
+Test = Callable[[View], bool]
+Effect = tuple[int, dict]  # (pattern number, the ruler's normalized attributes)
+
+
+class Unsupported(ValueError):
+    """A pattern the table cannot evaluate; the pipeline keeps spaCy's ruler."""
+
+
+class Spec:
+    """One token pattern: the word or tag it must equal (its index key) and its other tests."""
+
+    def __init__(self, spec: dict):
+        wanted = {}
+        for raw_attr, value in spec.items():
+            if raw_attr.upper() not in KEY_ATTRS:
+                raise Unsupported(f"attribute {raw_attr!r}")
+            wanted[KEY_ATTRS.index(raw_attr.upper())] = value
+        # LOWER first, then TAG: the attribute that narrows the candidates most.
+        self.key: tuple[int, str] | None = next(
+            ((at, wanted.pop(at)) for at in (1, 0) if isinstance(wanted.get(at), str)), None)
+        self._tests = [_value_test(at, value) for at, value in wanted.items()]
+
+    def __call__(self, view: View) -> bool:
+        return (self.key is None or view[self.key[0]] == self.key[1]) \
+            and all(t(view) for t in self._tests)
+
+
+def _value_test(at: int, wanted: Any) -> Test:
+    if isinstance(wanted, (bool, str)):
+        return lambda view: view[at] == wanted
+    if not isinstance(wanted, dict) or len(wanted) != 1:
+        raise Unsupported(f"value {wanted!r}")
+    (op, arg), = wanted.items()
+    if op == "REGEX" and isinstance(arg, str) and at != 3:
+        pattern = re.compile(arg)  # the Matcher searches, it does not anchor
+        return lambda view: bool(pattern.search(str(view[at])))
+    if op in ("IN", "NOT_IN") and isinstance(arg, list) and at != 3 \
+            and all(isinstance(v, str) for v in arg):
+        values = frozenset(arg)
+        if op == "IN":
+            return lambda view: view[at] in values
+        return lambda view: view[at] not in values
+    raise Unsupported(f"operator {op!r}")
+
+
+class AttributeTable:
+    """A spaCy component setting exactly what the pipeline's `attribute_ruler` sets."""
+
+    def __init__(self, vocab: Any, single: list[tuple[Spec, Effect]],
+                 multi: list[tuple[list[Spec], int, Effect]]):
+        # The function the ruler itself writes with: the same writes, by construction.
+        from spacy.tokens._retokenize import set_token_attrs  # noqa: PLC2701
+
+        self.vocab = vocab
+        self._set = set_token_attrs
+        # Nearly every pattern names the word (LOWER) or the tag it applies to: a token is
+        # tested only against the patterns filed under its own word and tag.
+        self._filed: dict[tuple[int, str] | None, list[tuple[Spec, Effect]]] = {}
+        for spec, effect in single:
+            self._filed.setdefault(spec.key, []).append((spec, effect))
+        self._unfiled = self._filed.pop(None, [])
+        self._multi_filed: dict[tuple[int, str] | None, list[tuple[list[Spec], int, Effect]]] = {}
+        for item in multi:
+            self._multi_filed.setdefault(item[0][0].key, []).append(item)
+        self._multi_unfiled = self._multi_filed.pop(None, [])
+        self._rows: dict[tuple[int, ...], tuple[View, dict | None]] = {}
+
+    @classmethod
+    def compile(cls, ruler: Any) -> AttributeTable | None:
+        """The table for a loaded `AttributeRuler`, or None when a pattern is beyond it."""
+        single: list[tuple[Spec, Effect]] = []
+        multi: list[tuple[list[Spec], int, Effect]] = []
+        try:
+            for number, (attrs, index) in enumerate(zip(ruler.attrs, ruler.indices)):
+                for pattern in ruler.matcher.get(str(number))[1]:
+                    specs = [Spec(spec) for spec in pattern]
+                    if not specs or not -len(specs) <= index < len(specs):
+                        raise Unsupported(f"index {index} of a {len(specs)}-token pattern")
+                    if len(specs) == 1:
+                        single.append((specs[0], (number, attrs)))
+                    else:
+                        multi.append((specs, index % len(specs), (number, attrs)))
+        except Unsupported:
+            return None
+        return cls(ruler.vocab, single, multi)
+
+    def __call__(self, doc: Any) -> Any:
+        if not len(doc):
+            return doc
+        found = [self._row(tuple(row)) for row in doc.to_array(list(KEY_ATTRS)).tolist()]
+        extra = self._multi_effects([view for view, _ in found])
+        for i, (view, attrs) in enumerate(found):
+            if i in extra:
+                attrs = _merge(extra[i] + self._effects(view))
+            if attrs:
+                self._set(doc[i], attrs)
+        return doc
+
+    def pipe(self, docs: Iterable[Any], batch_size: int = 1000) -> Iterator[Any]:
+        for doc in docs:
+            yield self(doc)
+
+    def _row(self, row: tuple[int, ...]) -> tuple[View, dict | None]:
+        """A token's view and the single-token attributes it receives, by its attribute ids."""
+        known = self._rows.get(row)
+        if known is None:
+            if len(self._rows) >= MAX_ROWS:
+                self._rows.clear()
+            strings = self.vocab.strings
+            view = (strings[row[0]], strings[row[1]], strings[row[2]], bool(row[3]))
+            known = self._rows[row] = (view, _merge(self._effects(view)))
+        return known
+
+    def _effects(self, view: View) -> list[Effect]:
+        candidates = (*self._filed.get((1, view[1]), ()), *self._filed.get((0, view[0]), ()),
+                      *self._unfiled)
+        return [effect for spec, effect in candidates if spec(view)]
+
+    def _multi_effects(self, views: list[View]) -> dict[int, list[Effect]]:
+        out: dict[int, list[Effect]] = {}
+        filed = self._multi_filed
+        for start, view in enumerate(views):
+            candidates = (*filed.get((1, view[1]), ()), *filed.get((0, view[0]), ()),
+                          *self._multi_unfiled)
+            for specs, index, effect in candidates:
+                end = start + len(specs)
+                if end <= len(views) and all(s(v) for s, v in zip(specs, views[start:end])):
+                    out.setdefault(start + index, []).append(effect)
+        return out
+
+
+def _merge(effects: list[Effect]) -> dict | None:
+    """The attributes of `effects` applied in pattern order: the last one to set a field wins."""
+    merged: dict = {}
+    for _, attrs in sorted(effects, key=lambda e: e[0]):
+        merged.update(attrs)
+    return merged or None
+
+
+def install(nlp: Any) -> bool:
+    """Run a compiled table in place of `nlp`'s attribute_ruler, when it can; True if it does."""
+    if "attribute_ruler" not in nlp.pipe_names or FACTORY in nlp.component_names:
+        return FACTORY in nlp.pipe_names
+    table = AttributeTable.compile(nlp.get_pipe("attribute_ruler"))
+    if table is None:
+        return False
+    from spacy.language import Language
+
+    if not Language.has_factory(FACTORY):
+        Language.factory(FACTORY, func=_make)
+    nlp.add_pipe(FACTORY, after="attribute_ruler", config={})
+    nlp.disable_pipe("attribute_ruler")
+    return True
+
+
+def _make(nlp: Any, name: str) -> AttributeTable:
+    table = AttributeTable.compile(nlp.get_pipe("attribute_ruler"))
+    if table is None:  # install() compiled it a moment ago; the same ruler compiles again
+        raise Unsupported("the attribute_ruler changed while it was being compiled")
+    return table
