@@ -9,7 +9,9 @@ Whole process against whole process: each figure is a fresh `python` process, mo
 included. The auditor is `python -m logicscore score FILE -o OUT --no-timing -q`; raw spaCy
 is a process that loads the full `en_core_web_sm` pipeline (every component, the lemmatizer
 too) and runs `nlp.pipe(long_answers, batch_size=64)` over the same file. The ratio is
-answers/s of the auditor over answers/s of raw spaCy (target >= 0.80). Then `--workers 2`
+answers/s of the auditor over answers/s of raw spaCy (target >= 0.80). The CLI starts with
+OPENBLAS_NUM_THREADS=1 (unless set): the CPU ratio is also printed against a raw process given
+the same setting, so that part of the gain is visible on its own. Then `--workers 2`
 against `--workers 1` on at least 2,000 real answers (target >= 1.6 on two idle cores).
 
 Corpora: `fireact` (336 LLM answers, ../shared/data/llm-answers), `gold` (HotpotQA and
@@ -37,8 +39,9 @@ SETS = ("fireact", "gold", "fictional")
 WORKERS_ANSWERS = 2_000
 
 
-def _env() -> dict:
-    return dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+def _env(**extra: str) -> dict:
+    return dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""),
+                **extra)
 
 
 def _data() -> Path:
@@ -74,10 +77,10 @@ def _real_cases(path: Path, *extra: str) -> None:
 CPU: dict[str, float] = {}  # CPU seconds (user + system) of the last process of each kind
 
 
-def _timed(args: list[str], kind: str = "") -> float:
+def _timed(args: list[str], kind: str = "", **env: str) -> float:
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    subprocess.run(args, check=True, env=_env(), cwd=ROOT, stdout=subprocess.DEVNULL)
+    subprocess.run(args, check=True, env=_env(**env), cwd=ROOT, stdout=subprocess.DEVNULL)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     CPU[kind] = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return time.perf_counter() - start
@@ -89,8 +92,8 @@ def auditor_seconds(path: Path, workers: int = 1) -> float:
                    "--no-timing", "-q", "--workers", str(workers)], "auditor")
 
 
-def raw_seconds(path: Path) -> float:
-    return _timed([sys.executable, __file__, "--raw", str(path)], "raw")
+def raw_seconds(path: Path, **env: str) -> float:
+    return _timed([sys.executable, __file__, "--raw", str(path)], "raw", **env)
 
 
 def raw_pipe(path: Path) -> None:
@@ -112,16 +115,20 @@ def _load() -> str:
 
 def compare_raw(path: Path, rounds: int) -> dict:
     n = sum(1 for line in path.open(encoding="utf-8") if line.strip())
-    best_a = best_r = cpu_a = cpu_r = float("inf")
+    best_a = best_r = cpu_a = cpu_r = cpu_1 = float("inf")
     for _ in range(rounds):
         best_r = min(best_r, raw_seconds(path))
         cpu_r = min(cpu_r, CPU["raw"])
+        raw_seconds(path, OPENBLAS_NUM_THREADS="1")  # the setting the CLI starts with
+        cpu_1 = min(cpu_1, CPU["raw"])
         best_a = min(best_a, auditor_seconds(path))
         cpu_a = min(cpu_a, CPU["auditor"])
     return {"answers": n, "auditor_s": round(best_a, 2), "raw_s": round(best_r, 2),
             "auditor_per_s": round(n / best_a, 1), "raw_per_s": round(n / best_r, 1),
             "ratio": round(best_r / best_a, 3), "auditor_cpu_s": round(cpu_a, 2),
-            "raw_cpu_s": round(cpu_r, 2), "cpu_ratio": round(cpu_r / cpu_a, 3), "load": _load()}
+            "raw_cpu_s": round(cpu_r, 2), "cpu_ratio": round(cpu_r / cpu_a, 3),
+            "raw_1blas_cpu_s": round(cpu_1, 2), "cpu_ratio_1blas": round(cpu_1 / cpu_a, 3),
+            "load": _load()}
 
 
 def compare_workers(path: Path, rounds: int) -> dict:
@@ -156,7 +163,8 @@ def main() -> int:
                 print(f"{name:<10} {row['answers']:>5} answers  auditor {row['auditor_per_s']:6.1f}/s"
                       f"  raw nlp.pipe {row['raw_per_s']:6.1f}/s  ratio {row['ratio']:.2f}"
                       f"  CPU {row['auditor_cpu_s']:.2f} s vs {row['raw_cpu_s']:.2f} s,"
-                      f" ratio {row['cpu_ratio']:.2f}"
+                      f" ratio {row['cpu_ratio']:.2f} (raw on one BLAS thread too:"
+                      f" {row['cpu_ratio_1blas']:.2f})"
                       f"  (target >= 0.80; load average {row['load']})", flush=True)
         if not args.no_workers:
             real = write_set("real", Path(tmp))
