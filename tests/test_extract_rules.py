@@ -42,6 +42,25 @@ def test_rules_strip_citations(text, clean, markers):
     assert [text[offsets[i]] for i in kept] == [got[i] for i in kept]
 
 
+def test_rules_noise_lookahead_names_every_first_character():
+    # The scan tests `_NOISE_START` before the alternatives; with it, every text must give
+    # the same pieces as the alternatives alone.
+    import random
+    import re
+
+    from logicscore.extract import clean
+
+    plain = re.compile(clean._NOISE_PATTERN, re.I | re.S)
+    pieces = [*"aAsSſ09١ \t\n\r.,:;)([]<>&#*_+-•/", *"\u00ad\u200b\u202a\u2066\ufeff\x85\u2028\x0b\x1b\x00\x7f",
+              "[Doc1]", "[1, 2]", "[doc]<s3>", "Step 2: ", "## ", "&amp;", "<p>", "<!-- x -->",
+              "[a](http://x)", "\x1b[31m"]
+    rng = random.Random(7)
+    for _ in range(20000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 24)))
+        got = [(m.span(), m.groupdict()) for m in clean._NOISE.finditer(text)]
+        assert got == [(m.span(), m.groupdict()) for m in plain.finditer(text)], repr(text)
+
+
 def test_rules_config_forbids_unknown_options():
     with pytest.raises(ValidationError):
         RulesConfig(spacy_modle="x")

@@ -206,7 +206,7 @@ MODIFIER_ROWS = [
 
 
 def _trimmed(text, ents, priority):
-    from logicscore.extract.mentions import trim
+    from logicscore.extract.trims import trim
 
     doc = _doc(text, ents=ents)
     s, e = trim(doc, 0, len(doc), priority)
@@ -228,7 +228,7 @@ def test_mention_rules_modifier(rule, text, ents, kept):
     ("MODIFIERS", [(r, t, e, 2, k) for r, t, e, k in MODIFIER_ROWS]),
 ])
 def test_mention_rules_span_rule_is_needed(monkeypatch, table, rows):
-    from logicscore.extract import mentions as module
+    from logicscore.extract import trims as module
 
     names = [r.__name__ for r in getattr(module, table)]
     assert sorted(names) == sorted({row[0] for row in rows})
@@ -268,7 +268,7 @@ def _proposed(source, text, propn, ents, hints, answers):
                                    if t in ("featured", "met", "wrote", "hired")} | {
         i: "PROPN" for i in propn})
     wanted = module.Wanted(hints, answers, _blank().make_doc)
-    return [doc[f.start:f.end].text for f in getattr(module, source)(doc, wanted)]
+    return [doc[f.start:f.end].text for f in getattr(module, source)(module.Parse.of(doc), wanted)]
 
 
 @pytest.mark.parametrize("source, text, propn, ents, hints, answers, spans", SOURCE_ROWS)

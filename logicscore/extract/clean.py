@@ -9,7 +9,13 @@ CITATION = re.compile(
     r"[ \t]*\[(?:(?P<ids>(?:doc\s*)?\d+(?:\s*[,;]\s*(?:doc\s*)?\d+)*)\]|doc\]\s*<(?P<s>s\d+)>)",
     re.I,
 )
-_NOISE = re.compile(
+# Every piece of `_NOISE` starts with one of these characters (a space or tab may lead a
+# citation, a heading or a list mark): a lookahead on them lets the scan step over plain
+# text without trying each alternative at every character, about six times faster. An
+# alternative added below that starts with another character must add it here.
+_NOISE_START = (r"(?=[ \t\[&<#*_+•\d\-s\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069"
+                r"\ufeff\x0b\x0c\x85\u2028\u2029\x00-\x08\x0e-\x1f\x7f])")
+_NOISE_PATTERN = (
     CITATION.pattern
     # A markdown link keeps its text and loses the target: "[John Smith](https://…)".
     + r"|\[(?P<ltext>[^\[\]\n]{1,300})\]\((?P<url>[^()\s]{0,2000})\)"
@@ -25,9 +31,9 @@ _NOISE = re.compile(
     # Markdown list marks and emphasis: "- ", "1. ", "**Tarn Osk**", "*Moonfall*"; a numbered
     # step ("Step 2: …") is a list mark too, or "Step" becomes the line's subject.
     r"|(?P<mark>(?m:^[ \t]*(?:[-*+•]|\d{1,2}[.)]|step[ \t]+\d{1,2}[:.)])[ \t]+)|\*\*|(?<![\w*])\*(?=[^\s*])"
-    r"|(?<=[^\s*])\*(?![\w*])|(?<!\w)__(?=\w)|(?<=\w)__(?!\w))",
-    re.I | re.S,
+    r"|(?<=[^\s*])\*(?![\w*])|(?<!\w)__(?=\w)|(?<=\w)__(?!\w))"
 )
+_NOISE = re.compile(f"{_NOISE_START}(?:{_NOISE_PATTERN})", re.I | re.S)
 _BLOCK_TAG = re.compile(r"</?(?:p|div|br|li|ul|ol|h[1-6]|tr|td|th|table|blockquote|pre)\b", re.I)
 
 

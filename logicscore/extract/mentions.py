@@ -1,5 +1,5 @@
 """Entity mentions of a long answer, for the rules extractor: where they come from
-(`SOURCES`) and how each proposed span is narrowed (`TRIMS`, `MODIFIERS`)."""
+(`SOURCES`); how each proposed span is narrowed is in `trims`."""
 
 from __future__ import annotations
 
@@ -9,20 +9,21 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..lexicon.dates import MONTH_PATTERN
-from ..lexicon.function_words import CONNECTORS
-from ..lexicon.generic import GENERIC_WORDS, is_generic
+from ..lexicon.generic import is_generic
 from ..lexicon.kinds import DESCRIPTOR_NOUNS
-from ..lexicon.names import ARTICLES, RELATIONAL, is_title_words
+from ..lexicon.names import ARTICLES, is_title_words
 from ..lexicon.numbers import MENTION_NUMBER_WORDS
 from ..models import LITERAL_KINDS
 from ..normalize import coref
 from ..question.forms import proper_runs
+from .trims import trim
 
 # Whole dates: NER often drops the day inside a "(1 March 1943 – 4 May 2012)" range.
 _DATE = re.compile(r"\b(?:\d{1,2}\s+%s,?\s+\d{3,4}|%s\s+\d{1,2},\s+\d{3,4})\b"
                    % (MONTH_PATTERN, MONTH_PATTERN))
 # A span of years written as one word, which NER often leaves untagged: "(1505–1572)".
 _YEARS = re.compile(r"(?<![\w.,–-])\d{3,4}[–-]\d{2,4}(?![\w.,–-]*\d)")
+_QUOTED = re.compile(r"\"([^\"]{2,120})\"|“([^”]{2,120})”")
 KIND = {
     "PERSON": "person", "GPE": "place", "LOC": "place", "FAC": "place", "ORG": "org",
     "WORK_OF_ART": "work", "DATE": "date", "TIME": "date", "CARDINAL": "number",
@@ -65,6 +66,22 @@ class Wanted:
 
 
 @dataclass(frozen=True, slots=True)
+class Parse:
+    """A Doc read once for every source and trim: each `doc[i]`, `doc.text` or `doc.ents`
+    builds new Python objects, so `find_mentions` makes its tokens, text and entities once."""
+
+    doc: Any
+    tokens: list[Any]
+    text: str
+    ents: tuple[Any, ...]
+
+    @classmethod
+    def of(cls, doc: Any) -> Parse:
+        tokens = list(doc)
+        return cls(doc, tokens, "".join(t.text_with_ws for t in tokens), tuple(doc.ents))
+
+
+@dataclass(frozen=True, slots=True)
 class Found:
     """A span one source proposes, before overlaps are resolved: token span, the source's
     priority (as `Placed`) and the NER label it came with, if any."""
@@ -75,28 +92,28 @@ class Found:
     label: str = ""
 
 
-def question_hints(doc: Any, wanted: Wanted) -> list[Found]:
+def question_hints(p: Parse, wanted: Wanted) -> list[Found]:
     """Question entities, kept whole ahead of NER; one inside a longer proper name is not
     that entity."""
-    return [Found(s, e, 0) for s, e in _phrase_hits(doc, wanted.hints, wanted.make_doc, False)]
+    return [Found(s, e, 0) for s, e in _phrase_hits(p.doc, wanted.hints, wanted.make_doc, False)]
 
 
-def short_answers(doc: Any, wanted: Wanted) -> list[Found]:
+def short_answers(p: Parse, wanted: Wanted) -> list[Found]:
     """The short answer, kept whole and carved out of a longer name: the chain must end at it."""
     return [Found(s, e, 0)
-            for s, e in _phrase_hits(doc, list(wanted.answers), wanted.make_doc, True)]
+            for s, e in _phrase_hits(p.doc, list(wanted.answers), wanted.make_doc, True)]
 
 
-def quoted(doc: Any, wanted: Wanted) -> list[Found]:
+def quoted(p: Parse, wanted: Wanted) -> list[Found]:
     """A quoted title, and the name a quoted nickname goes by."""
     out: list[Found] = []
-    for m in re.finditer(r"\"([^\"]{2,120})\"|“([^”]{2,120})”", doc.text):
+    for m in _QUOTED.finditer(p.text):
         g = 1 if m.group(1) else 2
         end = m.end(g) - _closing_stop(m.group(g))
-        span = doc.char_span(m.start(g), end, alignment_mode="contract")
+        span = p.doc.char_span(m.start(g), end, alignment_mode="contract")
         if span is not None and len(span):
             out.append(Found(span.start, span.end, 1))
-            nick = _nickname_name(doc, span)
+            nick = _nickname_name(p.tokens, span)
             if nick:
                 out.append(Found(span.start, nick, 1, "PERSON"))
     return out
@@ -110,41 +127,42 @@ def _closing_stop(title: str) -> int:
     return 0
 
 
-def whole_dates(doc: Any, wanted: Wanted) -> list[Found]:
+def whole_dates(p: Parse, wanted: Wanted) -> list[Found]:
     """Full dates and year ranges, which NER cuts or leaves untagged."""
     out: list[Found] = []
-    for m in (*_DATE.finditer(doc.text), *_YEARS.finditer(doc.text)):
-        span = doc.char_span(m.start(), m.end(), alignment_mode="contract")
+    for m in (*_DATE.finditer(p.text), *_YEARS.finditer(p.text)):
+        span = p.doc.char_span(m.start(), m.end(), alignment_mode="contract")
         if span is not None and len(span):
             out.append(Found(span.start, span.end, 1, "DATE"))
     return out
 
 
-def named_entities(doc: Any, wanted: Wanted) -> list[Found]:
+def named_entities(p: Parse, wanted: Wanted) -> list[Found]:
     """NER spans, split at verbs; no nationalities, languages or ordinals, and a date or
     quantity only when it holds a digit."""
     out: list[Found] = []
-    for ent in doc.ents:
-        keep = ent.label_ not in ("ORDINAL", "NORP", "LANGUAGE") and (
-            ent.label_ not in ("DATE", "TIME", "CARDINAL", "QUANTITY", "MONEY", "PERCENT")
-            or any(t.like_num and any(ch.isdigit() for ch in t.text) for t in ent))
+    for ent in p.ents:
+        label, tokens = ent.label_, p.tokens[ent.start:ent.end]
+        keep = label not in ("ORDINAL", "NORP", "LANGUAGE") and (
+            label not in ("DATE", "TIME", "CARDINAL", "QUANTITY", "MONEY", "PERCENT")
+            or any(t.like_num and any(ch.isdigit() for ch in t.text) for t in tokens))
         if keep:
-            out.extend(Found(s, e, 2, ent.label_) for s, e in _split_at_verbs(ent))
+            out.extend(Found(s, e, 2, label) for s, e in _split_at_verbs(tokens, ent.start))
     return out
 
 
-def proper_noun_runs(doc: Any, wanted: Wanted) -> list[Found]:
+def proper_noun_runs(p: Parse, wanted: Wanted) -> list[Found]:
     """Runs of proper nouns NER missed."""
     out: list[Found] = []
-    for start, end, _ in proper_runs(doc):
-        span = doc.char_span(start, end, alignment_mode="contract")
+    for start, end, _ in proper_runs(p.tokens):  # it reads the tokens in order, nothing else
+        span = p.doc.char_span(start, end, alignment_mode="contract")
         if span is not None and len(span):
             out.append(Found(span.start, span.end, 3))
     return out
 
 
 # Where mentions come from; on overlap the stronger priority, then the longer span, wins.
-SOURCES: tuple[Callable[[Any, Wanted], list[Found]], ...] = (
+SOURCES: tuple[Callable[[Parse, Wanted], list[Found]], ...] = (
     question_hints, short_answers, quoted, whole_dates, named_entities, proper_noun_runs)
 
 
@@ -154,57 +172,71 @@ def find_mentions(doc: Any, hints: list[str], make_doc: Any,
 
     `hints` are question-entity strings and `answers` the short answer: both are kept whole
     ahead of NER, which cuts a full date to its month and year or swallows a place into
-    the title of its governor (see `SOURCES`); each span is then trimmed by `TRIMS`.
+    the title of its governor (see `SOURCES`); each span is then trimmed by `trims.TRIMS`.
     """
+    p = Parse.of(doc)
     wanted = Wanted(hints, answers, make_doc)
-    found = [f for source in SOURCES for f in source(doc, wanted)]
-    labels = {(e.start, e.end): e.label_ for e in doc.ents}
+    found = [f for source in SOURCES for f in source(p, wanted)]
+    ents = [(e.start, e.end, e.label_) for e in p.ents]
+    labels = {(s, e): label for s, e, label in ents}
     taken = [False] * len(doc)
     out: list[Placed] = []
     for f in sorted(found, key=lambda f: (f.priority > 0, f.start - f.end, f.priority, f.start)):
-        s, e = trim(doc, f.start, f.end, f.priority)
+        s, e = trim(p.tokens, f.start, f.end, f.priority)
         if s >= e or any(taken[s:e]):
             continue
         for i in range(s, e):
             taken[i] = True
-        label = f.label or labels.get((s, e)) or _overlapping_label(doc, s, e)
-        span = doc[s:e]
-        arg = Arg(span.text, span.root.i, span.start_char, KIND.get(label, "other"),
-                   end=span.end_char)
-        out.append(Placed(s, e, f.priority, arg))
-    out += _written_again(doc, out, taken)
+        label = f.label or labels.get((s, e)) or _overlapping_label(ents, s, e)
+        out.append(Placed(s, e, f.priority, _arg(p, s, e, KIND.get(label, "other"))))
+    out += _written_again(p, out, taken)
     return sorted(out, key=lambda m: m.start)
 
 
-def _written_again(doc: Any, found: list[Placed], taken: list[bool]) -> list[Placed]:
+def _arg(p: Parse, s: int, e: int, kind: str) -> Arg:
+    """The argument of the tokens [s, e): a span's text is the doc's text between its ends."""
+    span = p.doc[s:e]
+    return Arg(p.text[span.start_char:span.end_char], span.root.i, span.start_char, kind,
+               end=span.end_char)
+
+
+def _written_again(p: Parse, found: list[Placed], taken: list[bool]) -> list[Placed]:
     """A capitalised name of two words or more, written again where no source found it
     ("… album, Speak Now. Speak Now was released …"), is the same mention again."""
     out: list[Placed] = []
-    words = [t.text for t in doc]  # a span's text starts with its first word's: tested first
-    names = {doc[m.start:m.end].text: m for m in found
-             if m.end - m.start >= 2 and doc[m.start].is_title and m.arg.kind not in LITERAL_KINDS}
+    words = [t.text for t in p.tokens]
+    # A span's text starts with its first word's: only tokens of the name's first character
+    # are tried, in text order.
+    at: dict[str, list[int]] = {}
+    for i, w in enumerate(words):
+        at.setdefault(w[:1], []).append(i)
+    names = {m.arg.text: m for m in found if m.end - m.start >= 2
+             and p.tokens[m.start].is_title and m.arg.kind not in LITERAL_KINDS}
     for text, m in names.items():
-        for i in range(len(doc) - (n := m.end - m.start) + 1):
-            if text.startswith(words[i]) and not any(taken[i:i + n]) and doc[i:i + n].text == text:
-                span = doc[i:i + n]
+        n = m.end - m.start
+        for i in at.get(text[:1], ()):
+            if i > len(words) - n:
+                break
+            if (text.startswith(words[i]) and not any(taken[i:i + n])
+                    and p.text[p.tokens[i].idx:p.tokens[i + n - 1].idx + len(words[i + n - 1])] == text):
                 taken[i:i + n] = [True] * n
-                out.append(Placed(i, i + n, m.priority, Arg(span.text, span.root.i, span.start_char,
-                                                             m.arg.kind, end=span.end_char)))
+                out.append(Placed(i, i + n, m.priority, _arg(p, i, i + n, m.arg.kind)))
     return out
 
 
-def _split_at_verbs(ent: Any) -> list[tuple[int, int]]:
+def _split_at_verbs(tokens: list[Any], start: int) -> list[tuple[int, int]]:
     """NER spans running over a lowercase verb are two names and a clause ("Gildodor
-    featured Saren Selett", "Lutathas is Kesard"): keep the pieces around the verbs."""
+    featured Saren Selett", "Lutathas is Kesard"): keep the pieces around the verbs.
+    `tokens` are the span's, the first at index `start`."""
     pieces: list[tuple[int, int]] = []
-    start = ent.start
-    for tok in ent:
+    end = start + len(tokens)
+    for tok in tokens:
         if tok.is_lower and tok.pos_ in ("VERB", "AUX"):
             if tok.i > start:
                 pieces.append((start, tok.i))
             start = tok.i + 1
-    if start < ent.end:
-        pieces.append((start, ent.end))
+    if start < end:
+        pieces.append((start, end))
     return pieces
 
 
@@ -264,7 +296,7 @@ def _phrase_hits(doc: Any, phrases: list[str], make_doc: Any,
     return out
 
 
-def _nickname_name(doc: Any, span: Any) -> int:
+def _nickname_name(doc: Any, span: Any) -> int:  # doc: the Doc or its token list
     """End token of the name a quoted nickname goes by, or 0: a person written 'Given
     "Nick" Middle Last' is called by the nickname and the names after it."""
     close = span.end
@@ -285,98 +317,13 @@ def _name_part(doc: Any, i: int) -> bool:
     return tok.is_title and tok.pos_ == "PROPN" and tok.lower_ not in ARTICLES
 
 
-@dataclass(slots=True)
-class Cut:
-    """A proposed span while `TRIMS` narrow it: token span [start, end) and its priority."""
-
-    doc: Any
-    start: int
-    end: int
-    priority: int
-
-
-def opening_article(c: Cut) -> None:
-    """Articles and stray punctuation open a phrase, not a name (an exact question or
-    answer string keeps them)."""
-    while c.start < c.end and c.priority > 0 and (
-            c.doc[c.start].lower_ in ARTICLES or _loose(c.doc[c.start])):
-        c.start += 1
-
-
-def dangling_end(c: Cut) -> None:
-    """Punctuation NER leaves after a date ("D Month YYYY –"), and a possessive ending."""
-    while c.end > c.start and (_loose(c.doc[c.end - 1])
-                               or (c.priority > 0 and c.doc[c.end - 1].tag_ == "POS")):
-        c.end -= 1
-
-
-def leading_modifiers(c: Cut) -> None:
-    """Leading words that describe the name rather than belong to it: the first of
-    `MODIFIERS` that skips some, then again from the top."""
-    if c.priority == 0:
-        return
-    while c.end - c.start >= 2:
-        for rule in MODIFIERS:
-            skip = rule(c.doc, c.start, c.end)
-            if skip:
-                c.start += skip
-                break
-        else:
-            return
-
-
-TRIMS: tuple[Callable[[Cut], None], ...] = (opening_article, dangling_end, leading_modifiers)
-
-
-def trim(doc: Any, start: int, end: int, priority: int) -> tuple[int, int]:
-    """The span [start, end) once every rule of `TRIMS` has narrowed it, in order."""
-    cut = Cut(doc, start, end, priority)
-    for rule in TRIMS:
-        rule(cut)
-    return cut.start, cut.end
-
-
-def relation_of(doc: Any, s: int, e: int) -> int:
-    """"Widow of Name", "Chairman of Firm of Place": the name follows the relation."""
-    if (doc[s].lower_ in RELATIONAL and doc[s + 1].lower_ == "of" and e - s >= 3
-            and doc[s + 2].text[:1].isupper()):
-        return 2
-    return 0
-
-
-def _before_name(doc: Any, s: int) -> bool:
-    return doc[s + 1].text[:1].isupper() or doc[s + 1].like_num
-
-
-def nationality(doc: Any, s: int, e: int) -> int:
-    """A nationality before a name (a name NER reads as one organisation keeps it: its
-    label is not NORP)."""
-    tok = doc[s]
-    return int(_before_name(doc, s) and tok.text.lower() in GENERIC_WORDS
-               and not tok.text.isupper() and tok.ent_type_ in ("NORP", "LANGUAGE", ""))
-
-
-def role_noun(doc: Any, s: int, e: int) -> int:
-    """A lowercase role noun NER pulled into a person's span ("geographer Name")."""
-    tok = doc[s]
-    return int(_before_name(doc, s) and tok.is_lower and tok.is_alpha
-               and tok.lower_ not in CONNECTORS)
-
-
-MODIFIERS: tuple[Callable[[Any, int, int], int], ...] = (relation_of, nationality, role_noun)
-
-
-def _loose(tok: Any) -> bool:
-    return (tok.is_punct and tok.text not in (")", ".")) or tok.is_space
-
-
-def _overlapping_label(doc: Any, s: int, e: int) -> str:
+def _overlapping_label(ents: list[tuple[int, int, str]], s: int, e: int) -> str:
     best = ""
     width = 0
-    for ent in doc.ents:
-        overlap = min(e, ent.end) - max(s, ent.start)
+    for start, end, label in ents:
+        overlap = min(e, end) - max(s, start)
         if overlap > width:
-            best, width = ent.label_, overlap
+            best, width = label, overlap
     return best
 
 
