@@ -30,7 +30,9 @@ def refusal(answer: str, long_answer: str) -> str | None:
 
 def language(long_answer: str) -> str | None:
     """The code of another language whose function words outnumber English ones, or None."""
-    tokens = Counter(w.casefold() for w in _WORD.findall(long_answer))
+    # Casefolding ASCII text first splits it the same; elsewhere it may not ("İ" → "i̇").
+    tokens = Counter(_WORD.findall(long_answer.casefold()) if long_answer.isascii()
+                     else (w.casefold() for w in _WORD.findall(long_answer)))
     if tokens.total() < _MIN_WORDS:
         return None
 

@@ -3,7 +3,6 @@ matching question entities and the answer to them (`external`)."""
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass, field
 
 from rapidfuzz import fuzz, process
@@ -154,9 +153,11 @@ def absorb(target: Cluster, other: Cluster, reason: str) -> None:
 def kind_of(cluster: Cluster, name: str) -> EntityKind:
     """Majority NER kind of the mentions; regex for dates and numbers; person hints."""
     order = ["person", "place", "org", "work", "date", "number"]
-    counts = Counter(r.kind for r in cluster.recs)
-    top = max(order, key=lambda k: counts[k])  # the first of the most frequent
-    if counts[top]:
+    counts: dict[str, int] = {}
+    for r in cluster.recs:
+        counts[r.kind] = counts.get(r.kind, 0) + 1
+    top = max(order, key=lambda k: counts.get(k, 0))  # the first of the most frequent
+    if counts.get(top):
         return top  # type: ignore[return-value]
     key = normalize(name)
     if DATE.match(key):

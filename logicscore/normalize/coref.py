@@ -225,7 +225,9 @@ def find_references(
                 continue
             refs.append(Reference(tok.text, tok.idx, tok.idx + len(tok), sent, kind,
                                   subject=subject, token=tok.i))
-        elif (tok.pos_ == "NOUN" and lemma(tok).lower() in DESCRIPTOR_NOUNS
+        # The article test first: a noun without one needs no lemma (the lemmatizer's
+        # suffix rules are the costly part of this loop).
+        elif (tok.pos_ == "NOUN" and _definite(tok) and lemma(tok).lower() in DESCRIPTOR_NOUNS
               and _bare_definite(tok, lemma, blocked)):
             head = lemma(tok).lower()
             det = min(c.i for c in tok.children if c.dep_ == "det")
@@ -244,6 +246,12 @@ def _pleonastic(tok: Any) -> bool:
         return False
     deps = {c.dep_ for c in tok.head.children}
     return "ccomp" in deps and (tok.dep_ == "nsubjpass" or bool(deps & {"acomp", "attr"}))
+
+
+def _definite(tok: Any) -> bool:
+    """'the film', 'this book': the noun's first determiner is a definite one."""
+    det = next((c for c in tok.children if c.dep_ == "det"), None)
+    return det is not None and det.lower_ in ("the", "this", "that")
 
 
 def _bare_definite(tok: Any, lemma: Any, blocked: frozenset[int] | set[int]) -> bool:

@@ -77,14 +77,15 @@ def _collect(extraction: Extraction) -> tuple[list[Rec], list[tuple[Rec | None, 
             if not arg.strip():
                 pair.append(None)
                 continue
-            res = next((r for r in p.resolutions if normalize(r.to) == normalize(arg)), None)
+            want = normalize(arg)
+            res = next((r for r in p.resolutions if normalize(r.to) == want), None)
             if res is not None:
                 reason = f"coreference: {res.text} → {res.to}"
                 person = res.text.casefold() in PERSON_PRONOUNS
                 pair.append(add((arg, tuple(res.span)), arg, tuple(res.span), "other",
                                 (res.span[0], 1), reason, person))
                 continue
-            span = _locate(p, arg, by_text.get(normalize(arg), []))
+            span = _locate(p, arg, by_text.get(want, []))
             key = (arg, span) if span else (arg, None, p.id if is_pronoun(arg) else "")
             pair.append(add(key, arg, span, "other", (span[0] if span else p.span[0], 1),
                             person=must_be_person and not p.negated))
@@ -249,7 +250,7 @@ def link(extraction: Extraction, question: list[QuestionEntity], answer: str,
     for ci, c in enumerate(clusters):
         c.recs.sort(key=lambda r: r.order)
         ids[id(c)] = eid = f"E{ci + 1}"
-        proper = [r for r in c.recs if any(ch.isupper() for ch in r.form.display)] or c.recs
+        proper = [r for r in c.recs if any(map(str.isupper, r.form.display))] or c.recs
         top = max(proper, key=lambda r: (len(r.form.tokens), -c.recs.index(r)))
         name = top.form.display or top.text
         mentions, seen = [], set()
