@@ -210,8 +210,10 @@ def _merge_abbreviations(clusters: list[Cluster]) -> list[Cluster]:
     dead: set[int] = set()
     tried = 0
     for ci, c in enumerate(clusters):
+        if len(c.forms) != 1:
+            continue
         words = [[w for w in r.text.split() if w.lower() not in ARTICLES] for r in c.recs]
-        if len(c.forms) != 1 or not all(len(w) == 1 and abbreviation(w[0]) for w in words):
+        if not all(len(w) == 1 and abbreviation(w[0]) for w in words):
             continue
         tried += 1
         if tried > MAX_ABBREVIATIONS:
@@ -250,8 +252,11 @@ def link(extraction: Extraction, question: list[QuestionEntity], answer: str,
     for ci, c in enumerate(clusters):
         c.recs.sort(key=lambda r: r.order)
         ids[id(c)] = eid = f"E{ci + 1}"
-        proper = [r for r in c.recs if any(map(str.isupper, r.form.display))] or c.recs
-        top = max(proper, key=lambda r: (len(r.form.tokens), -c.recs.index(r)))
+        # The longest name written with a capital, the earliest of equals (positions, not
+        # `list.index`: that compares the records field by field, quadratic in a big cluster).
+        proper = [i for i, r in enumerate(c.recs) if any(map(str.isupper, r.form.display))]
+        top = c.recs[max(proper or range(len(c.recs)),
+                         key=lambda i: (len(c.recs[i].form.tokens), -i))]
         name = top.form.display or top.text
         mentions, seen = [], set()
         for i, r in enumerate(c.recs):
