@@ -240,14 +240,24 @@ def analyze(text: str) -> Form:
                 [end in possessive_ends for _, _, end in raw],
                 not any(map(str.isupper, text)), list(range(len(raw))),
                 any(t in PERSON_TITLES for t in toks[:-1]))
-    while len(r.keep) > 1 and any(rule(r) for rule in TRIMS):
-        pass
+    _trim(r)
     _join(r)
     for finish in FINISHES:
         finish(r)
     display = text[raw[r.keep[0]][1]:raw[r.keep[-1]][2]].strip()
     return Form(" ".join(r.tokens), tuple(r.tokens), tuple(r.tcaps), frozenset(r.markers),
                 display, r.person_hint, r.titled)
+
+
+def _trim(r: Reading) -> None:
+    """Apply the first trim that fires, then all of them from the top again, while more
+    than one word is kept."""
+    while len(r.keep) > 1:
+        for rule in TRIMS:
+            if rule(r):
+                break
+        else:
+            return
 
 
 def _join(r: Reading) -> None:
@@ -259,7 +269,8 @@ def _join(r: Reading) -> None:
         tok, start, end = r.raw[i]
         norm = r.toks[i]
         last = pos == len(keep) - 1
-        word = Word(tok, norm, pos, r.caps[i], text[end:end + 1] == ".", text[end:end + 1] == ",",
+        after = text[end:end + 1]
+        word = Word(tok, norm, pos, r.caps[i], after == ".", after == ",",
                     last, "" if last else r.toks[keep[pos + 1]], bool(run))
         for rule in MARKERS:
             marker = rule(word)
