@@ -55,7 +55,10 @@ class _Ctx:
         self.mentioned: set[str] = set()
         for i, p in enumerate(props):
             u, v = p.subject_entity, p.object_entity
-            self.mentioned.update(e for e in (u, v) if e is not None)
+            if u is not None:
+                self.mentioned.add(u)
+            if v is not None:
+                self.mentioned.add(v)
             if p.conclusion or i in skipped:
                 continue
             self.counted.append(i)

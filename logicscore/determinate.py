@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import ClassVar
 
 from pydantic import BaseModel, ConfigDict
@@ -33,6 +34,9 @@ _FUNCTIONAL_WORDS = tuple(
     for row in FAMILIES.values() if row.words)
 
 
+# Contradiction and competitor tests ask about each relation phrase once per pair and per
+# end; what a phrase reads as depends on the phrase alone, so it is read once (bounded).
+@lru_cache(maxsize=8192)
 def relation_key(relation: str) -> tuple[tuple[str, ...], bool]:
     """Comparable form of a relation: (content stems, passive voice), negation words dropped."""
     words = _words(relation)
@@ -40,13 +44,25 @@ def relation_key(relation: str) -> tuple[tuple[str, ...], bool]:
     return stems, _PASSIVE in words
 
 
+@lru_cache(maxsize=8192)
+def _object_acts(relation: str) -> bool:
+    """Whether the phrase's object is its doer: a passive, or an agent noun as relation
+    ("X director A" reads as "A directs X", like a passive)."""
+    words = _words(relation)
+    return _PASSIVE in words or any(w.endswith(("or", "er")) and len(w) > 4 for w in words)
+
+
 def _agent(p: Proposition, entity: str) -> bool:
     """Whether `entity` is the doer in `p` ("Nolan directed X", "X directed by Nolan")."""
-    words = _words(p.relation)
-    passive = _PASSIVE in words
-    # An agent noun as relation ("X director A") reads as "A directs X", like a passive.
-    noun = any(w.endswith(("or", "er")) and len(w) > 4 for w in words)
-    return (p.subject_entity == entity) != (passive or noun)
+    return (p.subject_entity == entity) != _object_acts(p.relation)
+
+
+@lru_cache(maxsize=8192)
+def _fallback_slots(relation: str) -> frozenset[int]:
+    """The functional slots of the families sharing a stem with a phrase the table lacks."""
+    stems = set(relation_key(relation)[0])
+    return frozenset(s for words, functional in _FUNCTIONAL_WORDS if stems & words
+                     for s in functional)
 
 
 def _slot(p: Proposition, entity: str) -> tuple[str, int] | None:
@@ -66,8 +82,7 @@ def functional(p: Proposition, entity: str) -> bool:
     if known is not None:
         return known[1] in functional_slots(known[0])
     # Phrases outside the family table: stems and voice, as a fallback.
-    stems = set(relation_key(p.relation)[0])
-    slots = {s for words, functional in _FUNCTIONAL_WORDS if stems & words for s in functional}
+    slots = _fallback_slots(p.relation)
     if 0 in slots:
         return p.subject_entity == entity
     return 1 in slots and not _agent(p, entity)

@@ -4,6 +4,7 @@ answer in a language the rules path does not read. Pure functions over the recor
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 from .lexicon.prose import ENGLISH, OTHER_LANGUAGES, REFUSAL, REFUSAL_ANSWER
 from .models import Signal
@@ -29,12 +30,19 @@ def refusal(answer: str, long_answer: str) -> str | None:
 
 def language(long_answer: str) -> str | None:
     """The code of another language whose function words outnumber English ones, or None."""
-    tokens = [w.casefold() for w in _WORD.findall(long_answer)]
-    if len(tokens) < _MIN_WORDS:
+    # Casefolding ASCII text first splits it the same; elsewhere it may not ("İ" → "i̇").
+    tokens = Counter(_WORD.findall(long_answer.casefold()) if long_answer.isascii()
+                     else (w.casefold() for w in _WORD.findall(long_answer)))
+    if tokens.total() < _MIN_WORDS:
         return None
-    english = sum(t in ENGLISH for t in tokens)
-    best, count = max(((code, sum(t in table for t in tokens))
-                       for code, table in OTHER_LANGUAGES.items()), key=lambda x: x[1])
+
+    def share(table: frozenset[str]) -> int:
+        """How many words of the answer the table lists: a few dozen lookups per table."""
+        return sum(tokens[t] for t in table if t in tokens)
+
+    english = share(ENGLISH)
+    best, count = max(((code, share(table)) for code, table in OTHER_LANGUAGES.items()),
+                      key=lambda x: x[1])
     # Shared words ("die", "in", "a") count for both; another language must clearly lead.
     return best if count >= 3 and count > 2 * english else None
 

@@ -30,6 +30,9 @@ def fold_char(ch: str) -> str:
     return _NON_ALNUM.sub(" ", fold(ch))
 
 
+# Names are keyed over and over (each question-matching pass folds the same words); the key
+# depends on the text alone, so a bounded cache keeps memory flat over long streams.
+@lru_cache(maxsize=16384)
 def key(text: str) -> str:
     """The text key of a name: folded, "&" read as "and", every other mark a space, words
     joined by single spaces ("Avengers: Age of Ultron" → "avengers age of ultron")."""
@@ -73,6 +76,7 @@ _CRUDE_IRREGULAR = {
 }
 
 
+@lru_cache(maxsize=8192)
 def crude_stem(word: str) -> str:
     """A five-letter stem, coarser than `stem`: "directed", "director", "directs" → "direc";
     for comparing relation phrases no table knows."""

@@ -10,6 +10,7 @@ spelled ("USSR", "DOD"). Lowercase "us" and capitalised common words ("IT") neve
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from ..lexicon.kinds import WORK_TYPES
 from ..lexicon.names import ABBREVIATION_PARTICLES, ARTICLES
@@ -31,6 +32,9 @@ _DOTTED = re.compile(r"(?:[A-Z]\.){1,4}[A-Z]\.?")
 _PLAIN = re.compile(r"[A-Z]{2,5}|[A-Z]{2,4}[a-z]")
 
 
+# Asked of every word of every one-word cluster and of each name tried against it; the
+# answer depends on the word alone.
+@lru_cache(maxsize=8192)
 def abbreviation(word: str) -> tuple[str, ...] | None:
     """The word beginnings a written abbreviation stands for ("U.S." → ("u", "s"), "BAe" →
     ("b", "ae")), or None for any other word."""

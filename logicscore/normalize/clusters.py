@@ -129,9 +129,13 @@ class FormIndex:
                 form.key, self.keys, scorer=fuzz.ratio, processor=None, limit=None,
                 score_cutoff=max(0.0, self.cutoff)))
         top: tuple[int, tuple[int, float, str]] | None = None
+        # `compare` reads `persons` only for two names of two or more words with the same
+        # markers: only then is the cluster's person test (a walk over its mentions) needed.
+        persons = persons and len(form.tokens) >= 2
         for ci, _, other in sorted((self.entries[i] for i in found), key=lambda e: e[:2]):
-            cluster = self.clusters[ci]
-            hit = compare(form, other, self.threshold, persons and cluster.person)
+            person = (persons and len(other.tokens) >= 2 and form.markers == other.markers
+                      and self.clusters[ci].person)
+            hit = compare(form, other, self.threshold, person)
             if hit and (top is None or hit[:2] > top[1][:2]):
                 top = (ci, hit)
         return top
@@ -149,9 +153,11 @@ def absorb(target: Cluster, other: Cluster, reason: str) -> None:
 def kind_of(cluster: Cluster, name: str) -> EntityKind:
     """Majority NER kind of the mentions; regex for dates and numbers; person hints."""
     order = ["person", "place", "org", "work", "date", "number"]
-    counts = {k: sum(r.kind == k for r in cluster.recs) for k in order}
-    top = max(order, key=lambda k: (counts[k], -order.index(k)))
-    if counts[top]:
+    counts: dict[str, int] = {}
+    for r in cluster.recs:
+        counts[r.kind] = counts.get(r.kind, 0) + 1
+    top = max(order, key=lambda k: counts.get(k, 0))  # the first of the most frequent
+    if counts.get(top):
         return top  # type: ignore[return-value]
     key = normalize(name)
     if DATE.match(key):

@@ -210,12 +210,13 @@ def find_references(
     sent_index = {s.start: i for i, s in enumerate(doc.sents)}
     refs: list[Reference] = []
     for tok in doc:
-        if tok.i in blocked:
+        # Most tokens are neither pronoun nor noun: their sentence and dependency are read
+        # only for a reference.
+        pos = tok.pos_
+        if pos not in ("PRON", "DET", "NOUN") or tok.i in blocked:
             continue
-        sent = sent_index[sentence_start(tok)]
-        lower = tok.lower_
-        subject = tok.dep_ in ("nsubj", "nsubjpass")
-        if tok.pos_ in ("PRON", "DET"):
+        if pos != "NOUN":
+            lower = tok.lower_
             kind: RefKind | None = (
                 "person" if lower in PERSON_PRONOUNS else
                 "thing" if lower in THING_PRONOUNS else
@@ -223,16 +224,20 @@ def find_references(
             )
             if kind is None or _pleonastic(tok):
                 continue
-            refs.append(Reference(tok.text, tok.idx, tok.idx + len(tok), sent, kind,
-                                  subject=subject, token=tok.i))
-        elif (tok.pos_ == "NOUN" and lemma(tok).lower() in DESCRIPTOR_NOUNS
+            refs.append(Reference(tok.text, tok.idx, tok.idx + len(tok),
+                                  sent_index[sentence_start(tok)], kind,
+                                  subject=tok.dep_ in ("nsubj", "nsubjpass"), token=tok.i))
+        # The article test first: a noun without one needs no lemma (the lemmatizer's
+        # suffix rules are the costly part of this loop).
+        elif (_definite(tok) and lemma(tok).lower() in DESCRIPTOR_NOUNS
               and _bare_definite(tok, lemma, blocked)):
             head = lemma(tok).lower()
             det = min(c.i for c in tok.children if c.dep_ == "det")
             start = doc[det].idx
             kind = "person" if head in PERSON_NOUNS else "thing"
-            refs.append(Reference(doc[det:tok.i + 1].text, start, tok.idx + len(tok), sent, kind,
-                                  head=head, subject=subject, token=tok.i))
+            refs.append(Reference(doc[det:tok.i + 1].text, start, tok.idx + len(tok),
+                                  sent_index[sentence_start(tok)], kind, head=head,
+                                  subject=tok.dep_ in ("nsubj", "nsubjpass"), token=tok.i))
     return refs
 
 
@@ -244,6 +249,12 @@ def _pleonastic(tok: Any) -> bool:
         return False
     deps = {c.dep_ for c in tok.head.children}
     return "ccomp" in deps and (tok.dep_ == "nsubjpass" or bool(deps & {"acomp", "attr"}))
+
+
+def _definite(tok: Any) -> bool:
+    """'the film', 'this book': the noun's first determiner is a definite one."""
+    det = next((c for c in tok.children if c.dep_ == "det"), None)
+    return det is not None and det.lower_ in ("the", "this", "that")
 
 
 def _bare_definite(tok: Any, lemma: Any, blocked: frozenset[int] | set[int]) -> bool:

@@ -77,14 +77,15 @@ def _collect(extraction: Extraction) -> tuple[list[Rec], list[tuple[Rec | None, 
             if not arg.strip():
                 pair.append(None)
                 continue
-            res = next((r for r in p.resolutions if normalize(r.to) == normalize(arg)), None)
+            want = normalize(arg)
+            res = next((r for r in p.resolutions if normalize(r.to) == want), None)
             if res is not None:
                 reason = f"coreference: {res.text} → {res.to}"
                 person = res.text.casefold() in PERSON_PRONOUNS
                 pair.append(add((arg, tuple(res.span)), arg, tuple(res.span), "other",
                                 (res.span[0], 1), reason, person))
                 continue
-            span = _locate(p, arg, by_text.get(normalize(arg), []))
+            span = _locate(p, arg, by_text.get(want, []))
             key = (arg, span) if span else (arg, None, p.id if is_pronoun(arg) else "")
             pair.append(add(key, arg, span, "other", (span[0] if span else p.span[0], 1),
                             person=must_be_person and not p.negated))
@@ -209,8 +210,10 @@ def _merge_abbreviations(clusters: list[Cluster]) -> list[Cluster]:
     dead: set[int] = set()
     tried = 0
     for ci, c in enumerate(clusters):
+        if len(c.forms) != 1:
+            continue
         words = [[w for w in r.text.split() if w.lower() not in ARTICLES] for r in c.recs]
-        if len(c.forms) != 1 or not all(len(w) == 1 and abbreviation(w[0]) for w in words):
+        if not all(len(w) == 1 and abbreviation(w[0]) for w in words):
             continue
         tried += 1
         if tried > MAX_ABBREVIATIONS:
@@ -249,8 +252,11 @@ def link(extraction: Extraction, question: list[QuestionEntity], answer: str,
     for ci, c in enumerate(clusters):
         c.recs.sort(key=lambda r: r.order)
         ids[id(c)] = eid = f"E{ci + 1}"
-        proper = [r for r in c.recs if any(ch.isupper() for ch in r.form.display)] or c.recs
-        top = max(proper, key=lambda r: (len(r.form.tokens), -c.recs.index(r)))
+        # The longest name written with a capital, the earliest of equals (positions, not
+        # `list.index`: that compares the records field by field, quadratic in a big cluster).
+        proper = [i for i, r in enumerate(c.recs) if any(map(str.isupper, r.form.display))]
+        top = c.recs[max(proper or range(len(c.recs)),
+                         key=lambda i: (len(c.recs[i].form.tokens), -i))]
         name = top.form.display or top.text
         mentions, seen = [], set()
         for i, r in enumerate(c.recs):
@@ -272,10 +278,11 @@ def link(extraction: Extraction, question: list[QuestionEntity], answer: str,
         for p, (s, o) in zip(extraction.propositions, pairs)
     ]
     q_out = []
+    index = FormIndex(clusters, threshold)  # the clusters are final: one index for every name
     for q in question:
-        qi = match_external(clusters, q.name, threshold, question_text)
+        qi = match_external(clusters, q.name, threshold, question_text, index)
         q_out.append(q.model_copy(update={"entity": ids[id(clusters[qi])] if qi is not None else None}))
-    ai = match_external(clusters, answer, threshold) if answer.strip() else None
+    ai = match_external(clusters, answer, threshold, index=index) if answer.strip() else None
     return Linked(props, entities, q_out, ids[id(clusters[ai])] if ai is not None else None)
 
 

@@ -11,7 +11,7 @@ from ..lexicon.kinds import PLACE_MODIFIERS
 from ..models import LITERAL_KINDS
 from ..question.forms import role_name
 from .abbreviations import abbreviates
-from .clusters import MAX_ABBREVIATION_CHECKS, Cluster, best, kind_of
+from .clusters import MAX_ABBREVIATION_CHECKS, Cluster, FormIndex, kind_of
 from .mentions import DATE, YEAR, Form, analyze, capitalized, loose_key, tail
 
 
@@ -50,7 +50,7 @@ def expansion(clusters: list[Cluster], text: str, skip: int = -1) -> int | None:
 
 
 def match_external(clusters: list[Cluster], text: str, threshold: float,
-                    question: str = "") -> int | None:
+                    question: str = "", index: FormIndex | None = None) -> int | None:
     """Cluster index for a question entity or short answer; never by surname alone.
 
     Questions capitalise loosely ("country Man", "the Lego Batman movie", "True North
@@ -63,9 +63,14 @@ def match_external(clusters: list[Cluster], text: str, threshold: float,
     "1505–1572"); each only when exactly one cluster does. Last, a person's name matches its
     surname standing alone in a family's text, an abbreviation the name it shortens ("US",
     "United States"), and a name its abbreviation.
+
+    `index`, when given, is `FormIndex(clusters, threshold)`: built once for the question
+    entities and the answer matched to one list of clusters.
     """
     form = analyze(text)
-    hit = best(clusters, form, threshold, persons=True)
+    if index is None:
+        index = FormIndex(clusters, threshold)
+    hit = index.best(form, persons=True)
     if hit:
         return hit[0]
     keys = {loose_key(form), loose_key(analyze(capitalized(text)))} - {""}

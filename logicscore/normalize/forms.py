@@ -17,6 +17,7 @@ import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from ..lexicon.dates import MONTH_WORDS
 from ..lexicon.kinds import DESCRIPTORS, ORG_SUFFIXES, TRAILING
@@ -31,6 +32,12 @@ _ROMAN = re.compile(r"^(?=[ivxlc]+$)c{0,3}(xc|xl|l?x{0,3})(ix|iv|v?i{0,3})$")
 _TOKEN = re.compile(r"\d+(?:st|nd|rd|th)\b|\d+(?:[.,]\d+)*|[^\W_]+|&", re.UNICODE)
 _ORDINAL = re.compile(r"^(\d+)(?:st|nd|rd|th)$")
 _MONTH_NAMES = frozenset(MONTH_WORDS)
+# Words of all-lowercase text that are no part of a name (`Reading.is_name`).
+_NOT_NAME = DESCRIPTORS | MENTION_HONORIFICS | ARTICLES | {"of"}
+# Words after which a roman numeral is still a regnal number ("Name VII of Place").
+_AFTER_REGNAL = PERSON_PARTICLES | {"of"}
+_BRACKETED = (re.compile(r"\([^()]*\)"), re.compile(r"\[[^\[\]]*\]"))
+_POSSESSIVE = re.compile(r"(?<=[^\W_])['’]s\b|(?<=s)['’](?=\s|$)")
 
 
 @dataclass(frozen=True)
@@ -77,7 +84,7 @@ class Reading:
         """Whether word i belongs to a name: capitalized or a number, or in all-lowercase
         text (given propositions) any word that is no descriptor, title or article."""
         if self.all_lower:
-            return self.toks[i] not in DESCRIPTORS | MENTION_HONORIFICS | ARTICLES | {"of"}
+            return self.toks[i] not in _NOT_NAME
         return self.caps[i] or self.toks[i][0].isdigit()
 
 
@@ -128,9 +135,8 @@ TRIMS: tuple[Callable[[Reading], bool], ...] = (
 
 # --- MARKERS: the first rule that tags a kept word wins --------------------------------
 
-@dataclass(frozen=True)
-class Word:
-    """One kept word as the marker rules see it."""
+class Word(NamedTuple):
+    """One kept word as the marker rules see it (a tuple: one is made per word read)."""
 
     tok: str  # as written
     norm: str  # folded
@@ -161,7 +167,7 @@ def regnal(w: Word) -> str | None:
     comma, is a regnal number ("Name VII, Duke of Place"); inside a name it is an initial."""
     if (w.pos > 0 and w.tok.isupper() and _ROMAN.match(w.norm) and not w.dotted
             and not w.in_initials
-            and (w.last or w.next_norm in PERSON_PARTICLES | {"of"} or w.comma)):
+            and (w.last or w.next_norm in _AFTER_REGNAL or w.comma)):
         return "r:" + w.norm
     return None
 
@@ -199,9 +205,11 @@ FINISHES: tuple[Callable[[Reading], None], ...] = (legal_form_suffix, day_first_
 
 def _mask(text: str) -> tuple[str, set[int]]:
     """Blank parentheticals, citation brackets and possessive 's, keeping offsets."""
+    if not ("(" in text or "[" in text or "'" in text or "’" in text):
+        return text, set()  # most names: nothing any pattern below could match
     chars = list(text)
-    for pattern in (r"\([^()]*\)", r"\[[^\[\]]*\]"):
-        for m in re.finditer(pattern, text):
+    for pattern in _BRACKETED:
+        for m in pattern.finditer(text):
             chars[m.start():m.end()] = " " * (m.end() - m.start())
     # A parenthesis cut off by the sentence or the extractor runs to the end: "X (1935 – 2015".
     rest = "".join(chars)
@@ -209,7 +217,7 @@ def _mask(text: str) -> tuple[str, set[int]]:
         at = rest.index("(")
         chars[at:] = " " * (len(chars) - at)
     possessive_ends: set[int] = set()
-    for m in re.finditer(r"(?<=[^\W_])['’]s\b|(?<=s)['’](?=\s|$)", text):
+    for m in _POSSESSIVE.finditer(text):
         chars[m.start():m.end()] = " " * (m.end() - m.start())
         possessive_ends.add(m.start())
     return "".join(chars), possessive_ends
@@ -230,16 +238,26 @@ def analyze(text: str) -> Form:
         toks = [str(SMALL_NUMBERS.index(toks[0]))]  # a count alone: "five" is "5"
     r = Reading(text, raw, toks, [t[0].isupper() for t, _, _ in raw],
                 [end in possessive_ends for _, _, end in raw],
-                not any(c.isupper() for c in text), list(range(len(raw))),
+                not any(map(str.isupper, text)), list(range(len(raw))),
                 any(t in PERSON_TITLES for t in toks[:-1]))
-    while len(r.keep) > 1 and any(rule(r) for rule in TRIMS):
-        pass
+    _trim(r)
     _join(r)
     for finish in FINISHES:
         finish(r)
     display = text[raw[r.keep[0]][1]:raw[r.keep[-1]][2]].strip()
     return Form(" ".join(r.tokens), tuple(r.tokens), tuple(r.tcaps), frozenset(r.markers),
                 display, r.person_hint, r.titled)
+
+
+def _trim(r: Reading) -> None:
+    """Apply the first trim that fires, then all of them from the top again, while more
+    than one word is kept."""
+    while len(r.keep) > 1:
+        for rule in TRIMS:
+            if rule(r):
+                break
+        else:
+            return
 
 
 def _join(r: Reading) -> None:
@@ -251,7 +269,8 @@ def _join(r: Reading) -> None:
         tok, start, end = r.raw[i]
         norm = r.toks[i]
         last = pos == len(keep) - 1
-        word = Word(tok, norm, pos, r.caps[i], text[end:end + 1] == ".", text[end:end + 1] == ",",
+        after = text[end:end + 1]
+        word = Word(tok, norm, pos, r.caps[i], after == ".", after == ",",
                     last, "" if last else r.toks[keep[pos + 1]], bool(run))
         for rule in MARKERS:
             marker = rule(word)

@@ -26,8 +26,10 @@ NUMBER = re.compile(
 
 def is_pronoun(text: str) -> bool:
     """A pronoun, unless written in capitals: "US" and "WHO" are names, "us" and "who" not."""
+    if analyze(text).key not in PRONOUNS:
+        return False
     letters = [c for c in text if c.isalpha()]
-    return analyze(text).key in PRONOUNS and not (len(letters) >= 2 and all(c.isupper() for c in letters))
+    return not (len(letters) >= 2 and all(c.isupper() for c in letters))
 
 
 def loose_key(form: Form) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from ..lexicon.text import crude_stem
 
@@ -15,8 +16,11 @@ later not never no one
 """.split())
 
 
+_WORD = re.compile(r"[^\W_]+(?:'t)?")
+
+
 def words(text: str) -> list[str]:
-    return re.findall(r"[^\W_]+(?:'t)?", text.casefold())
+    return _WORD.findall(text.casefold())
 
 
 def content(text: str) -> str:
@@ -28,6 +32,12 @@ def restates_question(text: str, question: str, *, loose: bool = False) -> bool:
     said = [crude_stem(w) for w in words(text) if w not in STOP]
     if not said:
         return False
-    asked = {crude_stem(w) for w in words(question) if w not in STOP}
+    asked = _stems(question)
     shared = sum(w in asked for w in said)
     return shared >= (1 if loose else 2) and shared / len(said) >= (1.0 if loose else 0.6)
+
+
+# One question is restated against every phrase of its answer: its stems are read once.
+@lru_cache(maxsize=1024)
+def _stems(question: str) -> frozenset[str]:
+    return frozenset(crude_stem(w) for w in words(question) if w not in STOP)
