@@ -66,6 +66,7 @@ def load(model: str | None = None) -> spacy.Language:
             install_attribute_table(nlp)
             _CACHE[name] = nlp
             dictionary(nlp)  # `unknown_word` reads it from the token's vocab
+            _index_as_sets(nlp)
             return nlp
     wanted = " or ".join(repr(n) for n in names)
     raise ConfigError(f"spaCy model {wanted} is not installed; {install_hint(model)}")
@@ -214,6 +215,20 @@ def lemmatizer(nlp: spacy.Language) -> Callable[[Any], str]:
     return lemma
 
 
+def _index_as_sets(nlp: spacy.Language) -> None:
+    """The rule lemmatizer's word lists as sets: for each new word it tests `form in
+    lemma_index[pos]`, a scan of thousands of words; a set answers the same test at once.
+    The lemmatizer only tests membership (and truth) of these values."""
+    component = nlp.get_pipe("lemmatizer") if "lemmatizer" in nlp.component_names else None
+    lookups = getattr(component, "lookups", None)
+    if lookups is None or not lookups.has_table("lemma_index"):
+        return
+    table = lookups.get_table("lemma_index")
+    for pos in list(table.keys()):
+        if isinstance(table[pos], list):
+            table[pos] = frozenset(table[pos])
+
+
 _WORDS: dict[int, frozenset[str]] = {}
 _SUFFIXES = ("s", "es", "ed", "d", "ing", "er", "ers", "ly")
 
@@ -232,7 +247,7 @@ def dictionary(nlp: spacy.Language) -> frozenset[str]:
                 if isinstance(value, dict):  # lemma_exc: {pos: {form: [lemmas]}}
                     words.update(value)
                     words.update(w for forms in value.values() for w in forms)
-                elif isinstance(value, (list, tuple)):  # lemma_index: {pos: [words]}
+                elif isinstance(value, (list, tuple, frozenset)):  # lemma_index: {pos: [words]}
                     words.update(value)
                 elif isinstance(value, str):  # lemma_lookup: {form: lemma}
                     words.add(value)
