@@ -80,9 +80,10 @@ def _head_name(text: str, known: set[str], thing: bool) -> str | None:
     generation (the text also writes "Name, Sr."): a person is nobody's."""
     words = text.split()
     for n in range(len(words) - 1, 1, -1):
+        if not words[n][:1].isupper():
+            continue
         head = " ".join(words[:n])
         suffix = all(w.lower().rstrip(".") in GENERATIONS for w in words[n:])
-        if (thing or suffix or " of " in f" {head} ") and normalize(head) in known \
-                and words[n][:1].isupper():
+        if (thing or suffix or " of " in f" {head} ") and normalize(head) in known:
             return head
     return None

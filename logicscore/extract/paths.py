@@ -1,6 +1,6 @@
-"""Relation words along the parse, for the rules extractor: the path from a clause's
-predicate down to an object, the lowest common ancestor of two tokens, and the one
-proposition a concluding sentence states."""
+"""Relation words along the parse, for the rules extractor: the clause a token belongs to,
+the path from a clause's predicate down to an object, the lowest common ancestor of two
+tokens, and the one proposition a concluding sentence states."""
 
 from __future__ import annotations
 
@@ -8,12 +8,15 @@ from typing import Any
 
 from ..lexicon.kinds import DESCRIPTOR_NOUNS, DESCRIPTORS
 from ..lexicon.names import PERSON_RELATIONS
-from ..nlp import doc_text
 from .draft import Draft, SentenceBase
 from .mentions import Arg
-from .syntax import ANSWER_IS, member_role, misparsed_verb, np_text
+from .syntax import ANSWER_IS, Tree, member_role, misparsed_verb, np_text
 
 _SUBJ = ("nsubj", "nsubjpass")
+_PRED_DEPS = frozenset({"relcl", "acl", "advcl", "ccomp", "csubj", "parataxis", "conj"})
+# The labels besides ROOT a predicate may have: a misparsed verb is "amod", a noun
+# apposition "appos".
+_MAYBE_PRED = _PRED_DEPS | {"amod", "appos"}
 # "the stadium", "this film": a definite description of a kind of thing.
 _DESCRIPTION_HEADS = DESCRIPTOR_NOUNS | DESCRIPTORS
 _DEFINITE = frozenset({"the", "this", "that", "these", "those"})
@@ -21,21 +24,74 @@ _DESCRIBING_CLAUSES = ("relcl",)
 
 
 class Paths:
-    """Mixin of `rules._Run`: needs doc, lemma and arg_at."""
+    """Mixin of `rules._Run`: needs doc, its text and tree, lemma and arg_at."""
 
     doc: Any
+    text: str  # doc_text(doc)
+    tree: Tree
     lemma: Any
     arg_at: dict[int, Arg]
+    _clause: dict[int, int]  # token index → its clause's predicate, as found
+
+    # ---- clauses
+
+    def _pred_at(self, i: int) -> bool:
+        """`_is_pred` of the token at index i; most labels rule it out without the token."""
+        dep = self.tree.deps[i]
+        return dep == "ROOT" or (dep in _MAYBE_PRED and self._is_pred(self.doc[i]))
+
+    def _is_pred(self, tok: Any) -> bool:
+        dep = tok.dep_  # spaCy decodes the label at each read
+        if dep == "ROOT":
+            return True
+        if dep in _PRED_DEPS and tok.pos_ in ("VERB", "AUX"):
+            return True
+        if dep == "amod" and misparsed_verb(tok):
+            return True
+        # "Paris, the capital of France": an apposition with content of its own.
+        return (dep == "appos" and tok.pos_ == "NOUN" and tok.i not in self.arg_at
+                and tok.head.i in self.arg_at
+                and any(c.dep_ in ("prep", "poss") for c in tok.children))
+
+    def _clause_at(self, i: int) -> int:
+        """`_clause_of` the token at index i, building the token only the first time."""
+        clause = self._clause.get(i)
+        return clause if clause is not None else self._clause_of(self.doc[i])
+
+    def _clause_of(self, tok: Any) -> int:
+        if tok.i not in self._clause:
+            verb = next((c for c in tok.children if misparsed_verb(c)), None) \
+                if tok.i in self.arg_at else None
+            if verb is not None:
+                self._clause[tok.i] = verb.i  # "…, starred Halo Garley": Garley is its object
+                return verb.i
+            t = tok.i
+            while not self._pred_at(t) and self.tree.heads[t] != t:
+                t = self.tree.heads[t]
+            self._clause[tok.i] = t
+        return self._clause[tok.i]
+
+    # ---- relation words
+
+    def _negated(self, t: Any) -> bool:
+        """Whether a "not" hangs from token t."""
+        return t.i in self.tree.negated
+
+    def _text(self, span: Any) -> str:
+        """`span.text`, sliced from the Doc's text (spaCy joins the tokens at each read)."""
+        return self.text[span.start_char:span.end_char]
 
     def _path(self, o: Arg, p: Any, subj_tok: Any) -> tuple[str, set[str], bool]:
         """Relation words from the clause predicate down to the object, and pattern tags."""
-        chain = [self.doc[o.top]]
-        while chain[-1].i != p.i and chain[-1].head.i != chain[-1].i:
-            chain.append(chain[-1].head)
-        down = chain[::-1]
+        chain = [o.top]
+        heads = self.tree.heads
+        while chain[-1] != p.i and heads[chain[-1]] != chain[-1]:
+            chain.append(heads[chain[-1]])
+        chain.reverse()
+        if subj_tok is not None and subj_tok.i in chain:
+            chain = chain[chain.index(subj_tok.i):]  # inside the subject phrase
+        down = [self.doc[i] for i in chain]
         tags: set[str] = set()
-        if subj_tok is not None and any(t.i == subj_tok.i for t in down):
-            down = down[[t.i for t in down].index(subj_tok.i):]  # inside the subject phrase
         if self.lemma(p) == "be":
             tags.add("copula")
         if down[0].i != p.i and (subj_tok is None or down[0].i != subj_tok.i):
@@ -44,7 +100,7 @@ class Paths:
                 return self.lemma(p).lower(), tags, False
         words: list[str] = []
         mark = 0
-        negated = any(c.dep_ == "neg" for c in p.children)
+        negated = self._negated(p)
         for k, t in enumerate(down):
             below = down[k + 1] if k + 1 < len(down) else None
             if t.dep_ == "conj" and t.i != p.i:
@@ -55,7 +111,7 @@ class Paths:
                 tags.add("poss")
             if t.dep_ == "appos" and k == 1 and subj_tok is not None and down[0].i == subj_tok.i:
                 tags.add("appos")  # "Atlanta, Georgia": the subject's own apposition
-            negated = negated or any(c.dep_ == "neg" for c in t.children)
+            negated = negated or self._negated(t)
             if t.i == o.top:
                 continue
             if t.i in self.arg_at:
@@ -80,15 +136,16 @@ class Paths:
         return " ".join(words), tags, negated
 
     def _lca(self, a: int, b: int) -> int:
+        heads = self.tree.heads
         up = {a}
-        t = self.doc[a]
-        while t.head.i != t.i:
-            t = t.head
-            up.add(t.i)
-        t = self.doc[b]
-        while t.i not in up and t.head.i != t.i:
-            t = t.head
-        return t.i
+        t = a
+        while heads[t] != t:
+            t = heads[t]
+            up.add(t)
+        t = b
+        while t not in up and heads[t] != t:
+            t = heads[t]
+        return t
 
     def _unnamed_between(self, a: int, b: int) -> bool:
         """Whether the parse joins tokens a and b only through a subject that describes a
@@ -160,14 +217,16 @@ class Paths:
         the one containing it, one value for "born in", not two."""
         out = []
         for a, b in zip(args, args[1:]):
-            between = doc_text(self.doc)[a.end:b.start]
+            between = self.text[a.end:b.start]
+            if between.strip() != ",":
+                continue
             kinds = {a.kind, b.kind}
             top, tail = self.doc[a.top], self.doc[b.top]
             # After "in"/"at"/"from", an apposition is where the place is, whatever NER
             # made of two unfamiliar names.
             located = (top.dep_ == "pobj" and top.head.lower_ in ("in", "at", "from", "near")
                        and tail.dep_ == "appos" and tail.head.i == top.i)
-            if between.strip() == "," and not kinds & {"work", "date", "number"} and (
+            if not kinds & {"work", "date", "number"} and (
                     located or ("place" in kinds and kinds <= {"place", "other"})):
                 out.append((a, b))
         return out
@@ -178,7 +237,8 @@ class Paths:
         x = m.group("x").strip().strip(".\"'“”").strip() if m else ""
         subject = "answer"
         if m is not None and x:
-            start = sent.start_char + (len(sent.text) - len(sent.text.lstrip())) + m.start("x")
+            text = self._text(sent)
+            start = sent.start_char + (len(text) - len(text.lstrip())) + m.start("x")
             inside = [a for a in args if a.start >= start]
             obj = inside[0].text if inside else x
         else:
@@ -199,7 +259,8 @@ class Paths:
 
     def _in_mention(self, sent: Any, offset: int) -> bool:
         """Whether a conclusion cue is part of a name ("So Much Love" is a song)."""
-        lead = len(sent.text) - len(sent.text.lstrip())
+        text = self._text(sent)
+        lead = len(text) - len(text.lstrip())
         pos = sent.start_char + lead + offset
         return any(a.start <= pos < a.end for a in self._args_in(sent))
 

@@ -12,7 +12,7 @@ from ..lexicon.names import ARTICLES
 from ..models import LITERAL_KINDS
 from ..normalize import coref
 from .mentions import Arg, Placed, descriptors, top_token
-from .syntax import member_role
+from .syntax import Tree, member_role
 
 _PERSON_VERBS = frozenset({
     "write", "direct", "star", "marry", "compose", "paint", "sing", "die", "bear", "graduate",
@@ -22,21 +22,31 @@ _SUBJ = ("nsubj", "nsubjpass")
 
 
 class References:
-    """Mixin of `rules._Run`: needs doc, lemma, sents, sent_of, mentions, arg_at, topics."""
+    """Mixin of `rules._Run`: needs doc, its text and tree, lemma, sents, sent_of, mentions,
+    arg_at, topics."""
 
     doc: Any
+    text: str
+    tree: Tree
     lemma: Any
     sents: list
     sent_of: dict[int, int]
     mentions: list[Placed]
     arg_at: dict[int, Arg]
     topics: dict[int, Arg]
+    # Per mention, in `mentions` order: its span's root token and its descriptor nouns,
+    # found once here for the kinds and read again by the coreference.
+    _roots: list[Any]
+    _heads: list[tuple[str, ...]]
 
     def _refine_kinds(self) -> None:
+        self._roots, self._heads = [], []
         for placed in self.mentions:
             start, end, arg = placed.start, placed.end, placed.arg
             root = self.doc[start:end].root
             heads = descriptors(self.doc, start, end, self.lemma)
+            self._roots.append(root)
+            self._heads.append(heads)
             cls = next((coref.noun_class(h) for h in heads if coref.noun_class(h)), None)
             if cls:
                 arg.kind = cls
@@ -74,6 +84,8 @@ class References:
         sentence's first mention."""
         out: dict[int, Arg] = {}
         for n, sent in enumerate(self.sents):
+            if ":" not in self.text[sent.start_char:sent.end_char]:
+                continue  # no ":" in the text, so no colon token
             colon = next((t.i for t in sent if t.text == ":"), None)
             if colon is None or colon - sent.start > 16:
                 continue
@@ -92,9 +104,10 @@ class References:
         for placed in self.mentions:
             blocked.add(placed.arg.top)
         antecedents = []
-        for placed in self.mentions:
-            start, end, arg = placed.start, placed.end, placed.arg
-            if is_generic(arg.text):
+        generic = {t: is_generic(t) for t in dict.fromkeys(m.arg.text for m in self.mentions)}
+        for placed, root, heads in zip(self.mentions, self._roots, self._heads):
+            arg = placed.arg
+            if generic[arg.text]:
                 continue  # "its adaptation" never means "American" or "1993"
             top = self.doc[arg.top]
             antecedents.append(coref.Antecedent(
@@ -102,8 +115,7 @@ class References:
                 subject=self._main_subject(top, arg) or self.topics.get(
                     self.sent_of.get(top.i, -1)) is arg,
                 topic=self.topics.get(self.sent_of.get(top.i, -1)) is arg,
-                heads=descriptors(self.doc, start, end, self.lemma),
-                plural=arg.kind == "org" or self.doc[start:end].root.tag_ in ("NNPS", "NNS"),
+                heads=heads, plural=arg.kind == "org" or root.tag_ in ("NNPS", "NNS"),
             ))
         refs = coref.find_references(self.doc, blocked, self.lemma)
         refs = [r for r in refs if r.token in self.sent_of]
@@ -118,10 +130,13 @@ class References:
         the maker of a thing, so the clause names the noun X's phrase hangs from (the series
         is Y), whatever the parse attached it to. Returns each such clause's verb → that noun."""
         out: dict[int, int] = {}
-        for tok in self.doc:
+        for i, dep in enumerate(self.tree.deps):
+            if dep != "relcl":
+                continue
+            tok = self.doc[i]
             head = tok.head
             maker = head.dep_ == "pobj" and head.head.dep_ == "agent"  # "created by X"
-            if (tok.dep_ != "relcl" or self.lemma(tok) != "be" or head.i not in self.arg_at
+            if (self.lemma(tok) != "be" or head.i not in self.arg_at
                     or not (maker or self.arg_at[head.i].kind == "person")
                     or not any(c.dep_ in _SUBJ and c.lower_ in ("which", "that") for c in tok.children)):
                 continue

@@ -13,6 +13,7 @@ from ..lexicon.names import KIN
 from ..lexicon.numbers import in_words
 from ..lexicon.pronouns import RELATIVE_PRONOUNS
 from ..models import LITERAL_KINDS, Pattern, Proposition, QARecord, Resolution
+from ..nlp import doc_text
 from ..normalize.mentions import DATE, normalize
 from ..stages import SpacyPipeline
 from . import Extraction, Mention
@@ -22,10 +23,9 @@ from .mentions import Arg, find_mentions
 from .nested import nested
 from .paths import Paths
 from .references import References
-from .syntax import (ANSWER_IS, CONCLUSION, HEADING, HEDGE, causal, join_headings,
-                     misparsed_verb)
+from .syntax import (HEADING, causal, cues, join_headings, lemma_by_token, misparsed_verb,
+                     parse_tree)
 
-_PRED_DEPS = frozenset({"relcl", "acl", "advcl", "ccomp", "csubj", "parataxis", "conj"})
 _SUBJ = ("nsubj", "nsubjpass")
 _GIVE_VERBS = frozenset({"earn", "win", "give", "award", "bring", "grant", "gain"})
 _MAKE_VERBS = frozenset({"direct", "produce", "co-direct"})
@@ -106,12 +106,16 @@ class _Run(Paths, References):
     def __init__(self, doc: Any, hints: list[str], offsets: list[int], markers: list,
                  make_doc: Any, lemma: Any, answers: tuple[str, ...] = ()):
         self.doc = doc
-        self.lemma = lemma
+        self.lemma = lemma_by_token(lemma)
         self.offsets = offsets
-        self.sents = join_headings([s for s in doc.sents if s.text.strip()])
-        self.sent_of = {t.i: n for n, s in enumerate(self.sents) for t in s}
+        self.text = doc_text(doc)
+        # A sentence's text is a slice of the Doc's: spaCy would join its tokens at each read.
+        self.sents = join_headings([s for s in doc.sents if self._text(s).strip()], self.text)
+        self.sent_of = {i: n for n, s in enumerate(self.sents) for i in range(s.start, s.end)}
         self.mentions = find_mentions(doc, hints, make_doc, answers)
-        self.known = {normalize(t) for t in [*hints, *answers, *(m.arg.text for m in self.mentions)]}
+        self.known = {normalize(t) for t in dict.fromkeys(
+            [*hints, *answers, *(m.arg.text for m in self.mentions)])}
+        self.tree = parse_tree(doc)
         self.arg_at: dict[int, Arg] = {}
         self._clause: dict[int, int] = {}
         for m in self.mentions:
@@ -140,6 +144,8 @@ class _Run(Paths, References):
         return Extraction(out, mentions)
 
     def _citations(self, markers: list) -> dict[int, list[str]]:
+        if not markers:
+            return {}
         starts = [s.start_char for s in self.sents]
         out: dict[int, list[str]] = {}
         for pos, ids in markers:
@@ -148,31 +154,7 @@ class _Run(Paths, References):
             bucket.extend(i for i in ids if i not in bucket)
         return out
 
-    # ---- clauses
-
-    def _is_pred(self, tok: Any) -> bool:
-        if tok.dep_ == "ROOT":
-            return True
-        if tok.dep_ in _PRED_DEPS and tok.pos_ in ("VERB", "AUX"):
-            return True
-        if misparsed_verb(tok):
-            return True
-        # "Paris, the capital of France": an apposition with content of its own.
-        return (tok.dep_ == "appos" and tok.pos_ == "NOUN" and tok.i not in self.arg_at
-                and tok.head.i in self.arg_at
-                and any(c.dep_ in ("prep", "poss") for c in tok.children))
-
-    def _clause_of(self, tok: Any) -> int:
-        if tok.i not in self._clause:
-            verb = next((c for c in tok.children if misparsed_verb(c)), None)
-            if verb is not None and tok.i in self.arg_at:
-                self._clause[tok.i] = verb.i  # "…, starred Halo Garley": Garley is its object
-                return verb.i
-            t = tok
-            while not self._is_pred(t) and t.head.i != t.i:
-                t = t.head
-            self._clause[tok.i] = t.i
-        return self._clause[tok.i]
+    # ---- subjects
 
     def _before_bracket(self, tok: Any) -> Arg | None:
         """The mention just before the open bracket `tok` stands in, if any."""
@@ -256,29 +238,34 @@ class _Run(Paths, References):
     def _sentence(self, n: int, sent: Any) -> list[Draft]:
         """The claims of sentence n: a conclusion, then each predicate's, nested names, the
         heading's link and the co-occurrences nothing else covers."""
-        text = sent.text.strip()
+        text = self._text(sent).strip()
         args = self._args_in(sent)
+        found = cues(text)
         base = SentenceBase(
             text=text, sentence=n, citations=tuple(self.citations.get(n, [])),
             span=(self._orig(sent.start_char), self._orig(sent.end_char - 1) + 1),
-            hedged=bool(HEDGE.search(text)),
+            hedged=found.hedged,
         )
-        cue = CONCLUSION.search(text)
+        cue = found.conclusion
         # "So Much Love: In 1967 it was covered …" is a titled sentence, not a conclusion.
-        heading = (n in self.topics or HEADING.match(text)) and not ANSWER_IS.search(text)
+        heading = (n in self.topics or HEADING.match(text)) and not found.answer_is
         props: list[Draft] = []
         if cue and not heading and not self._in_mention(sent, cue.start()):
             props = self._conclusion(sent, args, base)
             # "Therefore, Nolan, who was born in London, …" still states a claim linking
             # two entities; "So the answer is X" and "Thus, X is the answer" state only X.
-            if ANSWER_IS.search(text) or len(args) < 2 or any(
+            if found.answer_is or len(args) < 2 or any(
                     self.lemma(t) == "answer" for t in sent):
                 return props
         covered: set[int] = set()
-        preds = sorted({self._clause_of(self.doc[a.top]) for a in args}
-                       | {t.i for t in sent if self._is_pred(t)})
+        # Each argument is an object of the one clause it sits in.
+        in_clause: dict[int, list[Arg]] = {}
+        for a in args:
+            in_clause.setdefault(self._clause_at(a.top), []).append(a)
+        preds = sorted(in_clause.keys() | {i for i in range(sent.start, sent.end)
+                                           if self._pred_at(i)})
         for pi in preds:
-            self._predicate(pi, args, base, props, covered)
+            self._predicate(pi, in_clause.get(pi, []), base, props, covered)
         for outer, inner in nested(args, self.known):
             props.append(self._prop(base, outer, inner, "of", "nested", False))
         stated = {frozenset((d.subject, d.object)) for d in props}
@@ -289,13 +276,13 @@ class _Run(Paths, References):
         self._cooccurrences(args, base, props, covered)
         return props
 
-    def _predicate(self, pi: int, args: list[Arg], base: SentenceBase, props: list[Draft],
+    def _predicate(self, pi: int, below: list[Arg], base: SentenceBase, props: list[Draft],
                    covered: set[int]) -> None:
-        """The claims one predicate states between its subjects and objects."""
+        """The claims one predicate states between its subjects and the arguments `below` it
+        (those whose clause it is)."""
         p = self.doc[pi]
         subjects, subj_tok, how = self._subjects(p)
-        objects = [a for a in args if self._clause_of(self.doc[a.top]) == pi
-                   and all(a is not s for s in subjects)]
+        objects = [a for a in below if all(a is not s for s in subjects)]
         rel = next((c for c in p.children
                     if c.lower_ in RELATIVE_PRONOUNS and c.dep_ not in _SUBJ), None)
         if how in ("relcl", "acl") and rel is not None:
@@ -331,7 +318,7 @@ class _Run(Paths, References):
                 if o is not dative and self.doc[o.top].dep_ == "dobj" \
                         and o.text.lower() != dative.text.lower():
                     props.append(self._prop(base, dative, o, self.lemma(p).lower(), "svo",
-                                            any(c.dep_ == "neg" for c in p.children)))
+                                            self._negated(p)))
                     covered.update((id(dative), id(o)))
 
     def _purpose(self, p: Any, subjects: list[Arg], base: SentenceBase, props: list[Draft],

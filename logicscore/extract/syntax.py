@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from ..lexicon.kinds import MEMBER_ROLES
@@ -25,6 +27,71 @@ CONCLUSION = re.compile(
 # "Title Words: body": capitalised words up to a colon (a paragraph title, not a cue).
 HEADING = re.compile(r"^\W*(?:[A-Z0-9][\w'’.&-]*,?\s+){0,8}[A-Z0-9][\w'’.&-]*:\s")
 ANSWER_IS = re.compile(r"\banswer(?: (?:is|would be|was|will be))?\s*:?\s*(?P<x>.+)$", re.I | re.S)
+
+# Every HEDGE match holds one of these words, lowercased; CONCLUSION's and ANSWER_IS's
+# matches past the sentence start hold "answer".
+HEDGE_WORDS = (
+    "reportedly", "allegedly", "possibl", "perhaps", "rumo", "supposedly", "purportedly",
+    "presumably", "probably", "likely", "apparently", "unconfirmed", "may ", "might ", "could ",
+    "unclear ", "believe", "thought", "said", "sure", "certain", "think", "guess", "suspect",
+    "correctly")
+# The characters `re.I` matches to an ASCII letter whose `str.lower` is not that letter
+# (every code point tried): a text holding one is searched with the patterns alone.
+CASE_ODD = frozenset("\u0130\u0131\u017f")
+
+
+@dataclass(frozen=True, slots=True)
+class Cues:
+    """What the cue patterns find in one sentence."""
+
+    hedged: bool
+    conclusion: re.Match[str] | None
+    answer_is: re.Match[str] | None
+
+
+def cues(text: str) -> Cues:
+    """The cue patterns on `text`, each tried only where its words occur: a pattern search
+    tries every position, a word is found by one `in`."""
+    low = text.lower()
+    odd = not CASE_ODD.isdisjoint(text)
+    hedged = (odd or any(w in low for w in HEDGE_WORDS)) and HEDGE.search(text) is not None
+    if odd or "answer" in low:
+        return Cues(hedged, CONCLUSION.search(text), ANSWER_IS.search(text))
+    return Cues(hedged, CONCLUSION.match(text), None)  # "So, …" opens the sentence
+
+
+@dataclass(frozen=True, slots=True)
+class Tree:
+    """A Doc's parse as plain lists by token index, read once: each step of a walk over
+    spaCy tokens builds a new Token object, and each label read decodes a string."""
+
+    heads: list[int]
+    deps: list[str]
+    negated: frozenset[int]  # the tokens a "not" hangs from
+
+
+def parse_tree(doc: Any) -> Tree:
+    # spaCy stores each head as an offset from its token, an unsigned 64-bit number.
+    offsets = doc.to_array("HEAD").astype("int64").tolist()
+    heads = [i + off for i, off in enumerate(offsets)]
+    deps = [t.dep_ for t in doc]
+    return Tree(heads, deps, frozenset([h for i, h in enumerate(heads)
+                                        if deps[i] == "neg" and h != i]))
+
+
+def lemma_by_token(lemma: Callable[[Any], str]) -> Callable[[Any], str]:
+    """`lemma` remembered by token index, for one Doc: the rules ask a predicate's lemma
+    once per argument, and spaCy decodes `lemma_` at each read."""
+    seen: dict[int, str] = {}
+
+    def cached(tok: Any) -> str:
+        i = tok.i
+        word = seen.get(i)
+        if word is None:
+            word = seen[i] = lemma(tok)
+        return word
+
+    return cached
 
 
 def member_role(name: Any, noun: Any) -> bool:
@@ -49,11 +116,13 @@ def misparsed_verb(tok: Any) -> bool:
     return tok.tag_ == "VBD" or (tok.doc[tok.i - 1].text == "," and tok.head.pos_ == "PROPN")
 
 
-def join_headings(sents: list[Any]) -> list[Any]:
-    """Glue a "Title:" the parser split off back onto the sentence it introduces."""
+def join_headings(sents: list[Any], text: str) -> list[Any]:
+    """Glue a "Title:" the parser split off back onto the sentence it introduces (`text`
+    is the Doc's, which the spans' character offsets index)."""
     out: list[Any] = []
     for sent in sents:
-        if out and out[-1].text.rstrip().endswith(":") and out[-1].end == sent.start:
+        if out and out[-1].end == sent.start \
+                and text[out[-1].start_char:out[-1].end_char].rstrip().endswith(":"):
             prev = out.pop()
             sent = prev.doc[prev.start:sent.end]
         out.append(sent)
