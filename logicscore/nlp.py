@@ -195,10 +195,14 @@ def _pieces(text: str) -> Iterator[str]:
     yield text[start:]
 
 
+MAX_LEMMAS = 50_000  # words remembered by `lemmatizer`; past it, it starts over
+
+
 def lemmatizer(nlp: spacy.Language) -> Callable[[Any], str]:
     """A function giving a token's lemma, computing and storing it when the parse skipped it."""
     component = nlp.get_pipe("lemmatizer") if "lemmatizer" in nlp.component_names else None
     rule = getattr(component, f"{getattr(component, 'mode', '')}_lemmatize", None)
+    known: dict[tuple[int, int, int], str] = {}
 
     def lemma(tok: Any) -> str:
         if not tok.lemma_:
@@ -208,8 +212,16 @@ def lemmatizer(nlp: spacy.Language) -> Callable[[Any], str]:
                 # (the rules would read a VBN "found" as "find").
                 tok.lemma_ = tok.lower_
             else:
-                forms = rule(tok) if rule is not None else None
-                tok.lemma_ = forms[0] if forms else tok.lower_
+                # The rules read the word, its part of speech and its morphology alone; spaCy
+                # caches only the words its suffix rules reach, not the base forms.
+                key = (tok.orth, tok.pos, tok.morph.key)
+                found = known.get(key)
+                if found is None:
+                    if len(known) >= MAX_LEMMAS:
+                        known.clear()
+                    forms = rule(tok) if rule is not None else None
+                    found = known[key] = forms[0] if forms else tok.lower_
+                tok.lemma_ = found
         return tok.lemma_
 
     return lemma
