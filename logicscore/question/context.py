@@ -5,16 +5,19 @@ names is left as the question has it: an anchor the answer lacks must stay an an
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from typing import Any
 
 from ..lexicon.dates import CALENDAR_WORDS
 from ..lexicon.function_words import TITLE_CONNECTORS, TITLE_SMALL_WORDS
 from ..lexicon.generic import is_generic
 from ..lexicon.kinds import DESCRIPTOR_NOUNS, DESCRIPTORS
-from ..lexicon.names import ARTICLES, EPITHET, PARENTHESIS, QUESTION_HONORIFICS
-from ..nlp import doc_text, tokens_starting, tokens_within, unknown_word
+from ..lexicon.names import ARTICLES, QUESTION_HONORIFICS
+from ..lexicon.text import fold_char
+from ..nlp import doc_text, token_bounds, unknown_word
 from .forms import JOINING_WORDS, Candidate, longest_first, token_end
-from .written import Written, opens_sentence
+from .rules import disambiguator_spans, epithet_spans
+from .written import Written, fold, opens_sentence
 
 _WINDOW_STOP = JOINING_WORDS | frozenset({"'s", "’s"})
 _INNER_PUNCT = frozenset({"-", "&", "'", "’", ",", ":", "–", "—", "/", "!", "."})
@@ -32,41 +35,45 @@ def widen(doc: Any, spans: list[Candidate], written: Written) -> list[Candidate]
     toks = list(doc)
     starts = {t.idx: t.i for t in toks}
     ends = {token_end(t): t.i for t in toks}
+    text = doc_text(doc)
+    # What the windows ask of each token, read once for all of them: capitalised or a
+    # number; a mark no name runs across; a title word (capitalised, or the small words
+    # of titles).
+    capital = [t.is_title or _digits(t) for t in toks]
+    stops = [t.text in ("?", ",", ";", "(", ")", ":") for t in toks]
+    title = [t.is_title or t.like_num or t.is_upper or t.lower_ in TITLE_CONNECTORS
+             or t.text in ("'s", "’s", "&", "-") for t in toks]
     wide: list[Candidate] = []
     for span in spans:
         start, end = span.start, span.end
         a, b = starts.get(start), ends.get(end)
-        if a is None or b is None or span.quoted or is_generic(doc_text(doc)[start:end]):
+        if a is None or b is None or span.quoted or is_generic(text[start:end]):
             continue
         best = None
         for i in range(max(0, a - 3), a + 1):
             first = toks[i]
-            if i < a and not (first.is_title or _digits(first)):
+            if i < a and not capital[i]:
                 continue
             # The question's first word is capitalised by its place: a preposition there
             # ("In The Long Hall, who …") opens no name, though the answer writes "in …".
             if i < a and i == 0 and first.lower_ in _PREPOSITIONS:
                 continue
             for j in range(b, min(len(toks), b + 5)):
-                last = toks[j]
-                window = toks[i:j + 1]
                 # Only capitalised words or numbers end a wider window: lowercase words at
                 # its end describe the name.
-                if j > b and (last.lower_ in JOINING_WORDS or not (last.is_title or _digits(last))):
+                if j > b and (toks[j].lower_ in JOINING_WORDS or not capital[j]):
                     continue
-                if any(t.text in ("?", ",", ";", "(", ")", ":") for t in window):
+                if any(stops[i:j + 1]):
                     break
-                # Title words only (capitalised, or the small words of titles), never a
-                # description between two names.
-                if not all(t.is_title or t.like_num or t.is_upper or t.lower_ in TITLE_CONNECTORS
-                           or t.text in ("'s", "’s", "&", "-") for t in window):
+                # Title words only, never a description between two names.
+                if not all(title[i:j + 1]):
                     continue
                 # A window never cuts another candidate in two.
-                lo, hi = first.idx, token_end(last)
+                lo, hi = first.idx, token_end(toks[j])
                 if any(s.start < hi and lo < s.end and not s.within(lo, hi) for s in spans):
                     continue
-                if (i, j) != (a, b) and doc_text(doc)[lo:hi] in written and (
-                        best is None or j - i > best[1] - best[0]):
+                if (i, j) != (a, b) and (best is None or j - i > best[1] - best[0]) and (
+                        text[lo:hi] in written):
                     best = (i, j)
         if best is not None:
             wide.append(Candidate(toks[best[0]].idx, token_end(toks[best[1]]), "CONTEXT"))
@@ -77,57 +84,76 @@ def named_windows(doc: Any, spans: list[Candidate], written: Written) -> list[Ca
     """Question windows the long answer writes as a whole name, read case- and
     punctuation-blind, even a title that opens with a question word or holds a comma. A
     single word counts only when lowercase in the question and no dictionary word."""
-    toks = list(doc)
+    toks, text = list(doc), doc_text(doc)
     found: list[Candidate] = []
-    # Epithets and dates belong to no title.
-    epithets = [m.span() for m in EPITHET.finditer(doc_text(doc))]
+    # Epithets and dates belong to no title; a parenthesis after a name says which one is
+    # meant, it names nothing asked.
+    barred = [*epithet_spans(text), *disambiguator_spans(text)]
     dates = {t.i: e.start for e in doc.ents if e.label_ in ("DATE", "TIME") for t in e}
     datey = {i for i in dates if doc[i].is_digit or doc[i].lower_ in CALENDAR_WORDS}
     places = {e.start for e in doc.ents if e.label_ in ("GPE", "LOC")}
-    # A parenthesis after a name says which one is meant; it names nothing asked.
-    fences = [m.span(1) for m in PARENTHESIS.finditer(doc_text(doc))]
     # The names the answer writes among the candidates, read once: no window cuts one.
-    text = doc_text(doc)
     named = [(a, b) for a, b in _bare(doc, spans) if written.names(text[a:b])]
+    words, lowers, puncts, lowercase = _marks(toks)
+    starts, ends = token_bounds(doc)
     for i, first in enumerate(toks):
-        if not first.text[:1].isalnum() or first.lower_ in ARTICLES:
+        if not words[i][:1].isalnum() or lowers[i] in ARTICLES:
             continue
         # Mid-question, a capitalised question word opens a title.
-        if first.lower_ in _WINDOW_STOP and not (i > 0 and first.is_title):
+        if lowers[i] in _WINDOW_STOP and not (i > 0 and first.is_title):
             continue
+        lowered = False  # the window holds a lowercase word
         for j in range(i, min(len(toks), i + _MAX_WINDOW)):
-            last = toks[j]
-            window = toks[i:j + 1]
-            if last.is_punct and last.text not in _INNER_PUNCT:
+            if puncts[j] and words[j] not in _INNER_PUNCT:
                 break
-            if not (last.text[:1].isalnum() or last.lower_ in ("n't", "n’t")):
+            lowered = lowered or lowercase[j]
+            if not (words[j][:1].isalnum() or lowers[j] in ("n't", "n’t")):
                 continue
-            if last.lower_ in _WINDOW_STOP:
+            if lowers[j] in _WINDOW_STOP:
                 continue
-            lowered = any(t.is_lower and t.is_alpha for t in window)
             if j == i and (not lowered or not unknown_word(_Capitalised(first))):
                 continue  # single capitalised words are the other detectors' job
-            lo, hi = first.idx, token_end(last)
+            lo, hi = starts[i], ends[j]
             if text[lo:hi] not in written:
-                continue  # `_window_named` asks this first; it is the cheapest test
-            if any(a < hi and lo < b for a, b in epithets + fences) or (any(
+                # The cheapest test (`_window_named` asks it first). Past a word boundary every
+                # longer window folds to this one and more words: the answer writes none either.
+                if _parted(text, hi) and fold(text[lo:hi]) != "  ":
+                    break
+                continue
+            window = toks[i:j + 1]
+            # (Most questions hold no epithet, bracket, date or place: each test waits for one.)
+            if (barred and any(a < hi and lo < b for a, b in barred)) or (datey and any(
                     t.i in datey for t in window) and (
                     len({dates.get(t.i, -1) for t in window}) > 1)):
                 continue
             # The wh-phrase's noun is what is asked, not a name.
-            if i > 0 and toks[i - 1].lower_ in ("what", "which", "whose") and first.is_lower:
+            if i > 0 and lowers[i - 1] in ("what", "which", "whose") and first.is_lower:
                 continue
-            if any(_cuts(doc, (lo, hi), s, written) for s in spans):
+            if any(s.start <= lo and hi <= s.end and _cuts(doc, toks, (lo, hi), s, written) for s in spans):
                 continue
             # Nor may it cut a name the answer writes.
             if any(a < lo < b < hi or lo < a < hi < b for a, b in named):
                 continue
             # A place after a comma is a second name (a town, then its state).
-            if any(t.text == "," and t.i + 1 in places for t in window):
+            if places and any(t.text == "," and t.i + 1 in places for t in window):
                 continue
-            if _window_named(doc, i, j, spans, written):
+            if _window_named(doc, toks, i, j, spans, written):
                 found.append(Candidate(lo, hi, "CASED"))
     return found
+
+
+def _marks(toks: list[Any]) -> tuple[list[str], list[str], list[bool], list[bool]]:
+    """Each token's text, lowercase form, whether a mark, whether a lowercase word: read
+    once, the window loops ask them of every window."""
+    return ([t.text for t in toks], [t.lower_ for t in toks], [t.is_punct for t in toks],
+            [t.is_lower and t.is_alpha for t in toks])
+
+
+def _parted(text: str, at: int) -> bool:
+    """The fold (`key`) of `text` parts words at `at`: a text ending there folds to the
+    same words as any longer one, the longer one's words after them."""
+    before, after = fold_char(text[at - 1]) if at else "", fold_char(text[at:at + 1])
+    return before[-1:] == " " or after[:1] == " "
 
 
 def _bare(doc: Any, spans: list[Candidate]) -> list[tuple[int, int]]:
@@ -141,7 +167,7 @@ def _bare(doc: Any, spans: list[Candidate]) -> list[tuple[int, int]]:
     return out
 
 
-def _cuts(doc: Any, window: tuple[int, int], span: Candidate,
+def _cuts(doc: Any, toks: list[Any], window: tuple[int, int], span: Candidate,
           written: Written) -> bool:
     """Inside a run the question writes as one name, a piece must end where a joining word
     does, or leave a rest the answer writes too; it never cuts off a part the answer never
@@ -149,25 +175,28 @@ def _cuts(doc: Any, window: tuple[int, int], span: Candidate,
     lo, hi = window
     if not (span.start <= lo and hi <= span.end) or (span.start, span.end) == (lo, hi):
         return False
-    for rest in _rest(doc, span, [Candidate(lo, hi, "")]):
-        between = tokens_starting(doc, min(rest.end, hi), max(rest.start, lo))
+    for rest in _rest(doc, span, [Candidate(lo, hi, "")], toks):
+        between = _starting(doc, toks, min(rest.end, hi), max(rest.start, lo))
         if not any(t.is_lower or t.is_punct for t in between) and (
                 not written.names(doc_text(doc)[rest.start:rest.end])):
             return True
     return False
 
 
-def _window_named(doc: Any, i: int, j: int, spans: list[Candidate],
+def _window_named(doc: Any, toks: list[Any], i: int, j: int, spans: list[Candidate],
                   written: Written) -> bool:
-    window = doc[i:j + 1]
-    text = window.text
+    """Whether the answer writes question tokens `toks[i..j]` as one name (`toks`: the
+    Doc's tokens, made once for every window)."""
+    window = toks[i:j + 1]
+    lo, hi = window[0].idx, token_end(window[-1])
+    text = doc_text(doc)[lo:hi]
     if text not in written or not written.names(text):
         return False
     if any(t.is_lower and t.is_alpha for t in window) and written.lowercase(text):
         return False
     # A lowercase word the answer capitalises only to open a sentence is no part of the
     # name, nor a lowercase verb the answer writes only after a sentence end.
-    first, raw = doc[i], written.raw
+    first, raw = window[0], written.raw
     if first.is_lower and first.is_stop and all(
             opens_sentence(raw, s) for s, _ in written.names(text)):
         return False
@@ -186,29 +215,29 @@ def _window_named(doc: Any, i: int, j: int, spans: list[Candidate],
     # Names the question itself writes apart, joined by a lowercase word, stay apart
     # (a team in its league); a window that adds a word no detector took or reads a
     # lowercase question is a title.
-    inside = [s for s in spans if s.within(window.start_char, window.end_char)]
+    inside = [s for s in spans if s.within(lo, hi)]
     covered = all(any(s.start <= t.idx < s.end for s in inside) for t in window
                   if t.is_title or t.is_upper or _digits(t))
     joins = {t.lower_ for t in window if t.is_lower}
     if len(inside) > 1 and covered and joins & _PREPOSITIONS and joins <= TITLE_SMALL_WORDS and not any(
             t.is_punct for t in window):
         return False
-    return not _several(doc, i, j, written)
+    return not _several(doc, toks, i, j, written)
 
 
-def _several(doc: Any, i: int, j: int, written: Written) -> bool:
+def _several(doc: Any, toks: list[Any], i: int, j: int, written: Written) -> bool:
     """The window is several names the answer also writes apart (two people joined by
     "and", a town and its state), not one title."""
     text = doc_text(doc)
-    whole = written.names(text[doc[i].idx:token_end(doc[j])])
+    whole = written.names(text[toks[i].idx:token_end(toks[j])])
     pieces, k = 0, i
     while k <= j:
-        if not (doc[k].is_title or doc[k].is_upper or _digits(doc[k])) or (
-                doc[k].lower_ in JOINING_WORDS):
+        if not (toks[k].is_title or toks[k].is_upper or _digits(toks[k])) or (
+                toks[k].lower_ in JOINING_WORDS):
             k += 1
             continue
         for m in range(j, k - 1, -1):
-            spans = written.names(text[doc[k].idx:token_end(doc[m])])
+            spans = written.names(text[toks[k].idx:token_end(toks[m])])
             if any(not any(a <= s and e <= b for a, b in whole) for s, e in spans):
                 break
         else:
@@ -242,9 +271,26 @@ def prefer_written(doc: Any, spans: list[Candidate], written: Written) -> list[C
     return sorted(kept)
 
 
-def _rest(doc: Any, span: Candidate, kept: list[Candidate]) -> list[Candidate]:
-    """The proper-name pieces of `span` outside the `kept` spans."""
-    toks = list(tokens_within(doc, span.start, span.end))
+def _within(doc: Any, toks: list[Any], start: int, end: int) -> list[Any]:
+    """`tokens_within` (the tokens wholly inside characters [start, end)) as a slice of
+    the Doc's tokens `toks`: no token is made again."""
+    starts, ends = token_bounds(doc)
+    a = bisect_left(starts, start)
+    return toks[a:max(a, bisect_right(ends, end))]
+
+
+def _starting(doc: Any, toks: list[Any], start: int, end: int) -> list[Any]:
+    """`tokens_starting` (the tokens that start inside [start, end)) as a slice of `toks`."""
+    starts, _ = token_bounds(doc)
+    a = bisect_left(starts, start)
+    return toks[a:max(a, bisect_left(starts, end))]
+
+
+def _rest(doc: Any, span: Candidate, kept: list[Candidate],
+          tokens: list[Any] | None = None) -> list[Candidate]:
+    """The proper-name pieces of `span` outside the `kept` spans (`tokens`: the Doc's,
+    when already listed)."""
+    toks = _within(doc, list(doc) if tokens is None else tokens, span.start, span.end)
     # What follows a bracket says which one is meant; it names nothing asked.
     toks = toks[:next((k for k, t in enumerate(toks) if t.text == "("), len(toks))]
     free = [t for t in toks if not any(k.start < token_end(t) and t.idx < k.end for k in kept)]

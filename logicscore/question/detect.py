@@ -79,25 +79,32 @@ def detect(question: str, nlp: Any, context: str | None = None,
     if doc is None:
         doc = parse(nlp, question)
     spans = candidates(doc, rules)
+    generics: dict[Candidate, bool] = {}  # the generic tests' verdict on each span, read once
+
+    def generic(span: Candidate) -> bool:
+        if span not in generics:
+            generics[span] = _generic(doc, span, question, rules)
+        return generics[span]
+
     written = None
     if context:
         written = Written(context)
         spans = widen(doc, spans, written)
         spans = prefer_written(doc, spans + named_windows(doc, spans, written), written)
-        if not any(not _generic(doc, s, question, rules) for s in spans):
+        if all(generic(s) for s in spans):
             spans = sorted(spans + [c for c in written_nouns(doc, written)
                                     if not any(c.overlaps(s) for s in spans)])
     out: list[QuestionEntity] = []
     seen: set[str] = set()
     for span in spans:
         name = clean(question[span.start:span.end])
-        generic = _generic(doc, span, question, rules)
-        if written is not None and not span.quoted and not generic:
+        is_generic = generic(span)
+        if written is not None and not span.quoted and not is_generic:
             name = written_form(name, written, question)
         if not name or name.lower() in seen or name.lower() in WH_WORDS:
             continue
         seen.add(name.lower())
-        out.append(QuestionEntity(name=name, anchor=not generic))
+        out.append(QuestionEntity(name=name, anchor=not is_generic))
     return out
 
 

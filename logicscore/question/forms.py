@@ -72,9 +72,10 @@ def proper_runs(doc: Any) -> list[Candidate]:
     """Runs of proper nouns (inner of/de/la/von allowed), labelled "PROPN"."""
     runs: list[Candidate] = []
     toks = list(doc)
+    proper = [is_proper(t) for t in toks]  # asked of most tokens twice below: read once
     i = 0
     while i < len(toks):
-        if not is_proper(toks[i]):
+        if not proper[i]:
             i += 1
             continue
         # After "film"/"song" a title may hold lowercase words: "film Sleepless in Seattle".
@@ -84,7 +85,7 @@ def proper_runs(doc: Any) -> list[Candidate]:
         inner = TITLE_CONNECTORS if titled else CONNECTORS
         j = i + 1
         while j < len(toks):
-            if is_proper(toks[j]):
+            if proper[j]:
                 j += 1
                 continue
             # "of", "of the" between proper nouns: "Bank of the United States".
@@ -94,7 +95,7 @@ def proper_runs(doc: Any) -> list[Candidate]:
                     k > j and toks[k].lower_ == "the")) and not (
                     toks[k].is_lower and toks[k].pos_ in ("VERB", "AUX")):
                 k += 1
-            if k > j and k < len(toks) and is_proper(toks[k]):
+            if k > j and k < len(toks) and proper[k]:
                 j = k
             else:
                 break
@@ -106,13 +107,14 @@ def proper_runs(doc: Any) -> list[Candidate]:
 def is_proper(tok: Any) -> bool:
     """Whether `tok` is a word of a name: a proper noun, an unknown word, or a capitalised
     noun where a name stands."""
-    if tok.lower_ in WH_WORDS or tok.tag_ in ("WDT", "WP", "WP$", "WRB"):
+    tag, pos = tok.tag_, tok.pos_
+    if tag in ("WDT", "WP", "WP$", "WRB") or tok.lower_ in WH_WORDS:
         return False
-    if tok.pos_ == "PROPN":
-        return tok.i != sentence_start(tok) or tok.tag_ == "NNP"
+    if pos == "PROPN":
+        return tag == "NNP" or tok.i != sentence_start(tok)
     if unknown_word(tok):
         return True  # an invented or foreign name, whatever the tagger made of it
-    if not tok.is_title or tok.pos_ not in ("NOUN", "ADJ", "X"):
+    if not tok.is_title or pos not in ("NOUN", "ADJ", "X"):
         return False
     if tok.i != sentence_start(tok):
         return True  # capitalised mid-sentence words the tagger called NOUN are mostly names

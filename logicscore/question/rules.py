@@ -8,9 +8,12 @@ the answer but is no anchor. Each rule is a row of `tests/test_question_rules.py
 
 from __future__ import annotations
 
+import contextlib
 import re
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from ..lexicon.dates import CALENDAR_WORDS
@@ -36,6 +39,7 @@ _NAME_START = re.compile(r"^[\"“‘'(]?[A-Z0-9]")
 _QUOTED = re.compile(r"\"([^\"]{2,120})\"|“([^”]{2,120})”|‘([^’]{2,120})’")
 _LEADING = re.compile(r"^(?:(?:which|what|whose|the|a|an)\s+)+", re.I)
 _POSSESSIVE = re.compile(r"(?:'s|’s|')$")
+_CAPITAL_OR_DIGIT = re.compile(r"[A-Z0-9]")
 _LOWER_HEAD = re.compile(r"^(?:[a-z][\w-]*\s+)+")
 _LOWER_TAIL = re.compile(r"(?:(?:'s|’s)?\s+[a-z][\w-]*)+$")
 # A model or series number continues the name before it; a year is an edition, not a name.
@@ -152,7 +156,7 @@ def trim(doc: Any, cand: Candidate) -> Candidate | None:
     m = _POSSESSIVE.search(text[start:end])
     if m:
         end -= len(m.group(0))
-    if not cand.quoted and re.search(r"[A-Z0-9]", text[start:end]):
+    if not cand.quoted and _CAPITAL_OR_DIGIT.search(text, start, end):
         m = _LOWER_HEAD.match(text[start:end])
         if m:
             start += m.end()
@@ -179,15 +183,28 @@ def needs_capital(doc: Any, cand: Candidate) -> Candidate | None:
 
 def no_disambiguator(doc: Any, cand: Candidate) -> Candidate | None:
     """A parenthesis after a name says which one is meant; it names nothing itself."""
-    inside = any(cand.within(m.start(1), m.end(1)) for m in PARENTHESIS.finditer(doc_text(doc)))
+    inside = any(cand.within(a, b) for a, b in disambiguator_spans(doc_text(doc)))
     return None if inside else cand
 
 
 def no_epithet(doc: Any, cand: Candidate) -> Candidate | None:
     """An epithet (", 2nd Earl of …") belongs to the name before it."""
-    cut = any(cand.start < e and b < cand.end for b, e in
-              (m.span() for m in EPITHET.finditer(doc_text(doc))))
+    cut = any(cand.start < e and b < cand.end for b, e in epithet_spans(doc_text(doc)))
     return None if cut else cand
+
+
+# A question's brackets and epithets, found once for all its candidates.
+
+@lru_cache(maxsize=1024)
+def disambiguator_spans(text: str) -> tuple[tuple[int, int], ...]:
+    """The insides of `text`'s brackets after a name."""
+    return tuple(m.span(1) for m in PARENTHESIS.finditer(text)) if "(" in text else ()
+
+
+@lru_cache(maxsize=1024)
+def epithet_spans(text: str) -> tuple[tuple[int, int], ...]:
+    """The spans of `text`'s epithets (each opens on a comma)."""
+    return tuple(m.span() for m in EPITHET.finditer(text)) if "," in text else ()
 
 
 def no_bare_role(doc: Any, cand: Candidate) -> Candidate | None:
@@ -221,12 +238,25 @@ def asked_for(doc: Any, cand: Candidate, name: str) -> bool:
     return any(cand.within(a, b) for a, b in wh_phrases(doc))
 
 
-def wh_phrases(doc: Any) -> list[tuple[int, int]]:
+_WH_PHRASES: weakref.WeakKeyDictionary[Any, tuple[tuple[int, int], ...]] = weakref.WeakKeyDictionary()
+
+
+def wh_phrases(doc: Any) -> tuple[tuple[int, int], ...]:
     """Character spans of "what/which … noun" phrases: as parsed, and, where the parse
-    misses one ("in which US city"), a wh-word, capitalised words and a lowercase noun."""
-    spans = [(t.idx, token_end(t.head)) for t in doc
-             if t.lower_ in ("what", "which") and t.dep_ == "det" and t.head.i > t.i]
+    misses one ("in which US city"), a wh-word, capitalised words and a lowercase noun.
+    Read once per Doc: `asked_for` asks it of every candidate."""
+    with contextlib.suppress(KeyError, TypeError):  # not read yet, or no weak reference to it
+        return _WH_PHRASES[doc]
+    spans = _wh_phrases(doc)
+    with contextlib.suppress(TypeError):
+        _WH_PHRASES[doc] = spans
+    return spans
+
+
+def _wh_phrases(doc: Any) -> tuple[tuple[int, int], ...]:
     toks = list(doc)
+    spans = [(t.idx, token_end(t.head)) for t in toks
+             if t.lower_ in ("what", "which") and t.dep_ == "det" and t.head.i > t.i]
     for i, tok in enumerate(toks):
         # Mid-question, a capitalised "What" opens a title ("… of What We Say When …").
         if tok.lower_ not in ("what", "which") or (i > 0 and not tok.is_lower):
@@ -236,7 +266,7 @@ def wh_phrases(doc: Any) -> list[tuple[int, int]]:
             j += 1
         if j > i + 1 and j < len(toks) and toks[j].is_lower and toks[j].pos_ == "NOUN":
             spans.append((tok.idx, token_end(toks[j])))
-    return spans
+    return tuple(spans)
 
 
 SOURCES: tuple[Rule, ...] = (

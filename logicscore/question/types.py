@@ -77,26 +77,34 @@ def shared_value(q: Question) -> str | None:
     verb) and "the same X as Y" (a bridge through Y) are not."""
     if not q.asks:
         return None
-    if _IN_COMMON.search(q.text) or "share" in q.words:
+    # Each pattern runs only on a question holding its word: the case-blind ones are
+    # looked for in the casefolded text, where every character they match reads as theirs.
+    folded = q.text.casefold()
+    if ("common" in folded and _IN_COMMON.search(q.text)) or "share" in q.words:
         return "comparison"
-    if not _NAMED_PAIR.search(q.text):
+    if not (("and" in q.text or "&" in q.text) and _NAMED_PAIR.search(q.text)):
         return None
-    for m in _BOTH.finditer(q.text):
+    for m in _BOTH.finditer(q.text) if "both" in folded else ():
         before = q.text[:m.start()].split()
         if not before or before[-1].lower() in AUXILIARIES or before[-1][:1].isupper():
             return "comparison"
-    return "comparison" if _SAME.search(q.text) and not _SAME_AS.search(q.text) else None
+    return "comparison" if "same" in folded and _SAME.search(q.text) and not _SAME_AS.search(
+        q.text) else None
 
 
 def compared_pair(q: Question) -> str | None:
     """"Which film debuted first, A and B?": a comparative over two named options."""
     compares = any(w in COMPARATIVE_WORDS for w in q.words)
-    return "comparison" if q.asks and compares and _AND_OPTIONS.search(q.text) else None
+    # The pattern backtracks over the whole question: it runs only where " and " can match.
+    return "comparison" if q.asks and compares and "and" in q.text and _AND_OPTIONS.search(
+        q.text) else None
 
 
 def between_options(q: Question) -> str | None:
     """"Between A and B, whose inventor is more famous?": options named after "between"."""
-    return "comparison" if q.asks and _BETWEEN.search(q.text) else None
+    # The pattern is tried at every character: it runs only where "between" can match.
+    return "comparison" if q.asks and "between" in q.text.casefold() and _BETWEEN.search(
+        q.text) else None
 
 
 def subjects_first(q: Question) -> str | None:
@@ -132,7 +140,7 @@ TYPE_RULES: tuple[TypeRule, ...] = tuple(TypeRule(f.__name__, f) for f in (
 def classify(question: str, answer: str = "", anchors: int = 0,
              rules: tuple[TypeRule, ...] = TYPE_RULES) -> tuple[str, str | None]:
     """(question type, the rule that decided it); (`bridge`, None) when no rule does."""
-    words = tuple(w.lower() for w in _WORD.findall(question))
+    words = tuple(map(str.lower, _WORD.findall(question)))
     q = Question(question.strip(), words, answer, anchors)
     for rule in rules:
         found = rule.apply(q)

@@ -12,11 +12,77 @@ from .forms import JOINING_WORDS, role_name
 
 _CAP_WORD = re.compile(r"[\"“‘'(]?[A-Z0-9]")
 _GLUE = re.compile(r"[A-Z0-9]")
+_ASCII_WORD = re.compile(r"[A-Za-z0-9]+")
+_BRACKET_OR_QUOTE = re.compile(r"[\"“”()\[\]\n]")
+_NEXT_WORD = re.compile(r"\s*(\S+)")
+_RUNS_ON = re.compile(r"[-–]?\w|['’]s [A-Z]")
+_WORD_END = re.compile(r"(?:\w|[a-z]['’])$")
 NEAR = 80  # characters looked at around a match: words glued to it are close
 
 
+# Each ASCII byte but a digit or a lowercase letter reads as a space in a text key.
+_KEY_BYTES = bytes(c if 48 <= c <= 57 or 97 <= c <= 122 else 32 for c in range(256))
+
+
 def fold(text: str) -> str:
-    return f" {key(text)} "
+    """The text key of `text` between single spaces. ASCII text (most of it) is keyed
+    here bytewise, as `key` keys it: lowercase, "&" read as "and", every mark a space."""
+    if not text.isascii():
+        return f" {key(text)} "
+    if "&" in text:
+        text = text.replace("&", " and ")
+    return f" {b' '.join(text.lower().encode().translate(_KEY_BYTES).split()).decode()} "
+
+
+def _folded(text: str) -> tuple[str, list[int]]:
+    """`text` folded as `key` folds it, with no run of spaces, between single spaces; and
+    for each folded character the offset of the raw character it came from.
+
+    Runs of ASCII letters and digits fold to themselves lowercased, one to one, and the
+    single space after one comes from the character that ends it; only what lies between
+    the runs is folded character by character (an "&", an accent, a curly quote)."""
+    if text.isascii() and "&" not in text:
+        return _folded_ascii(text)
+    chars, where = [" "], [0]
+    done = 0
+    for m in _ASCII_WORD.finditer(text):
+        start, end = m.span()
+        if start > done:
+            _fold_between(text, done, start, chars, where)
+        chars.append(m.group().lower())
+        where.extend(range(start, end))
+        done = end
+    _fold_between(text, done, len(text), chars, where)
+    if chars[-1][-1] != " ":
+        chars.append(" ")
+        where.append(len(text))
+    return "".join(chars), where
+
+
+def _folded_ascii(text: str) -> tuple[str, list[int]]:
+    """`_folded` for ASCII text without "&": its words, lowercased, one space after each
+    coming from the character that ends the word."""
+    words, where = [], [0]
+    for m in _ASCII_WORD.finditer(text.lower()):
+        words.append(m.group())
+        where.extend(range(m.start(), m.end() + 1))
+    return (f" {' '.join(words)} " if words else " "), where
+
+
+def _fold_between(text: str, start: int, end: int, chars: list[str], where: list[int]) -> None:
+    """Fold `text[start:end]` (no ASCII letter or digit run inside) onto `chars`, a space
+    only where the last folded character is none."""
+    gap = text[start:end]
+    if gap.isascii() and "&" not in gap:
+        if gap and chars[-1][-1] != " ":
+            chars.append(" ")  # punctuation and spaces fold to one space
+            where.append(start)
+        return
+    for i in range(start, end):
+        for c in fold_char(text[i]):
+            if not (c == " " and chars[-1][-1] == " "):
+                chars.append(c)
+                where.append(i)
 
 
 class Written:
@@ -24,24 +90,33 @@ class Written:
     character mapped back to the character it came from."""
 
     def __init__(self, text: str):
-        chars, where = [" "], [0]
-        for i, ch in enumerate(text):
-            for c in fold_char(ch):
-                if not (c == " " and chars[-1] == " "):
-                    chars.append(c)
-                    where.append(i)
-        if chars[-1] != " ":
-            chars.append(" ")
-            where.append(len(text))
-        self.raw, self.text, self.where = text, "".join(chars), where
+        self.raw, self.text, self.where = text, *_folded(text)
+        # The question's windows are asked of the answer several times over (widening,
+        # naming, resolving overlaps): each phrase is folded and looked up once.
+        self._folds: dict[str, str] = {}
+        self._contains: dict[str, bool] = {}
+        self._spans: dict[str, list[tuple[int, int]]] = {}
         self._names: dict[str, list[tuple[int, int]]] = {}
 
+    def _fold(self, phrase: str) -> str:
+        key = self._folds.get(phrase)
+        if key is None:
+            key = self._folds[phrase] = fold(phrase)
+        return key
+
     def __contains__(self, phrase: str) -> bool:
-        return fold(phrase) in self.text
+        found = self._contains.get(phrase)
+        if found is None:
+            found = self._contains[phrase] = self._fold(phrase) in self.text
+        return found
 
     def spans(self, phrase: str) -> list[tuple[int, int]]:
         """Where the answer writes `phrase`, as character spans of the raw text."""
-        key = fold(phrase)
+        if phrase not in self._spans:
+            self._spans[phrase] = self._find(self._fold(phrase))
+        return self._spans[phrase]
+
+    def _find(self, key: str) -> list[tuple[int, int]]:
         if key.strip() == "":
             return []
         out, pos = [], self.text.find(key)
@@ -54,7 +129,11 @@ class Written:
         """The spans that write `phrase` as a whole name: capitalised at both ends, title
         words only, no capitalised word glued on either side (a first name inside a full name)."""
         if phrase not in self._names:
-            self._names[phrase] = [s for s in self.spans(phrase) if self._is_name(*s)]
+            # A span opens on the raw character its first folded letter came from, so a
+            # name's span opens on a capital or a digit: the rest are no name, untested.
+            raw = self.raw
+            self._names[phrase] = [s for s in self.spans(phrase)
+                                   if _GLUE.match(raw, s[0]) and self._is_name(*s)]
         return self._names[phrase]
 
     def lowercase(self, phrase: str) -> bool:
@@ -62,7 +141,7 @@ class Written:
         return any(not any(c.isupper() for c in self.raw[s:e]) for s, e in self.spans(phrase))
 
     def _is_name(self, start: int, end: int) -> bool:
-        if re.search(r"[\"“”()\[\]\n]", self.raw[start:end]):
+        if _BRACKET_OR_QUOTE.search(self.raw, start, end):
             return False  # a quoted nickname inside a name does not write the nickname's name
         words = [w.strip(".,:;!?'‘’") for w in self.raw[start:end].split()]
         words = [w for w in words if w]
@@ -71,11 +150,11 @@ class Written:
         if not all(_CAP_WORD.match(w) or w.lower() in TITLE_SMALL_WORDS for w in words):
             return False
         tail = self.raw[end:end + NEAR]
-        after = re.match(r"\s*(\S+)", tail)
+        after = _NEXT_WORD.match(tail)
         # A capitalised word on either side makes it part of a longer name; a bracket or
         # quote between them is a boundary.
         glued = (after and _GLUE.match(after.group(1)) and tail[:1] == " ",
-                 re.match(r"[-–]?\w|['’]s [A-Z]", tail))  # a word hyphenated onto another
+                 _RUNS_ON.match(tail))  # a word hyphenated onto another
         return not any(glued) and not self.glued_before(start)
 
     def glued_before(self, start: int) -> bool:
@@ -86,7 +165,7 @@ class Written:
             return True
         words = head.split()
         word = words[-1].lstrip("\"“‘'([") if words else ""
-        return bool(_GLUE.match(word) and re.search(r"(?:\w|[a-z]['’])$", word)
+        return bool(_GLUE.match(word) and _WORD_END.search(word)
                     and word not in ("The", "A", "An")
                     and not head.rstrip().rstrip("\"'”’)]").endswith((".", ":", "!", "?")))
 
