@@ -35,7 +35,7 @@ EngineOpt = Annotated[str, typer.Option("--engine", help="Where records are audi
 
 def llm_default(field: str) -> Any:
     """The default of one LLM endpoint option (`AuditorConfig.llm`), for its CLI flag."""
-    from ..llm.endpoint import EndpointConfig
+    from ..llm.options import EndpointConfig
 
     return EndpointConfig.model_fields[field].default
 

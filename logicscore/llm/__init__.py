@@ -2,6 +2,7 @@
 
     prompts.py   versioned prompt files, read from the wheel or the checkout, and their hash
     cache.py     the on-disk answer cache keyed by (model, prompt hash, input)
+    options.py   the endpoint's options (EndpointConfig), light enough for CLI start-up
     endpoint.py  one OpenAI-compatible endpoint: structured output, retries, budget, batches
     judge.py     the `llm` determinateness judge (the `llm` extractor is extract/llm.py)
     plan.py      `--estimate`: the calls and tokens a run would make

@@ -10,8 +10,11 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import sqlite3
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import sqlite3
 
 
 def default_dir() -> Path:
@@ -36,6 +39,8 @@ class AnswerCache:
 
     def _conn(self) -> sqlite3.Connection:
         if self._db is None:
+            import sqlite3  # on first use: most runs never open the cache
+
             self.path.parent.mkdir(parents=True, exist_ok=True)
             # One process writes from the event loop's thread; the sync path may run it in a
             # worker thread, so the connection is not tied to the thread that opened it.

@@ -15,22 +15,21 @@ the cache, the signature, a log line or an error message (messages are scrubbed 
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import random
 import re
 import time
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ValidationError
 
 from ..errors import ConfigError, LLMError, LogicscoreError, ParseError, Timeout
 from .cache import AnswerCache, default_dir, key
+from .options import EndpointConfig
 from .prompts import Prompt
 
 KEY_ENV = "OPENAI_API_KEY"
@@ -38,23 +37,6 @@ KEY_ENV = "OPENAI_API_KEY"
 NO_KEY = "unused"
 _FENCE = re.compile(r"^\s*```(?:json)?\s*(.*?)\s*```\s*$", re.DOTALL)
 _SCHEMA_WORDS = ("json_schema", "response_format", "schema")
-
-
-class EndpointConfig(BaseModel):
-    """Options of the endpoint the LLM stages share (`AuditorConfig.llm`)."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    base_url: str | None = Field(None, description="OpenAI-compatible base URL (None: OpenAI's)")
-    model: str | None = Field(None, description="model id, as the server names it")
-    timeout: float = Field(60.0, gt=0, description="seconds one HTTP call may take")
-    retries: int = Field(3, ge=0, description="retries of a call after 429, 5xx, timeout or no connection")
-    max_retry_wait: float = Field(60.0, ge=0, description="longest wait between retries (seconds)")
-    concurrency: int = Field(4, ge=1, description="calls in flight at once within a batch")
-    max_calls: int | None = Field(None, ge=0, description="hard budget of HTTP calls per run")
-    cache: bool = Field(True, description="read and write the answer cache")
-    cache_dir: str | None = Field(None, description="cache folder (default ~/.cache/logicscore/llm)")
-    offline: bool = Field(False, description="never call: a cache miss is an LLMError")
 
 
 @dataclass(frozen=True)
@@ -143,6 +125,8 @@ class Endpoint:
             return results
         if not todo:
             return results
+        import asyncio  # here, not at the top: the rules path builds an Endpoint and never calls it
+
         client = self._client()
         gate = asyncio.Semaphore(self.config.concurrency)
 
@@ -257,6 +241,8 @@ class Endpoint:
         todo = [i for i, r in enumerate(results) if r is None]
         if not todo:
             return [r for r in results if r is not None]
+        import asyncio  # here, not at the top: the rules path builds an Endpoint and never calls it
+
         client = self._client()
         gate = asyncio.Semaphore(self.config.concurrency)
 
@@ -377,6 +363,9 @@ def _scrub(message: str) -> str:
 
 def _run_sync(coro: Any) -> Any:
     """Run `coro` to the end from sync code, also when the caller is inside an event loop."""
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+
     try:
         asyncio.get_running_loop()
     except RuntimeError:
