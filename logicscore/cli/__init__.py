@@ -11,6 +11,7 @@ every check that can refuse the run has passed.
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 from typing import Annotated
@@ -70,6 +71,19 @@ def main() -> None:
         say(f"Error: internal error ({type(exc).__name__}: {exc}); please report it "
             "(LOGICSCORE_TRACEBACK=1 shows the traceback)", "red")
         sys.exit(1)
+    finally:
+        skip_last_collection()
+
+
+def skip_last_collection() -> None:
+    """Leave every object out of the interpreter's collection at exit.
+
+    The command is done and its files are closed; that last collection would walk every
+    object the run made (about 0.2 s of CPU after 336 answers, the time of 20 answers) only
+    to free memory the process's exit frees anyway. Exit handlers, stream flushing and
+    module teardown still run.
+    """
+    gc.freeze()
 
 
 # The command modules register themselves on `app`, in the order `--help` lists them.
