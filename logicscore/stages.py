@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Mapping
+from functools import cache
 from importlib.metadata import entry_points
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
@@ -125,9 +126,16 @@ class SpacyPipeline:
 def available(kind: str) -> dict[str, str]:
     """Every stage name of `kind` with its import path: built-ins, then entry points."""
     table = dict(_builtin(kind))
-    for ep in entry_points(group=f"logicscore.{kind}s"):
+    for ep in _plugins().select(group=f"logicscore.{kind}s"):
         table.setdefault(ep.name, ep.value)
     return table
+
+
+@cache
+def _plugins() -> Any:
+    """The installed packages' entry points, read once per process: each read scans every
+    installed distribution, and an Auditor builds five stages."""
+    return entry_points()
 
 
 def stage_class(kind: str, name: str) -> Any:
