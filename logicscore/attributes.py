@@ -22,7 +22,7 @@ KEY_ATTRS = ("TAG", "LOWER", "DEP", "IS_SPACE")
 FACTORY = "logicscore_attribute_table"
 # Distinct token rows remembered; a long run starts over past this (a row's attributes
 # depend on the row alone, so forgetting changes nothing but time).
-MAX_ROWS = 100_000
+MAX_ROWS = 20_000
 
 View = tuple[str, str, str, bool]  # a token's (tag, lower, dep, is_space)
 Test = Callable[[View], bool]

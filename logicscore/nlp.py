@@ -195,7 +195,7 @@ def _pieces(text: str) -> Iterator[str]:
     yield text[start:]
 
 
-MAX_LEMMAS = 50_000  # words remembered by `lemmatizer`; past it, it starts over
+MAX_LEMMAS = 20_000  # words remembered by `lemmatizer`; past it, it starts over
 
 
 def lemmatizer(nlp: spacy.Language) -> Callable[[Any], str]:
