@@ -107,7 +107,12 @@ def proper_runs(doc: Any) -> list[Candidate]:
 def is_proper(tok: Any) -> bool:
     """Whether `tok` is a word of a name: a proper noun, an unknown word, or a capitalised
     noun where a name stands."""
-    tag, pos = tok.tag_, tok.pos_
+    pos = tok.pos_
+    if pos != "PROPN" and not tok.is_title and not tok.text[:1].isupper():
+        # Most words: neither a proper noun nor capitalised, so neither an unknown word
+        # (which opens on a capital) nor a capitalised noun.
+        return False
+    tag = tok.tag_
     if tag in ("WDT", "WP", "WP$", "WRB") or tok.lower_ in WH_WORDS:
         return False
     if pos == "PROPN":

@@ -44,6 +44,8 @@ _LOWER_HEAD = re.compile(r"^(?:[a-z][\w-]*\s+)+")
 _LOWER_TAIL = re.compile(r"(?:(?:'s|’s)?\s+[a-z][\w-]*)+$")
 # A model or series number continues the name before it; a year is an edition, not a name.
 _MODEL_NUMBER = re.compile(r" (?!1\d{3}\b|20\d{2}\b)\d{1,4}\b(?![.,:]?\d|%| ?-)")
+# A name ending on a connector word ("… of") keeps its lowercase tail.
+_CONNECTOR_ENDS = tuple(sorted(f" {w}" for w in CONNECTORS))
 GENERIC_LABELS = frozenset({"NORP", "LANGUAGE"})
 # A rank, office or role written alone ("Captain", "the Senator", "Actress and daughter of …")
 # says what someone is, not who. A monarch's title alone also names bands and ships.
@@ -161,7 +163,7 @@ def trim(doc: Any, cand: Candidate) -> Candidate | None:
         if m:
             start += m.end()
         m = _LOWER_TAIL.search(text[start:end])
-        if m and not text[start:end].endswith(tuple(f" {w}" for w in CONNECTORS)):
+        if m and not text[start:end].endswith(_CONNECTOR_ENDS):
             end -= len(m.group(0))
     return cand.moved(start, end) if end > start else None
 
