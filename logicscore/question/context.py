@@ -40,10 +40,13 @@ def widen(doc: Any, spans: list[Candidate], written: Written) -> list[Candidate]
     # What the windows ask of each token, read once for all of them: capitalised or a
     # number; a mark no name runs across; a title word (capitalised, or the small words
     # of titles).
-    capital = [t.is_title or _digits(t) for t in toks]
-    stops = [t.text in ("?", ",", ";", "(", ")", ":") for t in toks]
-    title = [t.is_title or t.like_num or t.is_upper or t.lower_ in TITLE_CONNECTORS
-             or t.text in ("'s", "’s", "&", "-") for t in toks]
+    capital, stops, title = [], [], []
+    for t in toks:
+        word, titled = t.text, t.is_title
+        capital.append(titled or any(map(str.isdigit, word)))
+        stops.append(word in ("?", ",", ";", "(", ")", ":"))
+        title.append(titled or t.like_num or t.is_upper or t.lower_ in TITLE_CONNECTORS
+                     or word in ("'s", "’s", "&", "-"))
     wide: list[Candidate] = []
     for span in spans:
         start, end = span.start, span.end

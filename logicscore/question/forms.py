@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from ..lexicon.function_words import CONNECTORS, TITLE_CONNECTORS, WH_WORDS
@@ -41,8 +41,8 @@ class Candidate:
 
     def moved(self, start: int | None = None, end: int | None = None) -> Candidate:
         """The same candidate with other offsets."""
-        return replace(self, start=self.start if start is None else start,
-                       end=self.end if end is None else end)
+        return Candidate(self.start if start is None else start,
+                         self.end if end is None else end, self.label)
 
     @property
     def width(self) -> int:

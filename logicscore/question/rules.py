@@ -111,11 +111,12 @@ def wh_names(doc: Any) -> list[Candidate]:
     "The", is part of a name ("a song by The Who", "an episode of Doctor Who"): a wh-word
     that asks is written lowercase there."""
     out: list[Candidate] = []
+    before = None  # the token before `tok`
     for tok in doc:
-        before = doc[tok.i - 1] if tok.i > 0 else None
         if (tok.lower_ in WH_WORDS and tok.is_title and before is not None and before.is_title
                 and (before.i != before.sent.start or before.lower_ == "the")):
-            out.append(Candidate(doc[tok.i - 1].idx, token_end(tok), "PROPN"))
+            out.append(Candidate(before.idx, token_end(tok), "PROPN"))
+        before = tok
     return out
 
 
@@ -178,7 +179,8 @@ def model_number(doc: Any, cand: Candidate) -> Candidate:
 
 def needs_capital(doc: Any, cand: Candidate) -> Candidate | None:
     """Lowercase words alone name no specific thing."""
-    if cand.quoted or any(ch.isupper() or ch.isdigit() for ch in doc_text(doc)[cand.start:cand.end]):
+    text = doc_text(doc)[cand.start:cand.end]
+    if cand.quoted or any(map(str.isupper, text)) or any(map(str.isdigit, text)):
         return cand
     return None
 

@@ -48,7 +48,14 @@ def _folded(text: str) -> tuple[str, list[int]]:
     for m in _ASCII_WORD.finditer(text):
         start, end = m.span()
         if start > done:
-            _fold_between(text, done, start, chars, where)
+            gap = text[done:start]
+            if gap.isascii() and "&" not in gap:
+                # (`_fold_between` of the common gap, a space or a mark, inline.)
+                if chars[-1][-1] != " ":
+                    chars.append(" ")
+                    where.append(done)
+            else:
+                _fold_between(text, done, start, chars, where)
         chars.append(m.group().lower())
         where.extend(range(start, end))
         done = end
@@ -103,6 +110,7 @@ class Written:
         # from one word share the answer's offsets that word opens on.
         self._free_after: dict[int, bool] = {}
         self._free_before: dict[int, bool] = {}
+        self._title_words: dict[str, bool] = {}
 
     def folded(self, phrase: str) -> str:
         """`fold(phrase)`, folded once per phrase."""
@@ -158,9 +166,19 @@ class Written:
         words = [w for w in words if w]
         if not words or not (_CAP_WORD.match(words[0]) and _CAP_WORD.match(words[-1])):
             return False
-        if not all(_CAP_WORD.match(w) or w.lower() in TITLE_SMALL_WORDS for w in words):
+        # (Both ends are capitalised: the words between are left to test.)
+        if len(words) > 2 and not all(map(self._title_word, words[1:-1])):
             return False
         return self._ends_free(end) and self._opens_free(start)
+
+    def _title_word(self, word: str) -> bool:
+        """`word` may stand inside a title: capitalised, or a small word of titles. The
+        answer's words recur in span after span: each is read once."""
+        titled = self._title_words.get(word)
+        if titled is None:
+            titled = self._title_words[word] = bool(
+                _CAP_WORD.match(word) or word.lower() in TITLE_SMALL_WORDS)
+        return titled
 
     def _ends_free(self, end: int) -> bool:
         """No capitalised word runs on after `end`."""
