@@ -51,7 +51,7 @@ def widen(doc: Any, spans: list[Candidate], written: Written) -> list[Candidate]
     for span in spans:
         start, end = span.start, span.end
         a, b = starts.get(start), ends.get(end)
-        if a is None or b is None or span.quoted or is_generic(text[start:end]):
+        if a is None or b is None or span.quoted:
             continue
         best = None
         for i in range(max(0, a - 3), a + 1):
@@ -72,14 +72,18 @@ def widen(doc: Any, spans: list[Candidate], written: Written) -> list[Candidate]
                 # Title words only, never a description between two names.
                 if not all(title[i:j + 1]):
                     continue
+                # Only a wider window than the best yet is worth the tests below.
+                if (i, j) == (a, b) or (best is not None and j - i <= best[1] - best[0]):
+                    continue
                 # A window never cuts another candidate in two.
-                lo, hi = first.idx, token_end(toks[j])
+                lo, hi = bounds[0][i], bounds[1][j]
                 if any(s.start < hi and lo < s.end and not s.within(lo, hi) for s in spans):
                     continue
-                if (i, j) != (a, b) and (best is None or j - i > best[1] - best[0]) and (
-                        text[lo:hi] in written):
+                if text[lo:hi] in written:
                     best = (i, j)
-        if best is not None:
+        # A generic span (a nationality, a year) is never widened: asked only of a span the
+        # answer would widen.
+        if best is not None and not is_generic(text[start:end]):
             wide.append(Candidate(toks[best[0]].idx, token_end(toks[best[1]]), "CONTEXT"))
     return longest_first(wide + spans)
 
