@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import re
 from pathlib import Path
 
@@ -85,6 +86,20 @@ def test_lexicon_fold(text, expected):
 def test_lexicon_key_is_folded_characters_joined(text):
     # The offset map of a long answer folds one character at a time; it must agree with key.
     assert " ".join("".join(fold_char(c) for c in text).split()) == key(text)
+
+
+def test_lexicon_key_of_ascii_text_is_the_general_key():
+    # ASCII text is keyed bytewise; it must key exactly as the accent-folding path keys it,
+    # control characters, "&" and the separators `str.split` knows included.
+    def general(text: str) -> str:
+        return " ".join(re.sub(r"[^0-9a-z]", " ", fold(text.replace("&", " and "))).split())
+
+    rnd = random.Random(7)
+    alphabet = "aZ09 &.-'\t\n\x0b\x0c\x1c\x1d\x1e\x1f\x00\x7f"
+    texts = ["".join(rnd.choice(alphabet) for _ in range(rnd.randint(0, 12))) for _ in range(3000)]
+    texts += ["".join(chr(rnd.randint(0, 127)) for _ in range(rnd.randint(0, 20))) for _ in range(3000)]
+    texts += ["Thelma & Louise", "AT&T", "R&B", "  Avengers:  Age of Ultron!  "]
+    assert all(key.__wrapped__(t) == general(t) for t in texts)
 
 
 @pytest.mark.parametrize("word,expected", [

@@ -12,6 +12,8 @@ import unicodedata
 from functools import lru_cache
 
 _NON_ALNUM = re.compile(r"[^0-9a-z]")
+# `_NON_ALNUM` as a byte table: each ASCII byte but a digit or a lowercase letter is a space.
+_KEY_BYTES = bytes(c if 48 <= c <= 57 or 97 <= c <= 122 else 32 for c in range(256))
 
 
 def fold(text: str) -> str:
@@ -36,7 +38,13 @@ def fold_char(ch: str) -> str:
 def key(text: str) -> str:
     """The text key of a name: folded, "&" read as "and", every other mark a space, words
     joined by single spaces ("Avengers: Age of Ultron" → "avengers age of ultron")."""
-    return " ".join(_NON_ALNUM.sub(" ", fold(text.replace("&", " and "))).split())
+    if "&" in text:
+        text = text.replace("&", " and ")
+    if text.isascii():
+        # ASCII text folds to its lowercase (no accents to strip, `casefold` is `lower`
+        # there): keyed bytewise, every byte but a digit or a lowercase letter a space.
+        return b" ".join(text.lower().encode().translate(_KEY_BYTES).split()).decode()
+    return " ".join(_NON_ALNUM.sub(" ", fold(text)).split())
 
 
 # Irregular forms of the relation words, for `stem`.

@@ -17,7 +17,7 @@ from ..lexicon.text import fold_char
 from ..nlp import doc_text, token_bounds, unknown_word
 from .forms import JOINING_WORDS, Candidate, longest_first, token_end
 from .rules import disambiguator_spans, epithet_spans
-from .written import Written, fold, opens_sentence
+from .written import Written, opens_sentence
 
 _WINDOW_STOP = JOINING_WORDS | frozenset({"'s", "’s"})
 _INNER_PUNCT = frozenset({"-", "&", "'", "’", ",", ":", "–", "—", "/", "!", "."})
@@ -27,27 +27,31 @@ _PREPOSITIONS = frozenset({"in", "on", "at", "for", "from", "with", "to", "by", 
 
 
 def _digits(tok: Any) -> bool:
-    return any(ch.isdigit() for ch in tok.text)
+    return any(map(str.isdigit, tok.text))
 
 
 def widen(doc: Any, spans: list[Candidate], written: Written) -> list[Candidate]:
     """Replace candidates by the longest window around them that the context writes out."""
     toks = list(doc)
-    starts = {t.idx: t.i for t in toks}
-    ends = {token_end(t): t.i for t in toks}
+    bounds = token_bounds(doc)
+    starts = {a: i for i, a in enumerate(bounds[0])}
+    ends = {b: i for i, b in enumerate(bounds[1])}
     text = doc_text(doc)
     # What the windows ask of each token, read once for all of them: capitalised or a
     # number; a mark no name runs across; a title word (capitalised, or the small words
     # of titles).
-    capital = [t.is_title or _digits(t) for t in toks]
-    stops = [t.text in ("?", ",", ";", "(", ")", ":") for t in toks]
-    title = [t.is_title or t.like_num or t.is_upper or t.lower_ in TITLE_CONNECTORS
-             or t.text in ("'s", "’s", "&", "-") for t in toks]
+    capital, stops, title = [], [], []
+    for t in toks:
+        word, titled = t.text, t.is_title
+        capital.append(titled or any(map(str.isdigit, word)))
+        stops.append(word in ("?", ",", ";", "(", ")", ":"))
+        title.append(titled or t.like_num or t.is_upper or t.lower_ in TITLE_CONNECTORS
+                     or word in ("'s", "’s", "&", "-"))
     wide: list[Candidate] = []
     for span in spans:
         start, end = span.start, span.end
         a, b = starts.get(start), ends.get(end)
-        if a is None or b is None or span.quoted or is_generic(text[start:end]):
+        if a is None or b is None or span.quoted:
             continue
         best = None
         for i in range(max(0, a - 3), a + 1):
@@ -68,14 +72,18 @@ def widen(doc: Any, spans: list[Candidate], written: Written) -> list[Candidate]
                 # Title words only, never a description between two names.
                 if not all(title[i:j + 1]):
                     continue
+                # Only a wider window than the best yet is worth the tests below.
+                if (i, j) == (a, b) or (best is not None and j - i <= best[1] - best[0]):
+                    continue
                 # A window never cuts another candidate in two.
-                lo, hi = first.idx, token_end(toks[j])
+                lo, hi = bounds[0][i], bounds[1][j]
                 if any(s.start < hi and lo < s.end and not s.within(lo, hi) for s in spans):
                     continue
-                if (i, j) != (a, b) and (best is None or j - i > best[1] - best[0]) and (
-                        text[lo:hi] in written):
+                if text[lo:hi] in written:
                     best = (i, j)
-        if best is not None:
+        # A generic span (a nationality, a year) is never widened: asked only of a span the
+        # answer would widen.
+        if best is not None and not is_generic(text[start:end]):
             wide.append(Candidate(toks[best[0]].idx, token_end(toks[best[1]]), "CONTEXT"))
     return longest_first(wide + spans)
 
@@ -86,14 +94,7 @@ def named_windows(doc: Any, spans: list[Candidate], written: Written) -> list[Ca
     single word counts only when lowercase in the question and no dictionary word."""
     toks, text = list(doc), doc_text(doc)
     found: list[Candidate] = []
-    # Epithets and dates belong to no title; a parenthesis after a name says which one is
-    # meant, it names nothing asked.
-    barred = [*epithet_spans(text), *disambiguator_spans(text)]
-    dates = {t.i: e.start for e in doc.ents if e.label_ in ("DATE", "TIME") for t in e}
-    datey = {i for i in dates if doc[i].is_digit or doc[i].lower_ in CALENDAR_WORDS}
-    places = {e.start for e in doc.ents if e.label_ in ("GPE", "LOC")}
-    # The names the answer writes among the candidates, read once: no window cuts one.
-    named = [(a, b) for a, b in _bare(doc, spans) if written.names(text[a:b])]
+    bars = _Bars(doc, spans, written)
     words, lowers, puncts, lowercase = _marks(toks)
     starts, ends = token_bounds(doc)
     for i, first in enumerate(toks):
@@ -107,39 +108,69 @@ def named_windows(doc: Any, spans: list[Candidate], written: Written) -> list[Ca
             if puncts[j] and words[j] not in _INNER_PUNCT:
                 break
             lowered = lowered or lowercase[j]
-            if not (words[j][:1].isalnum() or lowers[j] in ("n't", "n’t")):
+            if not (words[j][:1].isalnum() or lowers[j] in ("n't", "n’t")) or (
+                    lowers[j] in _WINDOW_STOP):
                 continue
-            if lowers[j] in _WINDOW_STOP:
-                continue
-            if j == i and (not lowered or not unknown_word(_Capitalised(first))):
-                continue  # single capitalised words are the other detectors' job
             lo, hi = starts[i], ends[j]
             if text[lo:hi] not in written:
                 # The cheapest test (`_window_named` asks it first). Past a word boundary every
                 # longer window folds to this one and more words: the answer writes none either.
-                if _parted(text, hi) and fold(text[lo:hi]) != "  ":
+                if _parted(text, hi) and written.folded(text[lo:hi]) != "  ":
                     break
                 continue
-            window = toks[i:j + 1]
-            # (Most questions hold no epithet, bracket, date or place: each test waits for one.)
-            if (barred and any(a < hi and lo < b for a, b in barred)) or (datey and any(
-                    t.i in datey for t in window) and (
-                    len({dates.get(t.i, -1) for t in window}) > 1)):
+            if j == i and (not lowered or not unknown_word(_Capitalised(first))):
+                continue  # single capitalised words are the other detectors' job
+            # Only a window the answer writes as a name passes `_window_named`: asked before
+            # the dearer tests below.
+            if not written.names(text[lo:hi]) or bars.dated_or_barred(i, j, lo, hi):
                 continue
             # The wh-phrase's noun is what is asked, not a name.
             if i > 0 and lowers[i - 1] in ("what", "which", "whose") and first.is_lower:
                 continue
+            if bars.second_place(i, j, words) or bars.cuts_name(lo, hi):
+                continue
             if any(s.start <= lo and hi <= s.end and _cuts(doc, toks, (lo, hi), s, written) for s in spans):
-                continue
-            # Nor may it cut a name the answer writes.
-            if any(a < lo < b < hi or lo < a < hi < b for a, b in named):
-                continue
-            # A place after a comma is a second name (a town, then its state).
-            if places and any(t.text == "," and t.i + 1 in places for t in window):
                 continue
             if _window_named(doc, toks, i, j, spans, written):
                 found.append(Candidate(lo, hi, "CASED"))
     return found
+
+
+class _Bars:
+    """What keeps a question's window from being one title, read once per question (most
+    questions hold no epithet, bracket, date or place: each test waits for one)."""
+
+    def __init__(self, doc: Any, spans: list[Candidate], written: Written):
+        text = doc_text(doc)
+        # Epithets and dates belong to no title; a parenthesis after a name says which one
+        # is meant, it names nothing asked.
+        self.barred = [*epithet_spans(text), *disambiguator_spans(text)]
+        self.dates = {t.i: e.start for e in doc.ents if e.label_ in ("DATE", "TIME") for t in e}
+        self.datey = {i for i in self.dates if doc[i].is_digit or doc[i].lower_ in CALENDAR_WORDS}
+        self.places = {e.start for e in doc.ents if e.label_ in ("GPE", "LOC")}
+        self._doc, self._spans, self._written = doc, spans, written
+        self._named: list[tuple[int, int]] | None = None
+
+    def dated_or_barred(self, i: int, j: int, lo: int, hi: int) -> bool:
+        """Tokens `i..j` (characters [lo, hi)) overlap an epithet or a bracket, or span two dates."""
+        if self.barred and any(a < hi and lo < b for a, b in self.barred):
+            return True
+        return bool(self.datey) and any(k in self.datey for k in range(i, j + 1)) and len(
+            {self.dates.get(k, -1) for k in range(i, j + 1)}) > 1
+
+    def second_place(self, i: int, j: int, words: list[str]) -> bool:
+        """A place after a comma in tokens `i..j` is a second name (a town, then its state)."""
+        return bool(self.places) and any(
+            words[k] == "," and k + 1 in self.places for k in range(i, j + 1))
+
+    def cuts_name(self, lo: int, hi: int) -> bool:
+        """The window cuts a name the answer writes among the candidates (those read once,
+        when a window first gets this far)."""
+        if self._named is None:
+            text = doc_text(self._doc)
+            self._named = [(a, b) for a, b in _bare(self._doc, self._spans)
+                           if self._written.names(text[a:b])]
+        return any(a < lo < b < hi or lo < a < hi < b for a, b in self._named)
 
 
 def _marks(toks: list[Any]) -> tuple[list[str], list[str], list[bool], list[bool]]:

@@ -109,7 +109,8 @@ def detect(question: str, nlp: Any, context: str | None = None,
 
 
 def _generic(doc: Any, span: Candidate, question: str, rules: Rules) -> bool:
-    return any(rule.apply(doc, span, clean(question[span.start:span.end])) for rule in rules.generic)
+    name = clean(question[span.start:span.end])
+    return any(rule.apply(doc, span, name) for rule in rules.generic)
 
 
 def candidates(doc: Any, rules: Rules = RULES) -> list[Candidate]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from ..lexicon.function_words import CONNECTORS, TITLE_CONNECTORS, WH_WORDS
@@ -41,8 +41,8 @@ class Candidate:
 
     def moved(self, start: int | None = None, end: int | None = None) -> Candidate:
         """The same candidate with other offsets."""
-        return replace(self, start=self.start if start is None else start,
-                       end=self.end if end is None else end)
+        return Candidate(self.start if start is None else start,
+                         self.end if end is None else end, self.label)
 
     @property
     def width(self) -> int:
@@ -107,7 +107,12 @@ def proper_runs(doc: Any) -> list[Candidate]:
 def is_proper(tok: Any) -> bool:
     """Whether `tok` is a word of a name: a proper noun, an unknown word, or a capitalised
     noun where a name stands."""
-    tag, pos = tok.tag_, tok.pos_
+    pos = tok.pos_
+    if pos != "PROPN" and not tok.is_title and not tok.text[:1].isupper():
+        # Most words: neither a proper noun nor capitalised, so neither an unknown word
+        # (which opens on a capital) nor a capitalised noun.
+        return False
+    tag = tok.tag_
     if tag in ("WDT", "WP", "WP$", "WRB") or tok.lower_ in WH_WORDS:
         return False
     if pos == "PROPN":

@@ -44,6 +44,8 @@ _LOWER_HEAD = re.compile(r"^(?:[a-z][\w-]*\s+)+")
 _LOWER_TAIL = re.compile(r"(?:(?:'s|’s)?\s+[a-z][\w-]*)+$")
 # A model or series number continues the name before it; a year is an edition, not a name.
 _MODEL_NUMBER = re.compile(r" (?!1\d{3}\b|20\d{2}\b)\d{1,4}\b(?![.,:]?\d|%| ?-)")
+# A name ending on a connector word ("… of") keeps its lowercase tail.
+_CONNECTOR_ENDS = tuple(sorted(f" {w}" for w in CONNECTORS))
 GENERIC_LABELS = frozenset({"NORP", "LANGUAGE"})
 # A rank, office or role written alone ("Captain", "the Senator", "Actress and daughter of …")
 # says what someone is, not who. A monarch's title alone also names bands and ships.
@@ -109,11 +111,12 @@ def wh_names(doc: Any) -> list[Candidate]:
     "The", is part of a name ("a song by The Who", "an episode of Doctor Who"): a wh-word
     that asks is written lowercase there."""
     out: list[Candidate] = []
+    before = None  # the token before `tok`
     for tok in doc:
-        before = doc[tok.i - 1] if tok.i > 0 else None
         if (tok.lower_ in WH_WORDS and tok.is_title and before is not None and before.is_title
                 and (before.i != before.sent.start or before.lower_ == "the")):
-            out.append(Candidate(doc[tok.i - 1].idx, token_end(tok), "PROPN"))
+            out.append(Candidate(before.idx, token_end(tok), "PROPN"))
+        before = tok
     return out
 
 
@@ -161,7 +164,7 @@ def trim(doc: Any, cand: Candidate) -> Candidate | None:
         if m:
             start += m.end()
         m = _LOWER_TAIL.search(text[start:end])
-        if m and not text[start:end].endswith(tuple(f" {w}" for w in CONNECTORS)):
+        if m and not text[start:end].endswith(_CONNECTOR_ENDS):
             end -= len(m.group(0))
     return cand.moved(start, end) if end > start else None
 
@@ -176,7 +179,8 @@ def model_number(doc: Any, cand: Candidate) -> Candidate:
 
 def needs_capital(doc: Any, cand: Candidate) -> Candidate | None:
     """Lowercase words alone name no specific thing."""
-    if cand.quoted or any(ch.isupper() or ch.isdigit() for ch in doc_text(doc)[cand.start:cand.end]):
+    text = doc_text(doc)[cand.start:cand.end]
+    if cand.quoted or any(map(str.isupper, text)) or any(map(str.isdigit, text)):
         return cand
     return None
 

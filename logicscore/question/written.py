@@ -48,7 +48,14 @@ def _folded(text: str) -> tuple[str, list[int]]:
     for m in _ASCII_WORD.finditer(text):
         start, end = m.span()
         if start > done:
-            _fold_between(text, done, start, chars, where)
+            gap = text[done:start]
+            if gap.isascii() and "&" not in gap:
+                # (`_fold_between` of the common gap, a space or a mark, inline.)
+                if chars[-1][-1] != " ":
+                    chars.append(" ")
+                    where.append(done)
+            else:
+                _fold_between(text, done, start, chars, where)
         chars.append(m.group().lower())
         where.extend(range(start, end))
         done = end
@@ -95,10 +102,18 @@ class Written:
         # naming, resolving overlaps): each phrase is folded and looked up once.
         self._folds: dict[str, str] = {}
         self._contains: dict[str, bool] = {}
+        # Spans and names depend on the phrase's fold alone: kept by fold, a phrase written
+        # in another case or with other marks is looked up once.
         self._spans: dict[str, list[tuple[int, int]]] = {}
         self._names: dict[str, list[tuple[int, int]]] = {}
+        # Whether a name may end (open) at an offset, by offset: the question's windows
+        # from one word share the answer's offsets that word opens on.
+        self._free_after: dict[int, bool] = {}
+        self._free_before: dict[int, bool] = {}
+        self._title_words: dict[str, bool] = {}
 
-    def _fold(self, phrase: str) -> str:
+    def folded(self, phrase: str) -> str:
+        """`fold(phrase)`, folded once per phrase."""
         key = self._folds.get(phrase)
         if key is None:
             key = self._folds[phrase] = fold(phrase)
@@ -107,14 +122,16 @@ class Written:
     def __contains__(self, phrase: str) -> bool:
         found = self._contains.get(phrase)
         if found is None:
-            found = self._contains[phrase] = self._fold(phrase) in self.text
+            found = self._contains[phrase] = self.folded(phrase) in self.text
         return found
 
     def spans(self, phrase: str) -> list[tuple[int, int]]:
         """Where the answer writes `phrase`, as character spans of the raw text."""
-        if phrase not in self._spans:
-            self._spans[phrase] = self._find(self._fold(phrase))
-        return self._spans[phrase]
+        key = self.folded(phrase)
+        found = self._spans.get(key)
+        if found is None:
+            found = self._spans[key] = self._find(key)
+        return found
 
     def _find(self, key: str) -> list[tuple[int, int]]:
         if key.strip() == "":
@@ -128,13 +145,15 @@ class Written:
     def names(self, phrase: str) -> list[tuple[int, int]]:
         """The spans that write `phrase` as a whole name: capitalised at both ends, title
         words only, no capitalised word glued on either side (a first name inside a full name)."""
-        if phrase not in self._names:
+        key = self.folded(phrase)
+        found = self._names.get(key)
+        if found is None:
             # A span opens on the raw character its first folded letter came from, so a
             # name's span opens on a capital or a digit: the rest are no name, untested.
             raw = self.raw
-            self._names[phrase] = [s for s in self.spans(phrase)
-                                   if _GLUE.match(raw, s[0]) and self._is_name(*s)]
-        return self._names[phrase]
+            found = self._names[key] = [s for s in self.spans(phrase)
+                                        if _GLUE.match(raw, s[0]) and self._is_name(*s)]
+        return found
 
     def lowercase(self, phrase: str) -> bool:
         """The answer also writes `phrase` in lowercase: a common phrase there."""
@@ -147,15 +166,39 @@ class Written:
         words = [w for w in words if w]
         if not words or not (_CAP_WORD.match(words[0]) and _CAP_WORD.match(words[-1])):
             return False
-        if not all(_CAP_WORD.match(w) or w.lower() in TITLE_SMALL_WORDS for w in words):
+        # (Both ends are capitalised: the words between are left to test.)
+        if len(words) > 2 and not all(map(self._title_word, words[1:-1])):
             return False
-        tail = self.raw[end:end + NEAR]
-        after = _NEXT_WORD.match(tail)
-        # A capitalised word on either side makes it part of a longer name; a bracket or
-        # quote between them is a boundary.
-        glued = (after and _GLUE.match(after.group(1)) and tail[:1] == " ",
-                 _RUNS_ON.match(tail))  # a word hyphenated onto another
-        return not any(glued) and not self.glued_before(start)
+        return self._ends_free(end) and self._opens_free(start)
+
+    def _title_word(self, word: str) -> bool:
+        """`word` may stand inside a title: capitalised, or a small word of titles. The
+        answer's words recur in span after span: each is read once."""
+        titled = self._title_words.get(word)
+        if titled is None:
+            titled = self._title_words[word] = bool(
+                _CAP_WORD.match(word) or word.lower() in TITLE_SMALL_WORDS)
+        return titled
+
+    def _ends_free(self, end: int) -> bool:
+        """No capitalised word runs on after `end`."""
+        free = self._free_after.get(end)
+        if free is None:
+            tail = self.raw[end:end + NEAR]
+            after = _NEXT_WORD.match(tail)
+            # A capitalised word on either side makes it part of a longer name; a bracket
+            # or quote between them is a boundary.
+            glued = (after and _GLUE.match(after.group(1)) and tail[:1] == " ",
+                     _RUNS_ON.match(tail))  # a word hyphenated onto another
+            free = self._free_after[end] = not any(glued)
+        return free
+
+    def _opens_free(self, start: int) -> bool:
+        """No capitalised word runs into `start` (`glued_before`)."""
+        free = self._free_before.get(start)
+        if free is None:
+            free = self._free_before[start] = not self.glued_before(start)
+        return free
 
     def glued_before(self, start: int) -> bool:
         """A capitalised word runs into `start`, other than an article or the last word of
@@ -163,8 +206,8 @@ class Written:
         head = self.raw[max(0, start - NEAR):start]
         if head and (head[-1].isalnum() or head[-1] in "-–"):
             return True
-        words = head.split()
-        word = words[-1].lstrip("\"“‘'([") if words else ""
+        last = head.rsplit(None, 1)  # the word before `start`, if any
+        word = last[-1].lstrip("\"“‘'([") if last else ""
         return bool(_GLUE.match(word) and _WORD_END.search(word)
                     and word not in ("The", "A", "An")
                     and not head.rstrip().rstrip("\"'”’)]").endswith((".", ":", "!", "?")))
