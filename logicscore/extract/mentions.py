@@ -3,26 +3,31 @@
 
 from __future__ import annotations
 
+import functools
 import re
+import weakref
+from bisect import bisect_left
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..lexicon.dates import MONTH_PATTERN
+from ..lexicon.dates import MONTH_PATTERN, MONTH_WORDS
 from ..lexicon.generic import is_generic
 from ..lexicon.kinds import DESCRIPTOR_NOUNS
 from ..lexicon.names import ARTICLES, is_title_words
 from ..lexicon.numbers import MENTION_NUMBER_WORDS
 from ..models import LITERAL_KINDS
+from ..nlp import doc_text
 from ..normalize import coref
 from ..question.forms import proper_runs
 from .trims import trim
 
 # Whole dates: NER often drops the day inside a "(1 March 1943 – 4 May 2012)" range.
-_DATE = re.compile(r"\b(?:\d{1,2}\s+%s,?\s+\d{3,4}|%s\s+\d{1,2},\s+\d{3,4})\b"
-                   % (MONTH_PATTERN, MONTH_PATTERN))
+# Both start with a digit or a month's capital: a lookahead on those skips other text fast.
+_DATE = re.compile(r"(?=[\d%s])\b(?:\d{1,2}\s+%s,?\s+\d{3,4}|%s\s+\d{1,2},\s+\d{3,4})\b"
+                   % ("".join(sorted({m[0].upper() for m in MONTH_WORDS})), MONTH_PATTERN, MONTH_PATTERN))
 # A span of years written as one word, which NER often leaves untagged: "(1505–1572)".
-_YEARS = re.compile(r"(?<![\w.,–-])\d{3,4}[–-]\d{2,4}(?![\w.,–-]*\d)")
+_YEARS = re.compile(r"(?=\d)(?<![\w.,–-])\d{3,4}[–-]\d{2,4}(?![\w.,–-]*\d)")
 _QUOTED = re.compile(r"\"([^\"]{2,120})\"|“([^”]{2,120})”")
 KIND = {
     "PERSON": "person", "GPE": "place", "LOC": "place", "FAC": "place", "ORG": "org",
@@ -74,11 +79,34 @@ class Parse:
     tokens: list[Any]
     text: str
     ents: tuple[Any, ...]
+    starts: list[int]  # each token's first character
+    ends: list[int]  # and the character after its last
 
     @classmethod
     def of(cls, doc: Any) -> Parse:
-        tokens = list(doc)
-        return cls(doc, tokens, "".join(t.text_with_ws for t in tokens), tuple(doc.ents))
+        from spacy.attrs import LENGTH, SPACY
+
+        # A token starts where the one before ends, plus its trailing space: two columns
+        # of one array, not two attribute reads per token.
+        ends, starts = [], []
+        at = 0
+        for length, space in (doc.to_array([LENGTH, SPACY]).tolist() if len(doc) else ()):
+            starts.append(at)
+            at += length
+            ends.append(at)
+            at += space
+        return cls(doc, list(doc), doc_text(doc), tuple(doc.ents), starts, ends)
+
+    def span(self, start: int, end: int) -> tuple[int, int] | None:
+        """The tokens wholly inside characters [start, end), as `doc.char_span(start, end,
+        alignment_mode="contract")` finds them, or None when there are none. Most spans
+        proposed start and end on token edges: two bisections find those, without a Span."""
+        starts, ends = self.starts, self.ends
+        s, e = bisect_left(starts, start), bisect_left(ends, end) + 1
+        if s < e <= len(starts) and starts[s] == start and ends[e - 1] == end:
+            return s, e
+        span = self.doc.char_span(start, end, alignment_mode="contract")
+        return (span.start, span.end) if span is not None and len(span) else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,9 +159,9 @@ def whole_dates(p: Parse, wanted: Wanted) -> list[Found]:
     """Full dates and year ranges, which NER cuts or leaves untagged."""
     out: list[Found] = []
     for m in (*_DATE.finditer(p.text), *_YEARS.finditer(p.text)):
-        span = p.doc.char_span(m.start(), m.end(), alignment_mode="contract")
-        if span is not None and len(span):
-            out.append(Found(span.start, span.end, 1, "DATE"))
+        span = p.span(m.start(), m.end())
+        if span is not None:
+            out.append(Found(*span, 1, "DATE"))
     return out
 
 
@@ -155,9 +183,9 @@ def proper_noun_runs(p: Parse, wanted: Wanted) -> list[Found]:
     """Runs of proper nouns NER missed."""
     out: list[Found] = []
     for start, end, _ in proper_runs(p.tokens):  # it reads the tokens in order, nothing else
-        span = p.doc.char_span(start, end, alignment_mode="contract")
-        if span is not None and len(span):
-            out.append(Found(span.start, span.end, 3))
+        span = p.span(start, end)
+        if span is not None:
+            out.append(Found(*span, 3))
     return out
 
 
@@ -182,6 +210,8 @@ def find_mentions(doc: Any, hints: list[str], make_doc: Any,
     taken = [False] * len(doc)
     out: list[Placed] = []
     for f in sorted(found, key=lambda f: (f.priority > 0, f.start - f.end, f.priority, f.start)):
+        if all(taken[f.start:f.end]):
+            continue  # trimming only narrows a span: it would be taken (or empty) still
         s, e = trim(p.tokens, f.start, f.end, f.priority)
         if s >= e or any(taken[s:e]):
             continue
@@ -253,7 +283,6 @@ def _phrase_hits(doc: Any, phrases: list[str], make_doc: Any,
     """Token spans where `phrases` occur: case-insensitive, except for short or all-capital
     ones ("US" must not match the pronoun "us")."""
     from spacy.lang.en.stop_words import STOP_WORDS as _STOP_WORDS
-    from spacy.matcher import PhraseMatcher
 
     # "Inception (film)" is written "Inception" in most answers.
     variants = {h.strip() for h in phrases}
@@ -274,15 +303,16 @@ def _phrase_hits(doc: Any, phrases: list[str], make_doc: Any,
     exact = sorted(v for v in variants if len(v) <= 3 or v.isupper())
     loose = sorted(v for v in variants if v not in exact)
     hits: list[tuple[int, int]] = []
-    for attr, group in (("ORTH", exact), ("LOWER", loose)):
+    for column, group in ((0, exact), (1, loose)):
         if group:
-            matcher = PhraseMatcher(doc.vocab, attr=attr)
-            matcher.add("HINT", [make_doc(v) for v in group])
-            hits += [(s, e) for _, s, e in matcher(doc)]
-    generic = {v.lower() for v in variants if is_generic(v)}
+            words = doc_word_ids(doc)[column]
+            hits += _occurrences(words, [_word_ids(make_doc, v)[column] for v in group])
+    generic: set[str] | None = None  # the generic variants, read only to carve
     out = []
     for s, e in sorted(set(hits)):
         if carve:
+            if generic is None:
+                generic = {v.lower() for v in variants if is_generic(v)}
             # A nationality answer inside a name NER reads as one organisation or place is
             # not that answer (an airline named for its country); before a plain noun it is.
             ent = doc[s].ent_type_
@@ -293,6 +323,50 @@ def _phrase_hits(doc: Any, phrases: list[str], make_doc: Any,
         elif _name_part(doc, s - 1) or _name_part(doc, e):
             continue  # a question entity inside a longer name is not that entity ("Mach")
         out.append((s, e))
+    return out
+
+
+_WORD_IDS: weakref.WeakKeyDictionary[Any, tuple[list[int], list[int]]] = weakref.WeakKeyDictionary()
+
+
+def doc_word_ids(doc: Any) -> tuple[list[int], list[int]]:
+    """Each token's ORTH and LOWER ids, read once per Doc: the phrase hints and the short
+    answers are both matched on them."""
+    ids = _WORD_IDS.get(doc)
+    if ids is None:
+        from spacy.attrs import LOWER, ORTH
+
+        rows = doc.to_array([ORTH, LOWER]).tolist() if len(doc) else []
+        ids = _WORD_IDS[doc] = ([r[0] for r in rows], [r[1] for r in rows])
+    return ids
+
+
+@functools.lru_cache(maxsize=4096)
+def _word_ids(make_doc: Any, phrase: str) -> tuple[list[int], list[int]]:
+    """The ORTH and LOWER ids of `phrase` as `make_doc` tokenizes it: the same question
+    entities and answers come back across records, and tokenizing is most of the cost.
+    Callers never change the lists."""
+    tokens = list(make_doc(phrase))
+    return [t.orth for t in tokens], [t.lower for t in tokens]
+
+
+def _occurrences(words: list[int], patterns: list[list[int]]) -> list[tuple[int, int]]:
+    """Every token span [s, e) of `words` equal to one of `patterns`, overlapping ones too,
+    as spaCy's PhraseMatcher finds them (one match per span and pattern; empty patterns
+    match nothing)."""
+    out: list[tuple[int, int]] = []
+    for pattern in patterns:
+        if not pattern:
+            continue
+        first, n = pattern[0], len(pattern)
+        at = -1
+        while True:
+            try:
+                at = words.index(first, at + 1)
+            except ValueError:
+                break
+            if words[at:at + n] == pattern:
+                out.append((at, at + n))
     return out
 
 
