@@ -270,9 +270,11 @@ def dictionary(nlp: spacy.Language) -> frozenset[str]:
 def unknown_word(tok: Any) -> bool:
     """A capitalised word no English dictionary form explains: an invented or foreign name
     the small model mis-tags ("Lomling directed …" as a verb, "Navines" as a plural noun)."""
-    words = _WORDS.get(id(tok.vocab))
     text = tok.text
-    if not words or not tok.is_alpha or len(text) < 3 or not text[0].isupper() or tok.is_stop:
+    if len(text) < 3 or not text[0].isupper():
+        return False  # most words: asked first, as it needs no lexeme attribute
+    words = _WORDS.get(id(tok.vocab))
+    if not words or not tok.is_alpha or tok.is_stop:
         return False
     low = text.lower()
     if low in words:
