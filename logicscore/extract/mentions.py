@@ -3,9 +3,7 @@
 
 from __future__ import annotations
 
-import functools
 import re
-import weakref
 from bisect import bisect_left
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -20,6 +18,7 @@ from ..models import LITERAL_KINDS
 from ..nlp import doc_text
 from ..normalize import coref
 from ..question.forms import proper_runs
+from .phrases import occurrences, phrase_ids, word_ids
 from .trims import trim
 
 # Whole dates: NER often drops the day inside a "(1 March 1943 – 4 May 2012)" range.
@@ -305,8 +304,8 @@ def _phrase_hits(doc: Any, phrases: list[str], make_doc: Any,
     hits: list[tuple[int, int]] = []
     for column, group in ((0, exact), (1, loose)):
         if group:
-            words = doc_word_ids(doc)[column]
-            hits += _occurrences(words, [_word_ids(make_doc, v)[column] for v in group])
+            words = word_ids(doc)[column]
+            hits += occurrences(words, [phrase_ids(make_doc, v)[column] for v in group])
     generic: set[str] | None = None  # the generic variants, read only to carve
     out = []
     for s, e in sorted(set(hits)):
@@ -323,50 +322,6 @@ def _phrase_hits(doc: Any, phrases: list[str], make_doc: Any,
         elif _name_part(doc, s - 1) or _name_part(doc, e):
             continue  # a question entity inside a longer name is not that entity ("Mach")
         out.append((s, e))
-    return out
-
-
-_WORD_IDS: weakref.WeakKeyDictionary[Any, tuple[list[int], list[int]]] = weakref.WeakKeyDictionary()
-
-
-def doc_word_ids(doc: Any) -> tuple[list[int], list[int]]:
-    """Each token's ORTH and LOWER ids, read once per Doc: the phrase hints and the short
-    answers are both matched on them."""
-    ids = _WORD_IDS.get(doc)
-    if ids is None:
-        from spacy.attrs import LOWER, ORTH
-
-        rows = doc.to_array([ORTH, LOWER]).tolist() if len(doc) else []
-        ids = _WORD_IDS[doc] = ([r[0] for r in rows], [r[1] for r in rows])
-    return ids
-
-
-@functools.lru_cache(maxsize=4096)
-def _word_ids(make_doc: Any, phrase: str) -> tuple[list[int], list[int]]:
-    """The ORTH and LOWER ids of `phrase` as `make_doc` tokenizes it: the same question
-    entities and answers come back across records, and tokenizing is most of the cost.
-    Callers never change the lists."""
-    tokens = list(make_doc(phrase))
-    return [t.orth for t in tokens], [t.lower for t in tokens]
-
-
-def _occurrences(words: list[int], patterns: list[list[int]]) -> list[tuple[int, int]]:
-    """Every token span [s, e) of `words` equal to one of `patterns`, overlapping ones too,
-    as spaCy's PhraseMatcher finds them (one match per span and pattern; empty patterns
-    match nothing)."""
-    out: list[tuple[int, int]] = []
-    for pattern in patterns:
-        if not pattern:
-            continue
-        first, n = pattern[0], len(pattern)
-        at = -1
-        while True:
-            try:
-                at = words.index(first, at + 1)
-            except ValueError:
-                break
-            if words[at:at + n] == pattern:
-                out.append((at, at + n))
     return out
 
 
