@@ -25,11 +25,11 @@ def test_occurrences_are_the_phrase_matcher_matches_overlapping_ones_too():
     nlp = spacy.blank("en")
     doc = nlp(TEXT)
     for column, attr in ((0, "ORTH"), (1, "LOWER")):
-        found = occurrences(word_ids(doc)[column],
+        found = occurrences(word_ids(doc, column),
                             [phrase_ids(nlp.make_doc, p)[column] for p in PHRASES])
         assert set(found) == _matcher_spans(nlp, doc, attr)
         assert len(found) == len(set(found))  # each span once per pattern
-    assert (10, 12) in occurrences(word_ids(doc)[0], [phrase_ids(nlp.make_doc, "New York")[0]])
+    assert (10, 12) in occurrences(word_ids(doc, 0), [phrase_ids(nlp.make_doc, "New York")[0]])
 
 
 def test_occurrences_at_the_ends_and_of_nothing():

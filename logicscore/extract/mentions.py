@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from bisect import bisect_left
 from collections.abc import Callable
@@ -277,17 +278,19 @@ _NOT_NAMES = frozenset({"", "NORP", "LANGUAGE", "DATE", "TIME", "CARDINAL", "ORD
 _OPEN_ABBREVIATION = re.compile(r"(?:^|\s)(?:[A-Za-z]\.)+[A-Za-z]$")
 
 
-def _phrase_hits(doc: Any, phrases: list[str], make_doc: Any,
-                 carve: bool) -> list[tuple[int, int]]:
-    """Token spans where `phrases` occur: case-insensitive, except for short or all-capital
-    ones ("US" must not match the pronoun "us")."""
+_DISAMBIGUATED = re.compile(r"\s*\([^)]*\)\s*$")
+
+
+@functools.lru_cache(maxsize=4096)
+def _variants(phrase: str) -> frozenset[str]:
+    """The ways a question entity or answer string may be written in the answer (each
+    string's own: `_phrase_hits` takes the union of its phrases')."""
     from spacy.lang.en.stop_words import STOP_WORDS as _STOP_WORDS
 
     # "Inception (film)" is written "Inception" in most answers.
-    variants = {h.strip() for h in phrases}
-    variants |= {re.sub(r"\s*\([^)]*\)\s*$", "", h).strip() for h in phrases}
+    variants = {phrase.strip(), _DISAMBIGUATED.sub("", phrase).strip()}
     # "Thelma and Louise" is also written "Thelma & Louise".
-    variants |= {re.sub(r" and ", " & ", v) for v in variants} | {
+    variants |= {v.replace(" and ", " & ") for v in variants} | {
         v.replace(" & ", " and ") for v in variants}
     # A question drops an abbreviation's last stop before its own words ("in Washington, D.C
     # that …"); the answer writes it.
@@ -295,8 +298,15 @@ def _phrase_hits(doc: Any, phrases: list[str], make_doc: Any,
     # A short answer such as "a" or "it" would match every article or pronoun (the stop list
     # is asked directly: what the vocab has met depends on earlier texts); a number word
     # ("five") or a title of three capitalised words or more ("When Can I Go") is kept.
-    variants = {v for v in variants if any(ch.isalnum() for ch in v) and (is_title_words(v) or not all(
-        w in _STOP_WORDS and w not in MENTION_NUMBER_WORDS for w in v.lower().split()))}
+    return frozenset(v for v in variants if any(ch.isalnum() for ch in v) and (is_title_words(v) or not all(
+        w in _STOP_WORDS and w not in MENTION_NUMBER_WORDS for w in v.lower().split())))
+
+
+def _phrase_hits(doc: Any, phrases: list[str], make_doc: Any,
+                 carve: bool) -> list[tuple[int, int]]:
+    """Token spans where `phrases` occur: case-insensitive, except for short or all-capital
+    ones ("US" must not match the pronoun "us")."""
+    variants: set[str] = set().union(*(_variants(h) for h in phrases))
     if not variants:
         return []
     exact = sorted(v for v in variants if len(v) <= 3 or v.isupper())
@@ -304,7 +314,7 @@ def _phrase_hits(doc: Any, phrases: list[str], make_doc: Any,
     hits: list[tuple[int, int]] = []
     for column, group in ((0, exact), (1, loose)):
         if group:
-            words = word_ids(doc)[column]
+            words = word_ids(doc, column)
             hits += occurrences(words, [phrase_ids(make_doc, v)[column] for v in group])
     generic: set[str] | None = None  # the generic variants, read only to carve
     out = []

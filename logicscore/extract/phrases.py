@@ -8,18 +8,21 @@ import functools
 import weakref
 from typing import Any
 
-_WORD_IDS: weakref.WeakKeyDictionary[Any, tuple[list[int], list[int]]] = weakref.WeakKeyDictionary()
+# Per Doc: each column asked for (0: ORTH, 1: LOWER), read at its first use.
+_WORD_IDS: weakref.WeakKeyDictionary[Any, dict[int, list[int]]] = weakref.WeakKeyDictionary()
 
 
-def word_ids(doc: Any) -> tuple[list[int], list[int]]:
-    """Each token's ORTH and LOWER ids, read once per Doc: the phrase hints and the short
-    answers are both matched on them."""
-    ids = _WORD_IDS.get(doc)
+def word_ids(doc: Any, column: int) -> list[int]:
+    """Each token's ORTH (column 0) or LOWER (column 1) id, read once per Doc: the phrase
+    hints and the short answers are both matched on them, and most only on LOWER."""
+    columns = _WORD_IDS.get(doc)
+    if columns is None:
+        columns = _WORD_IDS[doc] = {}
+    ids = columns.get(column)
     if ids is None:
         from spacy.attrs import LOWER, ORTH
 
-        rows = doc.to_array([ORTH, LOWER]).tolist() if len(doc) else []
-        ids = _WORD_IDS[doc] = ([r[0] for r in rows], [r[1] for r in rows])
+        ids = columns[column] = doc.to_array((ORTH, LOWER)[column]).tolist() if len(doc) else []
     return ids
 
 
