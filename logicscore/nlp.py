@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import importlib
 import importlib.util
 import weakref
@@ -276,7 +277,13 @@ def unknown_word(tok: Any) -> bool:
     words = _WORDS.get(id(tok.vocab))
     if not words or not tok.is_alpha or tok.is_stop:
         return False
-    low = text.lower()
+    return _unexplained(words, text.lower())
+
+
+@functools.lru_cache(maxsize=16384)
+def _unexplained(words: frozenset[str], low: str) -> bool:
+    """Whether no word of `words` is `low` or `low` less a suffix; names recur through a
+    text, so each is looked up once (`words` hashes by its contents once, then cached)."""
     if low in words:
         return False
     return not any(low.endswith(s) and low[:-len(s)] in words for s in _SUFFIXES if len(low) > len(s) + 2)
