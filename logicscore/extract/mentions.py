@@ -225,9 +225,8 @@ def find_mentions(doc: Any, hints: list[str], make_doc: Any,
 
 def _arg(p: Parse, s: int, e: int, kind: str) -> Arg:
     """The argument of the tokens [s, e): a span's text is the doc's text between its ends."""
-    span = p.doc[s:e]
-    return Arg(p.text[span.start_char:span.end_char], span.root.i, span.start_char, kind,
-               end=span.end_char)
+    start, end = p.starts[s], p.ends[e - 1]
+    return Arg(p.text[start:end], p.doc[s:e].root.i, start, kind, end=end)
 
 
 def _written_again(p: Parse, found: list[Placed], taken: list[bool]) -> list[Placed]:
