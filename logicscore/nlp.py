@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import importlib
 import importlib.util
 import weakref
@@ -270,11 +271,19 @@ def dictionary(nlp: spacy.Language) -> frozenset[str]:
 def unknown_word(tok: Any) -> bool:
     """A capitalised word no English dictionary form explains: an invented or foreign name
     the small model mis-tags ("Lomling directed …" as a verb, "Navines" as a plural noun)."""
-    words = _WORDS.get(id(tok.vocab))
     text = tok.text
-    if not words or not tok.is_alpha or len(text) < 3 or not text[0].isupper() or tok.is_stop:
+    if len(text) < 3 or not text[0].isupper():
+        return False  # most words: asked first, as it needs no lexeme attribute
+    words = _WORDS.get(id(tok.vocab))
+    if not words or not tok.is_alpha or tok.is_stop:
         return False
-    low = text.lower()
+    return _unexplained(words, text.lower())
+
+
+@functools.lru_cache(maxsize=16384)
+def _unexplained(words: frozenset[str], low: str) -> bool:
+    """Whether no word of `words` is `low` or `low` less a suffix; names recur through a
+    text, so each is looked up once (`words` hashes by its contents once, then cached)."""
     if low in words:
         return False
     return not any(low.endswith(s) and low[:-len(s)] in words for s in _SUFFIXES if len(low) > len(s) + 2)

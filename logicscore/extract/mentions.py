@@ -3,26 +3,31 @@
 
 from __future__ import annotations
 
+import functools
 import re
+from bisect import bisect_left
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..lexicon.dates import MONTH_PATTERN
+from ..lexicon.dates import MONTH_PATTERN, MONTH_WORDS
 from ..lexicon.generic import is_generic
 from ..lexicon.kinds import DESCRIPTOR_NOUNS
 from ..lexicon.names import ARTICLES, is_title_words
 from ..lexicon.numbers import MENTION_NUMBER_WORDS
 from ..models import LITERAL_KINDS
+from ..nlp import doc_text
 from ..normalize import coref
 from ..question.forms import proper_runs
+from .phrases import occurrences, phrase_ids, word_ids
 from .trims import trim
 
 # Whole dates: NER often drops the day inside a "(1 March 1943 – 4 May 2012)" range.
-_DATE = re.compile(r"\b(?:\d{1,2}\s+%s,?\s+\d{3,4}|%s\s+\d{1,2},\s+\d{3,4})\b"
-                   % (MONTH_PATTERN, MONTH_PATTERN))
+# Both start with a digit or a month's capital: a lookahead on those skips other text fast.
+_DATE = re.compile(r"(?=[\d%s])\b(?:\d{1,2}\s+%s,?\s+\d{3,4}|%s\s+\d{1,2},\s+\d{3,4})\b"
+                   % ("".join(sorted({m[0].upper() for m in MONTH_WORDS})), MONTH_PATTERN, MONTH_PATTERN))
 # A span of years written as one word, which NER often leaves untagged: "(1505–1572)".
-_YEARS = re.compile(r"(?<![\w.,–-])\d{3,4}[–-]\d{2,4}(?![\w.,–-]*\d)")
+_YEARS = re.compile(r"(?=\d)(?<![\w.,–-])\d{3,4}[–-]\d{2,4}(?![\w.,–-]*\d)")
 _QUOTED = re.compile(r"\"([^\"]{2,120})\"|“([^”]{2,120})”")
 KIND = {
     "PERSON": "person", "GPE": "place", "LOC": "place", "FAC": "place", "ORG": "org",
@@ -74,11 +79,34 @@ class Parse:
     tokens: list[Any]
     text: str
     ents: tuple[Any, ...]
+    starts: list[int]  # each token's first character
+    ends: list[int]  # and the character after its last
 
     @classmethod
     def of(cls, doc: Any) -> Parse:
-        tokens = list(doc)
-        return cls(doc, tokens, "".join(t.text_with_ws for t in tokens), tuple(doc.ents))
+        from spacy.attrs import LENGTH, SPACY
+
+        # A token starts where the one before ends, plus its trailing space: two columns
+        # of one array, not two attribute reads per token.
+        ends, starts = [], []
+        at = 0
+        for length, space in (doc.to_array([LENGTH, SPACY]).tolist() if len(doc) else ()):
+            starts.append(at)
+            at += length
+            ends.append(at)
+            at += space
+        return cls(doc, list(doc), doc_text(doc), tuple(doc.ents), starts, ends)
+
+    def span(self, start: int, end: int) -> tuple[int, int] | None:
+        """The tokens wholly inside characters [start, end), as `doc.char_span(start, end,
+        alignment_mode="contract")` finds them, or None when there are none. Most spans
+        proposed start and end on token edges: two bisections find those, without a Span."""
+        starts, ends = self.starts, self.ends
+        s, e = bisect_left(starts, start), bisect_left(ends, end) + 1
+        if s < e <= len(starts) and starts[s] == start and ends[e - 1] == end:
+            return s, e
+        span = self.doc.char_span(start, end, alignment_mode="contract")
+        return (span.start, span.end) if span is not None and len(span) else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,9 +159,9 @@ def whole_dates(p: Parse, wanted: Wanted) -> list[Found]:
     """Full dates and year ranges, which NER cuts or leaves untagged."""
     out: list[Found] = []
     for m in (*_DATE.finditer(p.text), *_YEARS.finditer(p.text)):
-        span = p.doc.char_span(m.start(), m.end(), alignment_mode="contract")
-        if span is not None and len(span):
-            out.append(Found(span.start, span.end, 1, "DATE"))
+        span = p.span(m.start(), m.end())
+        if span is not None:
+            out.append(Found(*span, 1, "DATE"))
     return out
 
 
@@ -155,9 +183,9 @@ def proper_noun_runs(p: Parse, wanted: Wanted) -> list[Found]:
     """Runs of proper nouns NER missed."""
     out: list[Found] = []
     for start, end, _ in proper_runs(p.tokens):  # it reads the tokens in order, nothing else
-        span = p.doc.char_span(start, end, alignment_mode="contract")
-        if span is not None and len(span):
-            out.append(Found(span.start, span.end, 3))
+        span = p.span(start, end)
+        if span is not None:
+            out.append(Found(*span, 3))
     return out
 
 
@@ -182,6 +210,8 @@ def find_mentions(doc: Any, hints: list[str], make_doc: Any,
     taken = [False] * len(doc)
     out: list[Placed] = []
     for f in sorted(found, key=lambda f: (f.priority > 0, f.start - f.end, f.priority, f.start)):
+        if all(taken[f.start:f.end]):
+            continue  # trimming only narrows a span: it would be taken (or empty) still
         s, e = trim(p.tokens, f.start, f.end, f.priority)
         if s >= e or any(taken[s:e]):
             continue
@@ -195,9 +225,8 @@ def find_mentions(doc: Any, hints: list[str], make_doc: Any,
 
 def _arg(p: Parse, s: int, e: int, kind: str) -> Arg:
     """The argument of the tokens [s, e): a span's text is the doc's text between its ends."""
-    span = p.doc[s:e]
-    return Arg(p.text[span.start_char:span.end_char], span.root.i, span.start_char, kind,
-               end=span.end_char)
+    start, end = p.starts[s], p.ends[e - 1]
+    return Arg(p.text[start:end], p.doc[s:e].root.i, start, kind, end=end)
 
 
 def _written_again(p: Parse, found: list[Placed], taken: list[bool]) -> list[Placed]:
@@ -248,18 +277,19 @@ _NOT_NAMES = frozenset({"", "NORP", "LANGUAGE", "DATE", "TIME", "CARDINAL", "ORD
 _OPEN_ABBREVIATION = re.compile(r"(?:^|\s)(?:[A-Za-z]\.)+[A-Za-z]$")
 
 
-def _phrase_hits(doc: Any, phrases: list[str], make_doc: Any,
-                 carve: bool) -> list[tuple[int, int]]:
-    """Token spans where `phrases` occur: case-insensitive, except for short or all-capital
-    ones ("US" must not match the pronoun "us")."""
+_DISAMBIGUATED = re.compile(r"\s*\([^)]*\)\s*$")
+
+
+@functools.lru_cache(maxsize=4096)
+def _variants(phrase: str) -> frozenset[str]:
+    """The ways a question entity or answer string may be written in the answer (each
+    string's own: `_phrase_hits` takes the union of its phrases')."""
     from spacy.lang.en.stop_words import STOP_WORDS as _STOP_WORDS
-    from spacy.matcher import PhraseMatcher
 
     # "Inception (film)" is written "Inception" in most answers.
-    variants = {h.strip() for h in phrases}
-    variants |= {re.sub(r"\s*\([^)]*\)\s*$", "", h).strip() for h in phrases}
+    variants = {phrase.strip(), _DISAMBIGUATED.sub("", phrase).strip()}
     # "Thelma and Louise" is also written "Thelma & Louise".
-    variants |= {re.sub(r" and ", " & ", v) for v in variants} | {
+    variants |= {v.replace(" and ", " & ") for v in variants} | {
         v.replace(" & ", " and ") for v in variants}
     # A question drops an abbreviation's last stop before its own words ("in Washington, D.C
     # that …"); the answer writes it.
@@ -267,22 +297,30 @@ def _phrase_hits(doc: Any, phrases: list[str], make_doc: Any,
     # A short answer such as "a" or "it" would match every article or pronoun (the stop list
     # is asked directly: what the vocab has met depends on earlier texts); a number word
     # ("five") or a title of three capitalised words or more ("When Can I Go") is kept.
-    variants = {v for v in variants if any(ch.isalnum() for ch in v) and (is_title_words(v) or not all(
-        w in _STOP_WORDS and w not in MENTION_NUMBER_WORDS for w in v.lower().split()))}
+    return frozenset(v for v in variants if any(ch.isalnum() for ch in v) and (is_title_words(v) or not all(
+        w in _STOP_WORDS and w not in MENTION_NUMBER_WORDS for w in v.lower().split())))
+
+
+def _phrase_hits(doc: Any, phrases: list[str], make_doc: Any,
+                 carve: bool) -> list[tuple[int, int]]:
+    """Token spans where `phrases` occur: case-insensitive, except for short or all-capital
+    ones ("US" must not match the pronoun "us")."""
+    variants: set[str] = set().union(*(_variants(h) for h in phrases))
     if not variants:
         return []
     exact = sorted(v for v in variants if len(v) <= 3 or v.isupper())
     loose = sorted(v for v in variants if v not in exact)
     hits: list[tuple[int, int]] = []
-    for attr, group in (("ORTH", exact), ("LOWER", loose)):
+    for column, group in ((0, exact), (1, loose)):
         if group:
-            matcher = PhraseMatcher(doc.vocab, attr=attr)
-            matcher.add("HINT", [make_doc(v) for v in group])
-            hits += [(s, e) for _, s, e in matcher(doc)]
-    generic = {v.lower() for v in variants if is_generic(v)}
+            words = word_ids(doc, column)
+            hits += occurrences(words, [phrase_ids(make_doc, v)[column] for v in group])
+    generic: set[str] | None = None  # the generic variants, read only to carve
     out = []
     for s, e in sorted(set(hits)):
         if carve:
+            if generic is None:
+                generic = {v.lower() for v in variants if is_generic(v)}
             # A nationality answer inside a name NER reads as one organisation or place is
             # not that answer (an airline named for its country); before a plain noun it is.
             ent = doc[s].ent_type_

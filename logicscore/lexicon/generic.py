@@ -3,6 +3,7 @@ numbers, ordinals and years ("American", "French", "1934", "first", "seven membe
 
 from __future__ import annotations
 
+import functools
 import re
 
 from .numbers import COUNT_WORDS, ORDINAL_WORDS
@@ -50,6 +51,9 @@ _QUANTITY = re.compile(
 _ORDINAL = re.compile(r"^\d+(?:st|nd|rd|th)$", re.I)
 
 
+# A pure function of the text, asked again of the same names by each stage (question
+# reading, mention carving, references): its answers are remembered.
+@functools.lru_cache(maxsize=16384)
 def is_generic(name: str) -> bool:
     """True for names that constrain but do not anchor: nationalities, languages, years,
     numbers and ordinals ("American", "1934", "first")."""
