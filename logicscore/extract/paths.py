@@ -4,6 +4,8 @@ tokens, and the one proposition a concluding sentence states."""
 
 from __future__ import annotations
 
+from bisect import bisect_left
+from functools import cached_property
 from typing import Any
 
 from ..lexicon.kinds import DESCRIPTOR_NOUNS, DESCRIPTORS
@@ -34,6 +36,19 @@ class Paths:
     _clause: dict[int, int]  # token index → its clause's predicate, as found
 
     # ---- clauses
+
+    @cached_property
+    def _maybe_preds(self) -> list[int]:
+        """The tokens labelled ROOT or a label of `_MAYBE_PRED`, in order: the only ones
+        `_pred_at` may call a predicate."""
+        return [i for i, dep in enumerate(self.tree.deps) if dep == "ROOT" or dep in _MAYBE_PRED]
+
+    def _preds_in(self, start: int, end: int) -> list[int]:
+        """The tokens start..end-1 that are predicates (`_pred_at`), trying only those whose
+        label a predicate may have."""
+        labelled = self._maybe_preds
+        lo, hi = bisect_left(labelled, start), bisect_left(labelled, end)
+        return [i for i in labelled[lo:hi] if self._pred_at(i)]
 
     def _pred_at(self, i: int) -> bool:
         """`_is_pred` of the token at index i; most labels rule it out without the token."""

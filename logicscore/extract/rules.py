@@ -270,8 +270,7 @@ class _Run(Paths, References):
         in_clause: dict[int, list[Arg]] = {}
         for a in args:
             in_clause.setdefault(self._clause_at(a.top), []).append(a)
-        preds = sorted(in_clause.keys() | {i for i in range(sent.start, sent.end)
-                                           if self._pred_at(i)})
+        preds = sorted(in_clause.keys() | set(self._preds_in(sent.start, sent.end)))
         for pi in preds:
             self._predicate(pi, in_clause.get(pi, []), base, props, covered)
         for outer, inner in nested(args, self.known):

@@ -209,12 +209,15 @@ def find_references(
     lemma = lemma or (lambda t: t.lemma_)
     sent_index = {s.start: i for i, s in enumerate(doc.sents)}
     refs: list[Reference] = []
-    for tok in doc:
-        # Most tokens are neither pronoun nor noun: their sentence and dependency are read
-        # only for a reference.
-        pos = tok.pos_
-        if pos not in ("PRON", "DET", "NOUN") or tok.i in blocked:
+    # Most tokens are neither pronoun nor noun: their parts of speech are read as one array
+    # of numbers, and a Token is built (its sentence and dependency read) only for a candidate.
+    strings = doc.vocab.strings
+    wanted = {strings[name]: name for name in ("PRON", "DET", "NOUN")}
+    for i, pos_id in enumerate(doc.to_array("POS").tolist()):
+        pos = wanted.get(pos_id)
+        if pos is None or i in blocked:
             continue
+        tok = doc[i]
         if pos != "NOUN":
             lower = tok.lower_
             kind: RefKind | None = (
