@@ -43,6 +43,16 @@ class Paths:
         `_pred_at` may call a predicate."""
         return [i for i, dep in enumerate(self.tree.deps) if dep == "ROOT" or dep in _MAYBE_PRED]
 
+    @cached_property
+    def _amods(self) -> dict[int, list[int]]:
+        """Token index → its children labelled "amod", in order: the only children
+        `misparsed_verb` may take for a verb."""
+        out: dict[int, list[int]] = {}
+        for i, dep in enumerate(self.tree.deps):
+            if dep == "amod":
+                out.setdefault(self.tree.heads[i], []).append(i)
+        return out
+
     def _preds_in(self, start: int, end: int) -> list[int]:
         """The tokens start..end-1 that are predicates (`_pred_at`), trying only those whose
         label a predicate may have."""
@@ -75,8 +85,8 @@ class Paths:
 
     def _clause_of(self, tok: Any) -> int:
         if tok.i not in self._clause:
-            verb = next((c for c in tok.children if misparsed_verb(c)), None) \
-                if tok.i in self.arg_at else None
+            verb = next((self.doc[c] for c in self._amods.get(tok.i, ())
+                         if misparsed_verb(self.doc[c])), None) if tok.i in self.arg_at else None
             if verb is not None:
                 self._clause[tok.i] = verb.i  # "…, starred Halo Garley": Garley is its object
                 return verb.i
