@@ -34,6 +34,7 @@ class Paths:
     lemma: Any
     arg_at: dict[int, Arg]
     _clause: dict[int, int]  # token index → its clause's predicate, as found
+    _pred: dict[int, bool]  # token index → `_is_pred` of it, as found
 
     # ---- clauses
 
@@ -61,9 +62,17 @@ class Paths:
         return [i for i in labelled[lo:hi] if self._pred_at(i)]
 
     def _pred_at(self, i: int) -> bool:
-        """`_is_pred` of the token at index i; most labels rule it out without the token."""
+        """`_is_pred` of the token at index i; most labels rule it out without the token.
+        Asked while the patterns run, once `arg_at` is final: a token's answer is kept."""
         dep = self.tree.deps[i]
-        return dep == "ROOT" or (dep in _MAYBE_PRED and self._is_pred(self.doc[i]))
+        if dep == "ROOT":
+            return True
+        if dep not in _MAYBE_PRED:
+            return False
+        pred = self._pred.get(i)
+        if pred is None:
+            pred = self._pred[i] = self._is_pred(self.doc[i])
+        return pred
 
     def _is_pred(self, tok: Any) -> bool:
         dep = tok.dep_  # spaCy decodes the label at each read

@@ -126,6 +126,7 @@ class _Run(Paths, References):
         self.tree = parse_tree(doc)
         self.arg_at: dict[int, Arg] = {}
         self._clause: dict[int, int] = {}
+        self._pred: dict[int, bool] = {}
         for m in self.mentions:
             for i in range(m.start, m.end):
                 self.arg_at[i] = m.arg
