@@ -94,6 +94,25 @@ def test_mention_rules_form_rule_is_needed(monkeypatch, table, rows, read):
         assert changed, f"no row of {name} needs it"
 
 
+@pytest.mark.parametrize("tok", [
+    "Oswin", "oswin", "Tarn", "of", "Ii", "ii", "Jnr", "Jr", "jr", "Sr", "Third", "third",
+    "Tenth", "Eleventh", "3rd", "1,200", "Voyager", "Mc", "Élodie", "Straße", "x", "Vii", "Iv",
+])
+def test_mention_rules_only_a_word_may_mark_is_given_to_markers(tok):
+    """`_join` gives a word to MARKERS only when `may_mark` says a rule may tag it: a word
+    it passes over is tagged by no rule, in any place of a name."""
+    norm = forms.fold(tok)
+    if forms.may_mark(tok, norm):
+        return
+    for pos in (0, 1):
+        for last in (False, True):
+            for nxt in ("", "of", "von"):
+                for flags in ((False, False, False), (True, True, True)):
+                    word = forms.Word(tok, norm, pos, tok[:1].isupper(), flags[0], flags[1],
+                                      last, nxt, flags[2])
+                    assert all(rule(word) is None for rule in forms.MARKERS), tok
+
+
 def test_mention_rules_legal_form_is_no_person_hint():
     assert not forms.analyze("Brevik Rovers F.C.").person_hint
     assert forms.analyze("B. R. Orlin").person_hint

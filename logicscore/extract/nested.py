@@ -16,8 +16,8 @@ from .mentions import Arg
 # "<Head> of <Name>": the head is a common or title word, the tail a name of its own.
 _OF = re.compile(r"\s+(?:of|de)\s+(?:the\s+)?(?=[A-Z])")  # never a year: "War of 1812"
 # A period of a language is a stage of that language.
-_PERIOD = re.compile(r"^(?:Old|Middle|Early|Late|Ancient|Classical|Medieval|Vulgar|Modern)\s+"
-                     r"(?=[A-Z]\w+$)")
+_PERIODS = ("Old", "Middle", "Early", "Late", "Ancient", "Classical", "Medieval", "Vulgar", "Modern")
+_PERIOD = re.compile(r"^(?:%s)\s+(?=[A-Z]\w+$)" % "|".join(_PERIODS))
 # A maker's name before a known name of two words or more.
 _MAKER = re.compile(r"^[A-Z][\w&.-]*\s+(?=[A-Z]\S*\s+\S)")
 
@@ -51,11 +51,15 @@ def _known_tail(arg: Arg, known: set[str], pattern: re.Pattern[str]) -> Arg | No
 
 def of_tail(arg: Arg, known: set[str]) -> Arg | None:
     """"X of Y" / "X de Y": the battle of a city, the governor of a state is about Y."""
+    if "of" not in arg.text and "de" not in arg.text:
+        return None  # what every match holds: most names are searched no further
     return _known_tail(arg, known, _OF)
 
 
 def period_tail(arg: Arg, known: set[str]) -> Arg | None:
     """"Middle Y": a period of a known language is that language's."""
+    if not arg.text.startswith(_PERIODS):
+        return None  # what every match starts with
     return _known_tail(arg, known, _PERIOD)
 
 

@@ -4,6 +4,8 @@ tokens, and the one proposition a concluding sentence states."""
 
 from __future__ import annotations
 
+from bisect import bisect_left
+from functools import cached_property
 from typing import Any
 
 from ..lexicon.kinds import DESCRIPTOR_NOUNS, DESCRIPTORS
@@ -32,13 +34,45 @@ class Paths:
     lemma: Any
     arg_at: dict[int, Arg]
     _clause: dict[int, int]  # token index → its clause's predicate, as found
+    _pred: dict[int, bool]  # token index → `_is_pred` of it, as found
 
     # ---- clauses
 
+    @cached_property
+    def _maybe_preds(self) -> list[int]:
+        """The tokens labelled ROOT or a label of `_MAYBE_PRED`, in order: the only ones
+        `_pred_at` may call a predicate."""
+        return [i for i, dep in enumerate(self.tree.deps) if dep == "ROOT" or dep in _MAYBE_PRED]
+
+    @cached_property
+    def _amods(self) -> dict[int, list[int]]:
+        """Token index → its children labelled "amod", in order: the only children
+        `misparsed_verb` may take for a verb."""
+        out: dict[int, list[int]] = {}
+        for i, dep in enumerate(self.tree.deps):
+            if dep == "amod":
+                out.setdefault(self.tree.heads[i], []).append(i)
+        return out
+
+    def _preds_in(self, start: int, end: int) -> list[int]:
+        """The tokens start..end-1 that are predicates (`_pred_at`), trying only those whose
+        label a predicate may have."""
+        labelled = self._maybe_preds
+        lo, hi = bisect_left(labelled, start), bisect_left(labelled, end)
+        return [i for i in labelled[lo:hi] if self._pred_at(i)]
+
     def _pred_at(self, i: int) -> bool:
-        """`_is_pred` of the token at index i; most labels rule it out without the token."""
+        """`_is_pred` of the token at index i; most labels rule it out without the token.
+        Asked while the patterns run, once `arg_at` is final: a token's answer is kept."""
         dep = self.tree.deps[i]
-        return dep == "ROOT" or (dep in _MAYBE_PRED and self._is_pred(self.doc[i]))
+        if dep == "ROOT":
+            return True
+        if dep not in _MAYBE_PRED:
+            return False
+        pred = self._pred.get(i)
+        if pred is None:
+            pred = self._pred[i] = self._is_pred(self.doc[i])
+        return pred
 
     def _is_pred(self, tok: Any) -> bool:
         dep = tok.dep_  # spaCy decodes the label at each read
@@ -60,8 +94,8 @@ class Paths:
 
     def _clause_of(self, tok: Any) -> int:
         if tok.i not in self._clause:
-            verb = next((c for c in tok.children if misparsed_verb(c)), None) \
-                if tok.i in self.arg_at else None
+            verb = next((self.doc[c] for c in self._amods.get(tok.i, ())
+                         if misparsed_verb(self.doc[c])), None) if tok.i in self.arg_at else None
             if verb is not None:
                 self._clause[tok.i] = verb.i  # "…, starred Halo Garley": Garley is its object
                 return verb.i

@@ -117,9 +117,8 @@ class References:
                 topic=self.topics.get(self.sent_of.get(top.i, -1)) is arg,
                 heads=heads, plural=arg.kind == "org" or root.tag_ in ("NNPS", "NNS"),
             ))
-        refs = coref.find_references(self.doc, blocked, self.lemma)
-        refs = [r for r in refs if r.token in self.sent_of]
-        refs = [replace(r, sentence=self.sent_of[r.token]) for r in refs]
+        # Numbered by this extraction's sentences; a token of none (blank text) refers to nothing.
+        refs = coref.find_references(self.doc, blocked, self.lemma, self.sent_of)
         for res in coref.resolve(antecedents, refs):
             r = res.ref
             self.arg_at[r.token] = Arg(res.to.name, r.token, r.start, res.to.kind, res, r.end)

@@ -13,7 +13,6 @@ from ..lexicon.names import KIN
 from ..lexicon.numbers import in_words
 from ..lexicon.pronouns import RELATIVE_PRONOUNS
 from ..models import LITERAL_KINDS, Pattern, Proposition, QARecord, Resolution
-from ..nlp import doc_text
 from ..normalize.mentions import DATE, normalize
 from ..stages import SpacyPipeline
 from . import Extraction, Mention
@@ -27,6 +26,8 @@ from .syntax import (HEADING, causal, cues, join_headings, lemma_by_token, mispa
                      parse_tree)
 
 _SUBJ = ("nsubj", "nsubjpass")
+# What `strip_citations` returns: the clean text, clean→original offsets, the markers.
+Stripped = tuple[str, list[int], list[tuple[int, list[str]]]]
 _GIVE_VERBS = frozenset({"earn", "win", "give", "award", "bring", "grant", "gain"})
 _MAKE_VERBS = frozenset({"direct", "produce", "co-direct"})
 _PATTERN_ORDER: tuple[Pattern, ...] = (
@@ -57,6 +58,9 @@ class RulesExtractor:
         self.spacy = spacy if spacy is not None else SpacyPipeline(model)
         self._lemma: Any = None
         self._docs: dict[str, Any] = {}  # the current window's parses, by long answer
+        # The current window's `strip_citations` results, by long answer: `prepare` strips
+        # each answer to parse it, `extract` needs the same text, offsets and markers.
+        self._stripped: dict[str, Stripped] = {}
 
     @property
     def nlp(self) -> Any:
@@ -70,10 +74,11 @@ class RulesExtractor:
         """Parse the window's long answers in one `nlp.pipe`; `extract` takes them from here."""
         from ..nlp import parse_many
 
-        self._docs = {}
+        self._docs, self._stripped = {}, {}
         if not self.spacy.loaded:
             return  # the first record loads it, as unbatched: its signature says so first
-        clean = {a: strip_citations(a)[0] for a in dict.fromkeys(r.long_answer for r in records)}
+        self._stripped = {a: strip_citations(a) for a in dict.fromkeys(r.long_answer for r in records)}
+        clean = {a: s[0] for a, s in self._stripped.items()}
         try:
             docs = parse_many(self.nlp, list(clean.values()))
         except Exception:  # noqa: BLE001 - each record then parses alone and fails alone
@@ -82,7 +87,8 @@ class RulesExtractor:
 
     def extract(self, record: QARecord, hints: list[str]) -> Extraction:
         """Decompose `record.long_answer` into propositions and entity mentions."""
-        clean, offsets, markers = strip_citations(record.long_answer)
+        stripped = self._stripped.get(record.long_answer)
+        clean, offsets, markers = stripped or strip_citations(record.long_answer)
         if len(clean) >= self.nlp.max_length:
             # The Auditor bounds input size (--max-chars); spaCy's own guard would turn a
             # deliberately raised limit into a crash.
@@ -96,19 +102,21 @@ class RulesExtractor:
             doc = parse(self.nlp, clean)
         # A count answered in digits may be written in words ("5": "five books").
         answers = (record.answer, *in_words(record.answer)) if record.answer.strip() else ()
-        return _Run(doc, hints, offsets, markers, self.nlp.make_doc, self._lemma,
+        return _Run(doc, clean, hints, offsets, markers, self.nlp.make_doc, self._lemma,
                     answers).extract()
 
 
 class _Run(Paths, References):
     """One extraction over one parsed long answer."""
 
-    def __init__(self, doc: Any, hints: list[str], offsets: list[int], markers: list,
+    def __init__(self, doc: Any, text: str, hints: list[str], offsets: list[int], markers: list,
                  make_doc: Any, lemma: Any, answers: tuple[str, ...] = ()):
+        """`text` is the one `doc` parsed (spaCy keeps every character, so it is `doc.text`,
+        which spaCy would join from the tokens)."""
         self.doc = doc
         self.lemma = lemma_by_token(lemma)
         self.offsets = offsets
-        self.text = doc_text(doc)
+        self.text = text
         # A sentence's text is a slice of the Doc's: spaCy would join its tokens at each read.
         self.sents = join_headings([s for s in doc.sents if self._text(s).strip()], self.text)
         self.sent_of = {i: n for n, s in enumerate(self.sents) for i in range(s.start, s.end)}
@@ -118,6 +126,7 @@ class _Run(Paths, References):
         self.tree = parse_tree(doc)
         self.arg_at: dict[int, Arg] = {}
         self._clause: dict[int, int] = {}
+        self._pred: dict[int, bool] = {}
         for m in self.mentions:
             for i in range(m.start, m.end):
                 self.arg_at[i] = m.arg
@@ -262,8 +271,7 @@ class _Run(Paths, References):
         in_clause: dict[int, list[Arg]] = {}
         for a in args:
             in_clause.setdefault(self._clause_at(a.top), []).append(a)
-        preds = sorted(in_clause.keys() | {i for i in range(sent.start, sent.end)
-                                           if self._pred_at(i)})
+        preds = sorted(in_clause.keys() | set(self._preds_in(sent.start, sent.end)))
         for pi in preds:
             self._predicate(pi, in_clause.get(pi, []), base, props, covered)
         for outer, inner in nested(args, self.known):

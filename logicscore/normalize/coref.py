@@ -6,7 +6,7 @@ in text order, so it can be tested without a model.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
@@ -20,7 +20,6 @@ from ..lexicon.kinds import (
 )
 from ..lexicon.pronouns import PERSON_PRONOUNS, PLURAL_PRONOUNS, THING_PRONOUNS
 from ..models import LITERAL_KINDS
-from ..nlp import sentence_start
 
 RefKind = Literal["person", "thing", "plural"]
 
@@ -198,6 +197,7 @@ def _person(
 
 def find_references(
     doc: Any, blocked: frozenset[int] | set[int] = frozenset(), lemma: Any = None,
+    sentence_of: Mapping[int, int] | None = None,
 ) -> list[Reference]:
     """Pronouns and bare definite descriptions in a parsed Doc.
 
@@ -205,16 +205,23 @@ def find_references(
         doc: a spaCy Doc with dependencies.
         blocked: token indices inside or attached to an entity mention (never references).
         lemma: token → lemma (default `Token.lemma_`), for parses that skip the lemmatizer.
+        sentence_of: token index → sentence number, for a caller that numbers the
+            sentences its own way (default: the Doc's sentences, every token); a token
+            it leaves out is no reference.
     """
     lemma = lemma or (lambda t: t.lemma_)
-    sent_index = {s.start: i for i, s in enumerate(doc.sents)}
+    if sentence_of is None:
+        sentence_of = {i: n for n, s in enumerate(doc.sents) for i in range(s.start, s.end)}
     refs: list[Reference] = []
-    for tok in doc:
-        # Most tokens are neither pronoun nor noun: their sentence and dependency are read
-        # only for a reference.
-        pos = tok.pos_
-        if pos not in ("PRON", "DET", "NOUN") or tok.i in blocked:
+    # Most tokens are neither pronoun nor noun: their parts of speech are read as one array
+    # of numbers, and a Token is built (its sentence and dependency read) only for a candidate.
+    strings = doc.vocab.strings
+    wanted = {strings[name]: name for name in ("PRON", "DET", "NOUN")}
+    for i, pos_id in enumerate(doc.to_array("POS").tolist()):
+        pos = wanted.get(pos_id)
+        if pos is None or i in blocked or i not in sentence_of:
             continue
+        tok = doc[i]
         if pos != "NOUN":
             lower = tok.lower_
             kind: RefKind | None = (
@@ -224,8 +231,7 @@ def find_references(
             )
             if kind is None or _pleonastic(tok):
                 continue
-            refs.append(Reference(tok.text, tok.idx, tok.idx + len(tok),
-                                  sent_index[sentence_start(tok)], kind,
+            refs.append(Reference(tok.text, tok.idx, tok.idx + len(tok), sentence_of[i], kind,
                                   subject=tok.dep_ in ("nsubj", "nsubjpass"), token=tok.i))
         # The article test first: a noun without one needs no lemma (the lemmatizer's
         # suffix rules are the costly part of this loop).
@@ -236,7 +242,7 @@ def find_references(
             start = doc[det].idx
             kind = "person" if head in PERSON_NOUNS else "thing"
             refs.append(Reference(doc[det:tok.i + 1].text, start, tok.idx + len(tok),
-                                  sent_index[sentence_start(tok)], kind, head=head,
+                                  sentence_of[i], kind, head=head,
                                   subject=tok.dep_ in ("nsubj", "nsubjpass"), token=tok.i))
     return refs
 

@@ -40,9 +40,9 @@ _BRACKETED = (re.compile(r"\([^()]*\)"), re.compile(r"\[[^\[\]]*\]"))
 _POSSESSIVE = re.compile(r"(?<=[^\W_])['’]s\b|(?<=s)['’](?=\s|$)")
 
 
-@dataclass(frozen=True)
-class Form:
-    """A mention analysed once: normalized tokens, which were capitalized, display text."""
+class Form(NamedTuple):
+    """A mention analysed once: normalized tokens, which were capitalized, display text.
+    (Immutable, and a tuple: one is built for each new text read.)"""
 
     key: str
     tokens: tuple[str, ...]
@@ -178,6 +178,15 @@ def generation(w: Word) -> str | None:
 
 
 MARKERS: tuple[Callable[[Word], str | None], ...] = (ordinal, number, regnal, generation)
+# A word some rule of MARKERS may tag starts with a digit (ordinal, number), is written in
+# capitals (regnal) or is one of these words (ordinal, generation); no other word is given
+# to the rules, which most words of a name are not.
+_MARKED_WORDS = frozenset(_ORDINAL_WORDS) | {"jr", "sr"}
+
+
+def may_mark(tok: str, norm: str) -> bool:
+    """Whether some rule of MARKERS may tag the word `tok` (folded: `norm`)."""
+    return norm[0].isdigit() or tok.isupper() or norm in _MARKED_WORDS
 
 
 # --- FINISHES: each runs once over the joined tokens -----------------------------------
@@ -233,7 +242,9 @@ def analyze(text: str) -> Form:
     if not raw:
         folded = fold(text).strip()
         return Form(folded, (folded,) if folded else (), (False,), frozenset(), text.strip(), False)
-    toks = ["and" if t == "&" else fold(t).replace(",", "") for t, _, _ in raw]
+    # `fold` of an ASCII word is its casefold: most words need no call.
+    toks = ["and" if t == "&" else (t.casefold() if t.isascii() else fold(t)).replace(",", "")
+            for t, _, _ in raw]
     if len(toks) == 1 and toks[0] in SMALL_NUMBERS[2:]:
         toks = [str(SMALL_NUMBERS.index(toks[0]))]  # a count alone: "five" is "5"
     r = Reading(text, raw, toks, [t[0].isupper() for t, _, _ in raw],
@@ -268,18 +279,19 @@ def _join(r: Reading) -> None:
     for pos, i in enumerate(keep):
         tok, start, end = r.raw[i]
         norm = r.toks[i]
-        last = pos == len(keep) - 1
-        after = text[end:end + 1]
-        word = Word(tok, norm, pos, r.caps[i], after == ".", after == ",",
-                    last, "" if last else r.toks[keep[pos + 1]], bool(run))
-        for rule in MARKERS:
-            marker = rule(word)
-            if marker:
-                r.markers.add(marker)
-                break
+        if may_mark(tok, norm):
+            last = pos == len(keep) - 1
+            after = text[end:end + 1]
+            word = Word(tok, norm, pos, r.caps[i], after == ".", after == ",",
+                        last, "" if last else r.toks[keep[pos + 1]], bool(run))
+            for rule in MARKERS:
+                marker = rule(word)
+                if marker:
+                    r.markers.add(marker)
+                    break
         if len(norm) == 1 and tok.isupper() and ("r:" + norm) not in r.markers:
             run.append(norm)
-            r.person_hint = r.person_hint or word.dotted
+            r.person_hint = r.person_hint or text[end:end + 1] == "."
             continue
         if run and tok == "s" and text[start - 1:start] == ".":
             run.append(norm)  # a plural abbreviation: "The V.I.P.s" is "The V.I.P.S"
