@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import functools
 import html
 import re
-from array import array
 
 CITATION = re.compile(
     r"[ \t]*\[(?:(?P<ids>(?:doc\s*)?\d+(?:\s*[,;]\s*(?:doc\s*)?\d+)*)\]|doc\]\s*<(?P<s>s\d+)>)",
@@ -43,30 +41,12 @@ def strip_citations(text: str) -> tuple[str, list[int], list[tuple[int, list[str
     """Remove citation markers and invisible noise; return the clean text, clean→original
     offsets, and the markers as (offset in the clean text, ids).
 
-
     Markers: `[Doc1]`, `[1]`, `[1, 2]`, `[doc]<s3>`. Noise a reader does not see (control
     and zero-width characters, bidi marks, soft hyphens, ANSI escapes, HTML tags, markdown
     heading and rule marks, list marks, bold and italics) is dropped or becomes a space, so it
     cannot split names or sentences; a heading line is dropped (it names a part, it claims
     nothing) and a list item opens a sentence.
-
-    The extractor strips each long answer twice, to parse its window ahead and again to
-    extract it: the scan is remembered per text, and each caller gets lists of its own.
     """
-    clean, offsets, markers = _stripped(text)
-    return clean, list(offsets), [(at, list(ids)) for at, ids in markers]
-
-
-# Two windows of the long answers parsed ahead (`stages.PREPARE_WINDOW`); the offsets are
-# kept as a machine array, eight bytes a character.
-@functools.lru_cache(maxsize=128)
-def _stripped(text: str) -> tuple[str, array[int], tuple[tuple[int, tuple[str, ...]], ...]]:
-    clean, offsets, markers = _strip(text)
-    return clean, array("q", offsets), tuple((at, tuple(ids)) for at, ids in markers)
-
-
-def _strip(text: str) -> tuple[str, list[int], list[tuple[int, list[str]]]]:
-    """`strip_citations`, scanned."""
     parts: list[str] = []
     # offsets[i] is where clean character i sits in the original text (one past the end too).
     offsets: list[int] = []
