@@ -119,12 +119,8 @@ def shortest_paths(g: Graph, answer: str, targets: list[str], passable: Passable
 
 def steiner(g: Graph, root: str, terms: list[str], passable: Passable) -> list[int] | None:
     """Fewest edges connecting `root` to every node of `terms`, or None if impossible."""
-    terms = [t for t in dict.fromkeys(terms) if t != root]
-    tset = set(terms) | {root}
-
-    def ok(x: str) -> bool:
-        return x in tset or passable(x)
-
+    terms = _others(terms, root)
+    ok = _admitting(terms, root, passable)
     dist_r, parent_r = bfs(g, [root], ok)
     if any(t not in dist_r for t in terms):
         return None
@@ -148,18 +144,25 @@ def steiner(g: Graph, root: str, terms: list[str], passable: Passable) -> list[i
 def forced_tree(g: Graph, root: str, terms: list[str], passable: Passable) -> list[int] | None:
     """The tree `steiner` returns when every tree must use the same edges (see
     `_forced_tree`); None when `steiner` would search (or finds nothing to connect)."""
-    terms = [t for t in dict.fromkeys(terms) if t != root]
+    terms = _others(terms, root)
     if len(terms) < 2:
         return None
-    tset = set(terms) | {root}
-
-    def ok(x: str) -> bool:
-        return x in tset or passable(x)
-
+    ok = _admitting(terms, root, passable)
     dist_r, _ = bfs(g, [root], ok)
     if any(t not in dist_r for t in terms):
         return None
     return _forced_tree(g, root, terms, ok)
+
+
+def _others(terms: list[str], root: str) -> list[str]:
+    """The terminals to connect to `root`: each once, in order, the root left out."""
+    return [t for t in dict.fromkeys(terms) if t != root]
+
+
+def _admitting(terms: list[str], root: str, passable: Passable) -> Passable:
+    """`passable`, widened to the root and the terminals, which a tree always passes through."""
+    ends = set(terms) | {root}
+    return lambda x: x in ends or passable(x)
 
 
 def parallel_swap(g: Graph, tree: list[int], forced: bool, e: int) -> list[int] | None:
