@@ -158,7 +158,7 @@ def parse(nlp: spacy.Language, text: str) -> spacy.tokens.Doc:
     """Run the pipeline without the `SKIPPED` components (lemmas come on demand)."""
     skip = [name for name in SKIPPED if name in nlp.pipe_names]
     if len(text) <= CHUNK_CHARS:
-        return nlp(text, disable=skip)
+        return _known_text(nlp(text, disable=skip), text)
     # A huge text parsed whole needs memory in proportion to its length (2.5 GB for 1 MB);
     # in pieces cut at line or sentence ends, the peak stays that of one piece.
     from spacy.tokens import Doc
@@ -179,7 +179,15 @@ def parse_many(nlp: spacy.Language, texts: list[str]) -> dict[str, spacy.tokens.
     """
     skip = [name for name in SKIPPED if name in nlp.pipe_names]
     todo = list(dict.fromkeys(t for t in texts if len(t) <= CHUNK_CHARS and len(t) < nlp.max_length))
-    return dict(zip(todo, nlp.pipe(todo, batch_size=BATCH_SIZE, disable=skip)))
+    return {text: _known_text(doc, text)
+            for text, doc in zip(todo, nlp.pipe(todo, batch_size=BATCH_SIZE, disable=skip))}
+
+
+def _known_text(doc: spacy.tokens.Doc, text: str) -> spacy.tokens.Doc:
+    """`doc`, with `doc_text` told its text: the tokenizer keeps every character, so it is
+    the string parsed, which `doc.text` would join again from the tokens."""
+    _TEXTS[doc] = text
+    return doc
 
 
 def _pieces(text: str) -> Iterator[str]:

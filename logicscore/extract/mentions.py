@@ -247,7 +247,7 @@ def _written_again(p: Parse, found: list[Placed], taken: list[bool]) -> list[Pla
             if i > len(words) - n:
                 break
             if (text.startswith(words[i]) and not any(taken[i:i + n])
-                    and p.text[p.tokens[i].idx:p.tokens[i + n - 1].idx + len(words[i + n - 1])] == text):
+                    and p.text[p.starts[i]:p.ends[i + n - 1]] == text):
                 taken[i:i + n] = [True] * n
                 out.append(Placed(i, i + n, m.priority, _arg(p, i, i + n, m.arg.kind)))
     return out
