@@ -27,6 +27,10 @@ MAX_ROWS = 20_000
 View = tuple[str, str, str, bool]  # a token's (tag, lower, dep, is_space)
 Test = Callable[[View], bool]
 Effect = tuple[int, dict]  # (pattern number, the ruler's normalized attributes)
+Multi = tuple[list["Spec"], int, Effect]  # (token specs, index of the token it sets, effect)
+# A token row as the table remembers it: its view, the single-token attributes it receives
+# and the multi-token patterns whose first token it matches (usually none).
+Row = tuple[View, "dict | None", tuple[Multi, ...]]
 
 
 class Unsupported(ValueError):
@@ -74,7 +78,7 @@ class AttributeTable:
     """A spaCy component setting exactly what the pipeline's `attribute_ruler` sets."""
 
     def __init__(self, vocab: Any, single: list[tuple[Spec, Effect]],
-                 multi: list[tuple[list[Spec], int, Effect]]):
+                 multi: list[Multi]):
         # The function the ruler itself writes with: the same writes, by construction.
         from spacy.tokens._retokenize import set_token_attrs  # noqa: PLC2701
 
@@ -86,17 +90,17 @@ class AttributeTable:
         for spec, effect in single:
             self._filed.setdefault(spec.key, []).append((spec, effect))
         self._unfiled = self._filed.pop(None, [])
-        self._multi_filed: dict[tuple[int, str] | None, list[tuple[list[Spec], int, Effect]]] = {}
+        self._multi_filed: dict[tuple[int, str] | None, list[Multi]] = {}
         for item in multi:
             self._multi_filed.setdefault(item[0][0].key, []).append(item)
         self._multi_unfiled = self._multi_filed.pop(None, [])
-        self._rows: dict[tuple[int, ...], tuple[View, dict | None]] = {}
+        self._rows: dict[tuple[int, ...], Row] = {}
 
     @classmethod
     def compile(cls, ruler: Any) -> AttributeTable | None:
         """The table for a loaded `AttributeRuler`, or None when a pattern is beyond it."""
         single: list[tuple[Spec, Effect]] = []
-        multi: list[tuple[list[Spec], int, Effect]] = []
+        multi: list[Multi] = []
         try:
             for number, (attrs, index) in enumerate(zip(ruler.attrs, ruler.indices)):
                 for pattern in ruler.matcher.get(str(number))[1]:
@@ -115,8 +119,8 @@ class AttributeTable:
         if not len(doc):
             return doc
         found = [self._row(tuple(row)) for row in doc.to_array(list(KEY_ATTRS)).tolist()]
-        extra = self._multi_effects([view for view, _ in found])
-        for i, (view, attrs) in enumerate(found):
+        extra = self._multi_effects(found)
+        for i, (view, attrs, _) in enumerate(found):
             if i in extra:
                 attrs = _merge(extra[i] + self._effects(view))
             if attrs:
@@ -127,15 +131,15 @@ class AttributeTable:
         for doc in docs:
             yield self(doc)
 
-    def _row(self, row: tuple[int, ...]) -> tuple[View, dict | None]:
-        """A token's view and the single-token attributes it receives, by its attribute ids."""
+    def _row(self, row: tuple[int, ...]) -> Row:
+        """A token's view, its single-token attributes and the multi patterns it can start."""
         known = self._rows.get(row)
         if known is None:
             if len(self._rows) >= MAX_ROWS:
                 self._rows.clear()
             strings = self.vocab.strings
             view = (strings[row[0]], strings[row[1]], strings[row[2]], bool(row[3]))
-            known = self._rows[row] = (view, _merge(self._effects(view)))
+            known = self._rows[row] = (view, _merge(self._effects(view)), self._starts(view))
         return known
 
     def _effects(self, view: View) -> list[Effect]:
@@ -143,15 +147,22 @@ class AttributeTable:
                       *self._unfiled)
         return [effect for spec, effect in candidates if spec(view)]
 
-    def _multi_effects(self, views: list[View]) -> dict[int, list[Effect]]:
-        out: dict[int, list[Effect]] = {}
+    def _starts(self, view: View) -> tuple[Multi, ...]:
+        """The multi-token patterns whose first token `view` matches, in the order tried."""
         filed = self._multi_filed
-        for start, view in enumerate(views):
-            candidates = (*filed.get((1, view[1]), ()), *filed.get((0, view[0]), ()),
-                          *self._multi_unfiled)
-            for specs, index, effect in candidates:
+        candidates = (*filed.get((1, view[1]), ()), *filed.get((0, view[0]), ()),
+                      *self._multi_unfiled)
+        return tuple(item for item in candidates if item[0][0](view))
+
+    def _multi_effects(self, found: list[Row]) -> dict[int, list[Effect]]:
+        """The effects of multi-token matches, by the token each one sets; only a token whose
+        row can start a pattern is tried, and its first token is not tested again."""
+        out: dict[int, list[Effect]] = {}
+        for start, (_, _, starts) in enumerate(found):
+            for specs, index, effect in starts:
                 end = start + len(specs)
-                if end <= len(views) and all(s(v) for s, v in zip(specs, views[start:end])):
+                if end <= len(found) and all(
+                        s(row[0]) for s, row in zip(specs[1:], found[start + 1:end])):
                     out.setdefault(start + index, []).append(effect)
         return out
 
