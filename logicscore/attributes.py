@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any
+from typing import Any, TypeVar
 
 # The token attributes a compiled pattern may test, in the order of a token's key.
 KEY_ATTRS = ("TAG", "LOWER", "DEP", "IS_SPACE")
@@ -26,6 +26,8 @@ MAX_ROWS = 20_000
 
 View = tuple[str, str, str, bool]  # a token's (tag, lower, dep, is_space)
 Test = Callable[[View], bool]
+Key = tuple[int, str | bool]  # (position in a view, a value the pattern requires there)
+T = TypeVar("T")
 Effect = tuple[int, dict]  # (pattern number, the ruler's normalized attributes)
 Multi = tuple[list["Spec"], int, Effect]  # (token specs, index of the token it sets, effect)
 # A token row as the table remembers it: its view, the single-token attributes it receives
@@ -38,7 +40,8 @@ class Unsupported(ValueError):
 
 
 class Spec:
-    """One token pattern: the word or tag it must equal (its index key) and its other tests."""
+    """One token pattern: its tests, and the values of one attribute it requires (its index
+    keys), so a token is tested only against the patterns filed under its own values."""
 
     def __init__(self, spec: dict):
         wanted = {}
@@ -46,14 +49,51 @@ class Spec:
             if raw_attr.upper() not in KEY_ATTRS:
                 raise Unsupported(f"attribute {raw_attr!r}")
             wanted[KEY_ATTRS.index(raw_attr.upper())] = value
-        # LOWER first, then TAG: the attribute that narrows the candidates most.
-        self.key: tuple[int, str] | None = next(
-            ((at, wanted.pop(at)) for at in (1, 0) if isinstance(wanted.get(at), str)), None)
-        self._tests = [_value_test(at, value) for at, value in wanted.items()]
+        # The word first, then the tag, the dependency and the space flag: the attribute that
+        # narrows the candidates most. A pattern that lists values is filed under each.
+        self.keys: tuple[Key, ...] | None = next(
+            ((tuple((at, v) for v in values)) for at in (1, 0, 2, 3)
+             if (values := _required(wanted.get(at))) is not None), None)
+        self._tests = tuple(_value_test(at, value) for at, value in wanted.items())
 
     def __call__(self, view: View) -> bool:
-        return (self.key is None or view[self.key[0]] == self.key[1]) \
-            and all(t(view) for t in self._tests)
+        # A loop, not all() over a generator: this runs for every new row, and the
+        # generator costs more than the tests.
+        for test in self._tests:  # noqa: SIM110
+            if not test(view):
+                return False
+        return True
+
+
+def _required(wanted: Any) -> tuple[str | bool, ...] | None:
+    """The values an attribute test accepts, when it names them (equality or IN)."""
+    if isinstance(wanted, (bool, str)):
+        return (wanted,)
+    if isinstance(wanted, dict) and len(wanted) == 1 and isinstance(wanted.get("IN"), list) \
+            and all(isinstance(v, str) for v in wanted["IN"]):
+        return tuple(dict.fromkeys(wanted["IN"]))
+    return None
+
+
+def _file(items: list[T], spec_of: Callable[[T], Spec]) -> tuple[dict[Key, list[T]], list[T]]:
+    """`items` by the index keys of their spec, and those whose spec has none."""
+    filed: dict[Key, list[T]] = {}
+    unfiled: list[T] = []
+    for item in items:
+        keys = spec_of(item).keys
+        if keys is None:
+            unfiled.append(item)
+        for key in keys or ():
+            filed.setdefault(key, []).append(item)
+    return filed, unfiled
+
+
+def _candidates(filed: dict[Key, list[T]], unfiled: list[T], view: View) -> tuple[T, ...]:
+    """The items filed under one of `view`'s values, and the unfiled ones. A spec is filed
+    under one attribute only, and a view has one value of it: no item comes twice."""
+    get = filed.get
+    return (*get((1, view[1]), ()), *get((0, view[0]), ()), *get((2, view[2]), ()),
+            *get((3, view[3]), ()), *unfiled)
 
 
 def _value_test(at: int, wanted: Any) -> Test:
@@ -84,16 +124,10 @@ class AttributeTable:
 
         self.vocab = vocab
         self._set = set_token_attrs
-        # Nearly every pattern names the word (LOWER) or the tag it applies to: a token is
-        # tested only against the patterns filed under its own word and tag.
-        self._filed: dict[tuple[int, str] | None, list[tuple[Spec, Effect]]] = {}
-        for spec, effect in single:
-            self._filed.setdefault(spec.key, []).append((spec, effect))
-        self._unfiled = self._filed.pop(None, [])
-        self._multi_filed: dict[tuple[int, str] | None, list[Multi]] = {}
-        for item in multi:
-            self._multi_filed.setdefault(item[0][0].key, []).append(item)
-        self._multi_unfiled = self._multi_filed.pop(None, [])
+        # Nearly every pattern names the word, tag, dependency or space flag it applies to:
+        # a token is tested only against the patterns filed under its own values.
+        self._filed, self._unfiled = _file(single, lambda item: item[0])
+        self._multi_filed, self._multi_unfiled = _file(multi, lambda item: item[0][0])
         self._rows: dict[tuple[int, ...], Row] = {}
 
     @classmethod
@@ -143,16 +177,13 @@ class AttributeTable:
         return known
 
     def _effects(self, view: View) -> list[Effect]:
-        candidates = (*self._filed.get((1, view[1]), ()), *self._filed.get((0, view[0]), ()),
-                      *self._unfiled)
-        return [effect for spec, effect in candidates if spec(view)]
+        return [effect for spec, effect in _candidates(self._filed, self._unfiled, view)
+                if spec(view)]
 
     def _starts(self, view: View) -> tuple[Multi, ...]:
-        """The multi-token patterns whose first token `view` matches, in the order tried."""
-        filed = self._multi_filed
-        candidates = (*filed.get((1, view[1]), ()), *filed.get((0, view[0]), ()),
-                      *self._multi_unfiled)
-        return tuple(item for item in candidates if item[0][0](view))
+        """The multi-token patterns whose first token `view` matches."""
+        return tuple(item for item in _candidates(self._multi_filed, self._multi_unfiled, view)
+                     if item[0][0](view))
 
     def _multi_effects(self, found: list[Row]) -> dict[int, list[Effect]]:
         """The effects of multi-token matches, by the token each one sets; only a token whose

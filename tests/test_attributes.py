@@ -62,6 +62,12 @@ SEMANTICS = [
       {"patterns": [[{"LOWER": "gon"}, {"LOWER": "na"}]], "attrs": {"LEMMA": "to"}, "index": -1},
       {"patterns": [[{"IS_SPACE": False, "LOWER": {"NOT_IN": ["gon"]}}]], "attrs": {"POS": "X"}}],
      "we gonna sail, gon na"),
+    ("a pattern listing words is tried on each of them, alone or first of two",
+     [{"patterns": [[{"LOWER": {"IN": ["ferry", "raft", "ferry"]}}]], "attrs": {"LEMMA": "boat"}},
+      {"patterns": [[{"LOWER": {"IN": ["the", "a"]}}, {"LOWER": {"IN": ["raft"]}}]],
+       "attrs": {"POS": "DET"}},
+      {"patterns": [[{"IS_SPACE": False, "LOWER": {"IN": []}}]], "attrs": {"POS": "X"}}],
+     "The ferry and a raft, the raft"),
     ("space tokens", [{"patterns": [[{"IS_SPACE": True}]], "attrs": {"TAG": "_SP", "POS": "SPACE"}}],
      "one  two\n\nthree"),
 ]
