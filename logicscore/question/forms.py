@@ -63,7 +63,8 @@ def longest_first(spans: list[Candidate], kept: list[Candidate] | None = None) -
     in text order."""
     kept = list(kept or [])
     for s in sorted(spans, key=lambda s: (-s.width, s.start)):
-        if not any(s.overlaps(k) for k in kept):
+        start, end = s.start, s.end
+        if not any(start < k.end and k.start < end for k in kept):  # `overlaps`, inline
             kept.append(s)
     return sorted(kept)
 

@@ -75,6 +75,8 @@ def entities(doc: Any) -> list[Candidate]:
 
 
 def _split_or(span: Any, label: str) -> list[Candidate]:
+    if "or" not in doc_text(span.doc)[span.start_char:span.end_char].lower():
+        return [Candidate(span.start_char, span.end_char, label)]  # most: no "or" to split on
     parts: list[Candidate] = []
     start = span.start
     for tok in span:
@@ -249,10 +251,12 @@ def wh_phrases(doc: Any) -> tuple[tuple[int, int], ...]:
     """Character spans of "what/which … noun" phrases: as parsed, and, where the parse
     misses one ("in which US city"), a wh-word, capitalised words and a lowercase noun.
     Read once per Doc: `asked_for` asks it of every candidate."""
-    with contextlib.suppress(KeyError, TypeError):  # not read yet, or no weak reference to it
+    try:
         return _WH_PHRASES[doc]
+    except (KeyError, TypeError):  # not read yet, or no weak reference to it
+        pass
     spans = _wh_phrases(doc)
-    with contextlib.suppress(TypeError):
+    with contextlib.suppress(TypeError):  # read once per Doc: the context manager is no cost here
         _WH_PHRASES[doc] = spans
     return spans
 
