@@ -23,6 +23,7 @@ _WINDOW_STOP = JOINING_WORDS | frozenset({"'s", "’s"})
 _INNER_PUNCT = frozenset({"-", "&", "'", "’", ",", ":", "–", "—", "/", "!", "."})
 _MAX_WINDOW = 12
 _TITLE_AFTER = re.compile(r"[\"”’']?\s*(?:\(|:|(?:is|was|were|are)\b)")
+_ARTICLE = re.compile(r"(?:the|a|an)\s+", re.I)
 _PREPOSITIONS = frozenset({"in", "on", "at", "for", "from", "with", "to", "by", "as"})
 
 
@@ -145,9 +146,11 @@ class _Bars:
         # Epithets and dates belong to no title; a parenthesis after a name says which one
         # is meant, it names nothing asked.
         self.barred = [*epithet_spans(text), *disambiguator_spans(text)]
-        self.dates = {t.i: e.start for e in doc.ents if e.label_ in ("DATE", "TIME") for t in e}
+        ents = doc.ents  # (a tuple of Spans made at each read)
+        self.dates = {i: e.start for e in ents if e.label_ in ("DATE", "TIME")
+                      for i in range(e.start, e.end)}
         self.datey = {i for i in self.dates if doc[i].is_digit or doc[i].lower_ in CALENDAR_WORDS}
-        self.places = {e.start for e in doc.ents if e.label_ in ("GPE", "LOC")}
+        self.places = {e.start for e in ents if e.label_ in ("GPE", "LOC")}
         self._doc, self._spans, self._written = doc, spans, written
         self._named: list[tuple[int, int]] | None = None
 
@@ -193,7 +196,7 @@ def _bare(doc: Any, spans: list[Candidate]) -> list[tuple[int, int]]:
     out = []
     for s in spans:
         a, b = s.start, s.end
-        m = re.match(r"(?:the|a|an)\s+", doc_text(doc)[a:b], re.I)
+        m = _ARTICLE.match(doc_text(doc)[a:b])
         out.append((a + m.end() if m else a, b))
     return out
 

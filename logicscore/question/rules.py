@@ -92,14 +92,12 @@ def _split_or(span: Any, label: str) -> list[Candidate]:
 def title_runs(doc: Any) -> list[Candidate]:
     """Two or more capitalised words mid-sentence, none of them a proper noun to the
     tagger, still name something (a song or a film)."""
-    def capital(tok: Any) -> bool:
-        return tok.is_title and tok.i != sentence_start(tok) and tok.text != "I" \
-            and tok.lower_ not in WH_WORDS
-
     out: list[Candidate] = []
     run: list[Any] = []
     for tok in [*doc, None]:
-        if tok is not None and capital(tok):
+        # Capitalised, mid-sentence (asked last: the dearest read), no "I" nor wh-word.
+        if tok is not None and tok.is_title and tok.text != "I" and (
+                tok.lower_ not in WH_WORDS and tok.i != sentence_start(tok)):
             run.append(tok)
             continue
         if len(run) >= 2 and not any(is_proper(t) for t in run):
