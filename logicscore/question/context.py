@@ -23,6 +23,7 @@ _WINDOW_STOP = JOINING_WORDS | frozenset({"'s", "’s"})
 _INNER_PUNCT = frozenset({"-", "&", "'", "’", ",", ":", "–", "—", "/", "!", "."})
 _MAX_WINDOW = 12
 _TITLE_AFTER = re.compile(r"[\"”’']?\s*(?:\(|:|(?:is|was|were|are)\b)")
+_ARTICLE = re.compile(r"(?:the|a|an)\s+", re.I)
 _PREPOSITIONS = frozenset({"in", "on", "at", "for", "from", "with", "to", "by", "as"})
 
 
@@ -120,12 +121,12 @@ def named_windows(doc: Any, spans: list[Candidate], written: Written) -> list[Ca
                 continue
             if j == i and (not lowered or not unknown_word(_Capitalised(first))):
                 continue  # single capitalised words are the other detectors' job
+            # The wh-phrase's noun is what is asked, not a name.
+            if i > 0 and lowers[i - 1] in ("what", "which", "whose") and first.is_lower:
+                continue
             # Only a window the answer writes as a name passes `_window_named`: asked before
             # the dearer tests below.
             if not written.names(text[lo:hi]) or bars.dated_or_barred(i, j, lo, hi):
-                continue
-            # The wh-phrase's noun is what is asked, not a name.
-            if i > 0 and lowers[i - 1] in ("what", "which", "whose") and first.is_lower:
                 continue
             if bars.second_place(i, j, words) or bars.cuts_name(lo, hi):
                 continue
@@ -145,9 +146,11 @@ class _Bars:
         # Epithets and dates belong to no title; a parenthesis after a name says which one
         # is meant, it names nothing asked.
         self.barred = [*epithet_spans(text), *disambiguator_spans(text)]
-        self.dates = {t.i: e.start for e in doc.ents if e.label_ in ("DATE", "TIME") for t in e}
+        ents = doc.ents  # (a tuple of Spans made at each read)
+        self.dates = {i: e.start for e in ents if e.label_ in ("DATE", "TIME")
+                      for i in range(e.start, e.end)}
         self.datey = {i for i in self.dates if doc[i].is_digit or doc[i].lower_ in CALENDAR_WORDS}
-        self.places = {e.start for e in doc.ents if e.label_ in ("GPE", "LOC")}
+        self.places = {e.start for e in ents if e.label_ in ("GPE", "LOC")}
         self._doc, self._spans, self._written = doc, spans, written
         self._named: list[tuple[int, int]] | None = None
 
@@ -193,7 +196,7 @@ def _bare(doc: Any, spans: list[Candidate]) -> list[tuple[int, int]]:
     out = []
     for s in spans:
         a, b = s.start, s.end
-        m = re.match(r"(?:the|a|an)\s+", doc_text(doc)[a:b], re.I)
+        m = _ARTICLE.match(doc_text(doc)[a:b])
         out.append((a + m.end() if m else a, b))
     return out
 
@@ -260,15 +263,16 @@ def _several(doc: Any, toks: list[Any], i: int, j: int, written: Written) -> boo
     """The window is several names the answer also writes apart (two people joined by
     "and", a town and its state), not one title."""
     text = doc_text(doc)
-    whole = written.names(text[toks[i].idx:token_end(toks[j])])
+    starts, ends = token_bounds(doc)
+    whole = written.names(text[starts[i]:ends[j]])
     pieces, k = 0, i
     while k <= j:
-        if not (toks[k].is_title or toks[k].is_upper or _digits(toks[k])) or (
-                toks[k].lower_ in JOINING_WORDS):
+        tok = toks[k]
+        if not (tok.is_title or tok.is_upper or _digits(tok)) or tok.lower_ in JOINING_WORDS:
             k += 1
             continue
         for m in range(j, k - 1, -1):
-            spans = written.names(text[toks[k].idx:token_end(toks[m])])
+            spans = written.names(text[starts[k]:ends[m]])
             if any(not any(a <= s and e <= b for a, b in whole) for s, e in spans):
                 break
         else:

@@ -63,7 +63,8 @@ def longest_first(spans: list[Candidate], kept: list[Candidate] | None = None) -
     in text order."""
     kept = list(kept or [])
     for s in sorted(spans, key=lambda s: (-s.width, s.start)):
-        if not any(s.overlaps(k) for k in kept):
+        start, end = s.start, s.end
+        if not any(start < k.end and k.start < end for k in kept):  # `overlaps`, inline
             kept.append(s)
     return sorted(kept)
 
@@ -132,6 +133,12 @@ _ROLE_BEFORE = r"(?:play(?:s|ed|ing)?|voic(?:es|ed|ing)|portray(?:s|ed|ing)?|w[i
 _CASTING = re.compile(r"\b(?:play|voice|portray|actor|actress|character|role|cast)", re.I)
 # What every role pattern opens with: a question without it needs no pattern built.
 _ROLE_WORD = re.compile(rf"\b{_ROLE_BEFORE}\s", re.I)
+# The parts of the two patterns around the name, compiled once; the name is compared in
+# place, where a pattern holding it would be compiled anew for each name.
+_ROLE_THEN = re.compile(rf"\b{_ROLE_BEFORE}\s+", re.I)
+_ARTICLE_THEN = re.compile(r"(?:an?|the)\s+", re.I)
+_IN_WORK = re.compile(r"(?:['’]s\s+\w+)?\s+(?:in|on)\s+(?:the\s+)?[\"“]?[A-Z]")
+_BOUNDARY = re.compile(r"\b")
 
 
 def role_name(question: str, name: str) -> bool:
@@ -139,10 +146,34 @@ def role_name(question: str, name: str) -> bool:
     with the Wind", "the actor of Ethan in A Dog's Purpose", "Nim's actress in …", "win a Tony"."""
     if not question or not name:
         return False
-    n = re.escape(name)
-    if _ROLE_WORD.search(question) and re.search(
-            rf"\b{_ROLE_BEFORE}\s+(?:an?\s+|the\s+)?{n}\b", question, re.I):
+    if _ROLE_WORD.search(question) and _after_role(question, name):
         return True
     # "X in <Work>" is a role only in a question about casting, not "born in Paris in France".
-    return bool(_CASTING.search(question) and re.search(
-        rf"\b{n}(?:['’]s\s+\w+)?\s+(?:in|on)\s+(?:the\s+)?[\"“]?[A-Z]", question))
+    return bool(_CASTING.search(question) and any(
+        _BOUNDARY.match(question, at) and _IN_WORK.match(question, at + len(name))
+        for at in _places(question, name)))
+
+
+def _after_role(question: str, name: str) -> bool:
+    """`name`, in any case, after a role word and maybe an article, ending a word there:
+    `\\b<role word>\\s+(?:an?\\s+|the\\s+)?<name>\\b`, case-blind. Read in place for ASCII
+    text (whose case `str.lower` folds as the pattern does) and a name opening on no space."""
+    if not (name.isascii() and question.isascii()) or not name[:1].strip():
+        return bool(re.search(rf"\b{_ROLE_BEFORE}\s+(?:an?\s+|the\s+)?{re.escape(name)}\b",
+                              question, re.I))
+    low, n = name.lower(), len(name)
+    for m in _ROLE_THEN.finditer(question):
+        article = _ARTICLE_THEN.match(question, m.end())
+        for at in (m.end(), *((article.end(),) if article else ())):
+            if question[at:at + n].lower() == low and _BOUNDARY.match(question, at + n):
+                return True
+    return False
+
+
+def _places(text: str, part: str) -> list[int]:
+    """Every offset where `text` holds `part`, overlapping ones too."""
+    out, at = [], text.find(part)
+    while at >= 0:
+        out.append(at)
+        at = text.find(part, at + 1)
+    return out

@@ -75,6 +75,8 @@ def entities(doc: Any) -> list[Candidate]:
 
 
 def _split_or(span: Any, label: str) -> list[Candidate]:
+    if "or" not in doc_text(span.doc)[span.start_char:span.end_char].lower():
+        return [Candidate(span.start_char, span.end_char, label)]  # most: no "or" to split on
     parts: list[Candidate] = []
     start = span.start
     for tok in span:
@@ -90,14 +92,12 @@ def _split_or(span: Any, label: str) -> list[Candidate]:
 def title_runs(doc: Any) -> list[Candidate]:
     """Two or more capitalised words mid-sentence, none of them a proper noun to the
     tagger, still name something (a song or a film)."""
-    def capital(tok: Any) -> bool:
-        return tok.is_title and tok.i != sentence_start(tok) and tok.text != "I" \
-            and tok.lower_ not in WH_WORDS
-
     out: list[Candidate] = []
     run: list[Any] = []
     for tok in [*doc, None]:
-        if tok is not None and capital(tok):
+        # Capitalised, mid-sentence (asked last: the dearest read), no "I" nor wh-word.
+        if tok is not None and tok.is_title and tok.text != "I" and (
+                tok.lower_ not in WH_WORDS and tok.i != sentence_start(tok)):
             run.append(tok)
             continue
         if len(run) >= 2 and not any(is_proper(t) for t in run):
@@ -249,10 +249,12 @@ def wh_phrases(doc: Any) -> tuple[tuple[int, int], ...]:
     """Character spans of "what/which … noun" phrases: as parsed, and, where the parse
     misses one ("in which US city"), a wh-word, capitalised words and a lowercase noun.
     Read once per Doc: `asked_for` asks it of every candidate."""
-    with contextlib.suppress(KeyError, TypeError):  # not read yet, or no weak reference to it
+    try:
         return _WH_PHRASES[doc]
+    except (KeyError, TypeError):  # not read yet, or no weak reference to it
+        pass
     spans = _wh_phrases(doc)
-    with contextlib.suppress(TypeError):
+    with contextlib.suppress(TypeError):  # read once per Doc: the context manager is no cost here
         _WH_PHRASES[doc] = spans
     return spans
 

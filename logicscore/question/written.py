@@ -162,14 +162,16 @@ class Written:
     def _is_name(self, start: int, end: int) -> bool:
         if _BRACKET_OR_QUOTE.search(self.raw, start, end):
             return False  # a quoted nickname inside a name does not write the nickname's name
+        # The ends' tests are read once per offset, and the answer's spans share offsets:
+        # asked before the words are split.
+        if not (self._ends_free(end) and self._opens_free(start)):
+            return False
         words = [w.strip(".,:;!?'‘’") for w in self.raw[start:end].split()]
         words = [w for w in words if w]
         if not words or not (_CAP_WORD.match(words[0]) and _CAP_WORD.match(words[-1])):
             return False
         # (Both ends are capitalised: the words between are left to test.)
-        if len(words) > 2 and not all(map(self._title_word, words[1:-1])):
-            return False
-        return self._ends_free(end) and self._opens_free(start)
+        return len(words) <= 2 or all(map(self._title_word, words[1:-1]))
 
     def _title_word(self, word: str) -> bool:
         """`word` may stand inside a title: capitalised, or a small word of titles. The
