@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import math
+import re
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
@@ -22,6 +24,12 @@ Pattern = Literal[
     "svo", "prep", "passive", "copula", "appos", "relcl", "acl", "conj", "poss",
     "cooccur", "conclusion", "given", "nested", "llm",
 ]
+
+# How pydantic-core writes a float below 1e-4, where json.dumps writes otherwise: in plain
+# form after four zeros ("0.00001"), or with a negative exponent ("1e-9"). Each is looked
+# for on its own: a literal start lets the search skip ahead (`AuditResult.to_json`).
+_TINY_PLAIN = "0.0000"
+_NEGATIVE_EXPONENT = re.compile(r"e-\d")
 
 
 class _Strict(BaseModel):
@@ -227,16 +235,59 @@ class AuditResult(_Strict):
     meta: ResultMeta
 
     def to_json(self) -> str:
-        """One JSONL line; byte-stable for equal results, `latency_ms` left out when None."""
-        data = self.model_dump(mode="json", by_alias=True)
+        """One JSONL line; byte-stable for equal results, `latency_ms` left out when None.
+
+        pydantic-core writes the line straight from the models, the bytes `json.dumps` gives
+        for the dumped dict: the same field order, escapes and float digits. Where they may
+        differ the dict is dumped as before: a float below 1e-4 (written "0.00001" or "1e-9"
+        where json writes "1e-05" or "1e-09"; a string holding such text is sent the same
+        way), a lone surrogate (which pydantic-core refuses and json writes, for the writer
+        to refuse), an inf or nan where None is left out (the dump makes it None)."""
+        exclude = self._left_out()
+        if exclude is not None:
+            try:
+                line = self.model_dump_json(by_alias=True, exclude=exclude)
+            except ValueError:
+                line = ""
+            if line and _TINY_PLAIN not in line and not _NEGATIVE_EXPONENT.search(line):
+                return line
+        return self._dumped_json()
+
+    def _left_out(self) -> dict[str, Any] | None:
+        """The fields `to_json` leaves out, as `exclude` takes them; None when a field that is
+        left out when None holds an inf or nan float, which only the dumped dict shows as None."""
+        agent = self.meta.agent
+        optional = (self.scores.grounded_chain if self.scores is not None else None,
+                    self.meta.latency_ms, agent.latency_ms if agent is not None else None)
+        if any(isinstance(x, float) and not math.isfinite(x) for x in optional):
+            return None
+        exclude: dict[str, Any] = {}
         # Grounding is left out when the record had no documents: older outputs keep their bytes.
+        if self.grounding is None:
+            exclude["grounding"] = True
+        if self.scores is not None and self.scores.grounded_chain is None:
+            exclude["scores"] = {"grounded_chain": True}
+        meta: dict[str, Any] = {}
+        if self.meta.latency_ms is None:
+            meta["latency_ms"] = True
+        # Records of `score` carry no agent: their bytes stay what they were.
+        if agent is None:
+            meta["agent"] = True
+        elif agent.latency_ms is None:
+            meta["agent"] = {"latency_ms": True}
+        if meta:
+            exclude["meta"] = meta
+        return exclude
+
+    def _dumped_json(self) -> str:
+        """`to_json` by way of the dumped dict and `json.dumps`, for any value."""
+        data = self.model_dump(mode="json", by_alias=True)
         if data["grounding"] is None:
             data.pop("grounding")
         if data["scores"] is not None and data["scores"]["grounded_chain"] is None:
             data["scores"].pop("grounded_chain")
         if data["meta"].get("latency_ms") is None:
             data["meta"].pop("latency_ms", None)
-        # Records of `score` carry no agent: their bytes stay what they were.
         if data["meta"].get("agent", 0) is None:
             data["meta"].pop("agent")
         elif data["meta"]["agent"].get("latency_ms") is None:

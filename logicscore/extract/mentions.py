@@ -29,6 +29,8 @@ _DATE = re.compile(r"(?=[\d%s])\b(?:\d{1,2}\s+%s,?\s+\d{3,4}|%s\s+\d{1,2},\s+\d{
 # A span of years written as one word, which NER often leaves untagged: "(1505–1572)".
 _YEARS = re.compile(r"(?=\d)(?<![\w.,–-])\d{3,4}[–-]\d{2,4}(?![\w.,–-]*\d)")
 _QUOTED = re.compile(r"\"([^\"]{2,120})\"|“([^”]{2,120})”")
+# The stop of an abbreviation ending a quoted title: "F.A.M.E.", "Jr.", "St." (`_closing_stop`).
+_OWN_STOP = re.compile(r"\.\w+\.$|\b[A-Z][a-z]?\.$")
 KIND = {
     "PERSON": "person", "GPE": "place", "LOC": "place", "FAC": "place", "ORG": "org",
     "WORK_OF_ART": "work", "DATE": "date", "TIME": "date", "CARDINAL": "number",
@@ -150,7 +152,7 @@ def quoted(p: Parse, wanted: Wanted) -> list[Found]:
 def _closing_stop(title: str) -> int:
     """1 when the quoted text ends with the sentence's comma or full stop, written inside the
     quotes ("… is \"Moonfall.\""), 0 for an abbreviation's own stop ("F.A.M.E.", "Jr.")."""
-    if title.endswith(",") or (title.endswith(".") and not re.search(r"\.\w+\.$|\b[A-Z][a-z]?\.$", title)):
+    if title.endswith(",") or (title.endswith(".") and not _OWN_STOP.search(title)):
         return 1
     return 0
 
@@ -301,6 +303,13 @@ def _variants(phrase: str) -> frozenset[str]:
         w in _STOP_WORDS and w not in MENTION_NUMBER_WORDS for w in v.lower().split())))
 
 
+@functools.lru_cache(maxsize=4096)
+def _generic_variants(phrase: str) -> frozenset[str]:
+    """The variants of `phrase` that constrain but name no one thing (`is_generic`), folded:
+    remembered with the variants, as the same answers come back across records."""
+    return frozenset(v.lower() for v in _variants(phrase) if is_generic(v))
+
+
 def _phrase_hits(doc: Any, phrases: list[str], make_doc: Any,
                  carve: bool) -> list[tuple[int, int]]:
     """Token spans where `phrases` occur: case-insensitive, except for short or all-capital
@@ -320,7 +329,7 @@ def _phrase_hits(doc: Any, phrases: list[str], make_doc: Any,
     for s, e in sorted(set(hits)):
         if carve:
             if generic is None:
-                generic = {v.lower() for v in variants if is_generic(v)}
+                generic = set().union(*(_generic_variants(h) for h in phrases))
             # A nationality answer inside a name NER reads as one organisation or place is
             # not that answer (an airline named for its country); before a plain noun it is.
             ent = doc[s].ent_type_
