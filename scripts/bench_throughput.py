@@ -93,17 +93,22 @@ def auditor_seconds(path: Path, workers: int = 1) -> float:
 
 
 def raw_seconds(path: Path, **env: str) -> float:
-    return _timed([sys.executable, __file__, "--raw", str(path)], "raw", **env)
+    return _timed([sys.executable, __file__, "--raw", str(path), "--model", _model()], "raw", **env)
 
 
-def raw_pipe(path: Path) -> None:
+def _model() -> str:
+    """The pipeline package the auditor loads by default, found here so that the raw process
+    imports spaCy alone (importing logicscore there would charge raw for our imports)."""
+    from logicscore.nlp import DEFAULT_MODELS, installed_package
+
+    return next(n for n in DEFAULT_MODELS if installed_package(n) is not None)
+
+
+def raw_pipe(path: Path, model: str) -> None:
     """The baseline process: the full pipeline, nothing disabled, batch 64."""
     import spacy
 
-    from logicscore.nlp import DEFAULT_MODELS, installed_package
-
-    name = next(n for n in DEFAULT_MODELS if installed_package(n) is not None)
-    nlp = spacy.load(name)
+    nlp = spacy.load(model)
     texts = [json.loads(line)["long_answer"] for line in path.open(encoding="utf-8") if line.strip()]
     for _ in nlp.pipe(texts, batch_size=64):
         pass
@@ -151,9 +156,10 @@ def main() -> int:
     parser.add_argument("--no-workers", action="store_true", help="skip --workers 1 vs 2")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--raw", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--model", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.raw:
-        raw_pipe(args.raw)
+        raw_pipe(args.raw, args.model)
         return 0
     report: dict = {}
     with tempfile.TemporaryDirectory() as tmp:
