@@ -161,6 +161,9 @@ def main() -> int:
     if args.raw:
         raw_pipe(args.raw, args.model)
         return 0
+    # Byte-compiled first, as `pip install` leaves a package; with PYTHONDONTWRITEBYTECODE set,
+    # a checkout would otherwise compile its modules again in every timed process.
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "logicscore")], check=True)
     report: dict = {}
     with tempfile.TemporaryDirectory() as tmp:
         for name in [] if args.workers_only else args.sets:
