@@ -1,5 +1,5 @@
-"""Limits one audit runs under: a deadline per record, and the cyclic collector's pause
-while one very long answer is audited."""
+"""Limits one audit runs under: a deadline per record, and the cyclic collector's pauses
+(while one very long answer is audited, and while the model loads)."""
 
 from __future__ import annotations
 
@@ -60,3 +60,23 @@ def deadline(seconds: float | None, record_id: str):
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+
+
+@contextmanager
+def model_loading() -> Iterator[None]:
+    """No garbage collection while spaCy and its model load, then the loaded objects are
+    left out of every later one. For processes logicscore owns (the CLI, `--workers`):
+    in a library user's process the freeze would keep their garbage too.
+
+    The load makes about 100,000 objects that live as long as the process and almost no
+    garbage; the full collections it sets off would each walk all of them (tens of ms),
+    and so would the next ones, for nothing. Frozen, they are never walked again.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.freeze()
+        if was_enabled:
+            gc.enable()

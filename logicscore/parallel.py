@@ -121,11 +121,13 @@ def _serve(config: AuditorConfig, tasks: Any, done: Any) -> None:
     """A worker: one Auditor, its model loaded once, auditing windows until told to stop."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     from .auditor import Auditor
+    from .limits import model_loading
 
     failed: BaseException | None = None
     try:
         auditor = Auditor(config=config)
-        auditor.signature  # noqa: B018 - loads the model a stage always parses with, as the CLI does
+        with model_loading():
+            auditor.signature  # noqa: B018 - loads the model a stage always parses with, as the CLI does
     except LogicscoreError as exc:
         failed = exc
     while (task := tasks.get()) is not None:

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import gc
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
@@ -102,6 +99,7 @@ def make_auditor(extractor: str, fuzzy: float, spacy_model: str | None, alts: in
     """The Auditor, with its spaCy model loaded now: every command loads it here, so a
     missing model is one line (exit 1) before any file is opened for writing."""
     from ..auditor import Auditor
+    from ..limits import model_loading
 
     try:
         config = AuditorConfig(extractor=extractor, fuzzy_threshold=fuzzy, spacy_model=spacy_model,
@@ -120,23 +118,6 @@ def make_auditor(extractor: str, fuzzy: float, spacy_model: str | None, alts: in
     return auditor
 
 
-@contextmanager
-def model_loading() -> Iterator[None]:
-    """No garbage collection while spaCy and its model load, then the loaded objects are
-    left out of every later one.
-
-    The load makes about 100,000 objects that live as long as the process and almost no
-    garbage; the full collections it sets off would each walk all of them (tens of ms),
-    and so would the next ones, for nothing. Frozen, they are never walked again.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.freeze()
-        if was_enabled:
-            gc.enable()
 
 
 def runner(auditor, workers: int, engine: str = "local"):
