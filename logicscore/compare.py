@@ -22,15 +22,7 @@ from .lexicon.questions import (
 from .lexicon.numbers import COUNT_WORDS, ORDINAL_WORDS
 from .lexicon.text import crude_stem, stem
 from .models import (
-    LITERAL_KINDS,
-    Diagnosis,
-    Gap,
-    Proposition,
-    QARecord,
-    QuestionEntity,
-    Side,
-    Signal,
-    Verdict,
+    LITERAL_KINDS, Diagnosis, Gap, Proposition, QARecord, QuestionEntity, Side, Signal, Verdict,
 )
 from .normalize.entities import Linked
 from .normalize.phrases import STOP
@@ -154,11 +146,8 @@ def _shared(record: QARecord, linked: Linked, result: Chain, verdict: Verdict,
     wanted = [w for w in _words(record.answer) if w not in STOP]
     out, ids = [], []
     for q in sides:
-        clause = _own_clause(record.long_answer, linked, q.entity) if q.entity else ""
-        # Both stems: the crude one meets "directed" and "director", the light one "dogs" and "dog".
-        forms = {f(w) for w in _words(clause) for f in (crude_stem, stem)}
-        said = bool(wanted) and all({crude_stem(w), stem(w)} & forms for w in wanted)
-        ok = q.entity in reached or said
+        # A side chained to the answer needs no clause saying it is the answer.
+        ok = q.entity in reached or _says_answer(record.long_answer, linked, q, wanted)
         out.append(Side(name=q.name, entity=q.entity, established=ok,
                         values=[record.answer] if ok else []))
         ids += [q.entity] if ok and q.entity else []
@@ -173,6 +162,16 @@ def _shared(record: QARecord, linked: Linked, result: Chain, verdict: Verdict,
     done = replace(result, complete=True, partial_completeness=1.0, reached=ids,
                    diagnosis=Diagnosis(redundant=counted), chain=[], best_partial=[])
     return Sided(done, "entailed", out)
+
+
+def _says_answer(text: str, linked: Linked, side: QuestionEntity, wanted: list[str]) -> bool:
+    """The side's own clause holds every word of the answer (`wanted`), either stem."""
+    if not wanted or not side.entity:
+        return False
+    clause = _own_clause(text, linked, side.entity)
+    # Both stems: the crude one meets "directed" and "director", the light one "dogs" and "dog".
+    forms = {f(w) for w in _words(clause) for f in (crude_stem, stem)}
+    return all({crude_stem(w), stem(w)} & forms for w in wanted)
 
 
 def _own_clause(text: str, linked: Linked, entity: str) -> str:
