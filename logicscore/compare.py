@@ -49,6 +49,8 @@ ELLIPSES: tuple[tuple[str, re.Pattern[str]], ...] = (
 )
 _NEGATED_ELLIPSES = frozenset({"negated_copula"})
 _NUMBER_SAID = re.compile(rf"\d|\b(?:{'|'.join(ORDINAL_WORDS[1:] + tuple(sorted(COUNT_WORDS)))})\b", re.I)
+# Every word of an attribute's relations, which names that attribute in a question too.
+_RELATION_WORDS = frozenset(r for v in ATTRIBUTE_RELATIONS.values() for r in v.split())
 _BEFORE_AFTER = re.compile(r"\b(?:before|after)\s+or\s+(?:before|after)\b", re.I)
 
 
@@ -232,7 +234,7 @@ def _compared_literal(question: str, props: list[Proposition], side: str, sides:
     to ("A was directed by D. D died in 1961."), preferring one whose relation names the
     question's attribute ("died", "born"); None when that leaves a choice."""
     asked = [w for w in _words(question) if w not in STOP]
-    told = {r for v in ATTRIBUTE_RELATIONS.values() for r in v.split()}
+    told = _RELATION_WORDS
     # The attribute's own words ("died", "older": born) outrank the rest: in "Which film has
     # the director who died later" a film's year, stated by "film", is not the one compared.
     attribute = {crude_stem(r) for w in asked for r in ATTRIBUTE_RELATIONS.get(w, w).split()
