@@ -22,15 +22,7 @@ from .lexicon.questions import (
 from .lexicon.numbers import COUNT_WORDS, ORDINAL_WORDS
 from .lexicon.text import crude_stem, stem
 from .models import (
-    LITERAL_KINDS,
-    Diagnosis,
-    Gap,
-    Proposition,
-    QARecord,
-    QuestionEntity,
-    Side,
-    Signal,
-    Verdict,
+    LITERAL_KINDS, Diagnosis, Gap, Proposition, QARecord, QuestionEntity, Side, Signal, Verdict,
 )
 from .normalize.entities import Linked
 from .normalize.phrases import STOP
@@ -57,6 +49,8 @@ ELLIPSES: tuple[tuple[str, re.Pattern[str]], ...] = (
 )
 _NEGATED_ELLIPSES = frozenset({"negated_copula"})
 _NUMBER_SAID = re.compile(rf"\d|\b(?:{'|'.join(ORDINAL_WORDS[1:] + tuple(sorted(COUNT_WORDS)))})\b", re.I)
+# Every word of an attribute's relations, which names that attribute in a question too.
+_RELATION_WORDS = frozenset(r for v in ATTRIBUTE_RELATIONS.values() for r in v.split())
 _BEFORE_AFTER = re.compile(r"\b(?:before|after)\s+or\s+(?:before|after)\b", re.I)
 
 
@@ -154,11 +148,8 @@ def _shared(record: QARecord, linked: Linked, result: Chain, verdict: Verdict,
     wanted = [w for w in _words(record.answer) if w not in STOP]
     out, ids = [], []
     for q in sides:
-        clause = _own_clause(record.long_answer, linked, q.entity) if q.entity else ""
-        # Both stems: the crude one meets "directed" and "director", the light one "dogs" and "dog".
-        forms = {f(w) for w in _words(clause) for f in (crude_stem, stem)}
-        said = bool(wanted) and all({crude_stem(w), stem(w)} & forms for w in wanted)
-        ok = q.entity in reached or said
+        # A side chained to the answer needs no clause saying it is the answer.
+        ok = q.entity in reached or _says_answer(record.long_answer, linked, q, wanted)
         out.append(Side(name=q.name, entity=q.entity, established=ok,
                         values=[record.answer] if ok else []))
         ids += [q.entity] if ok and q.entity else []
@@ -173,6 +164,16 @@ def _shared(record: QARecord, linked: Linked, result: Chain, verdict: Verdict,
     done = replace(result, complete=True, partial_completeness=1.0, reached=ids,
                    diagnosis=Diagnosis(redundant=counted), chain=[], best_partial=[])
     return Sided(done, "entailed", out)
+
+
+def _says_answer(text: str, linked: Linked, side: QuestionEntity, wanted: list[str]) -> bool:
+    """The side's own clause holds every word of the answer (`wanted`), either stem."""
+    if not wanted or not side.entity:
+        return False
+    clause = _own_clause(text, linked, side.entity)
+    # Both stems: the crude one meets "directed" and "director", the light one "dogs" and "dog".
+    forms = {f(w) for w in _words(clause) for f in (crude_stem, stem)}
+    return all({crude_stem(w), stem(w)} & forms for w in wanted)
 
 
 def _own_clause(text: str, linked: Linked, entity: str) -> str:
@@ -233,7 +234,7 @@ def _compared_literal(question: str, props: list[Proposition], side: str, sides:
     to ("A was directed by D. D died in 1961."), preferring one whose relation names the
     question's attribute ("died", "born"); None when that leaves a choice."""
     asked = [w for w in _words(question) if w not in STOP]
-    told = {r for v in ATTRIBUTE_RELATIONS.values() for r in v.split()}
+    told = _RELATION_WORDS
     # The attribute's own words ("died", "older": born) outrank the rest: in "Which film has
     # the director who died later" a film's year, stated by "film", is not the one compared.
     attribute = {crude_stem(r) for w in asked for r in ATTRIBUTE_RELATIONS.get(w, w).split()

@@ -16,6 +16,20 @@ _WORD = re.compile(r"[^\W\d_]+", re.U)
 _MIN_WORDS = 8
 
 
+def _tables_of() -> dict[str, tuple[str, ...]]:
+    """Each table word and the codes of the tables that list it ("" for English)."""
+    out: dict[str, tuple[str, ...]] = {}
+    for code, table in (("", ENGLISH), *OTHER_LANGUAGES.items()):
+        for word in table:
+            out[word] = (*out.get(word, ()), code)
+    return out
+
+
+# An answer's words are looked up once here, where asking each table of its few dozen
+# words costs more.
+_TABLES_OF = _tables_of()
+
+
 def refusal(answer: str, long_answer: str) -> str | None:
     """The words that refuse, when the short answer only refuses or the long answer refuses
     without writing the short answer."""
@@ -35,14 +49,13 @@ def language(long_answer: str) -> str | None:
                      else (w.casefold() for w in _WORD.findall(long_answer)))
     if tokens.total() < _MIN_WORDS:
         return None
-
-    def share(table: frozenset[str]) -> int:
-        """How many words of the answer the table lists: a few dozen lookups per table."""
-        return sum(tokens[t] for t in table if t in tokens)
-
-    english = share(ENGLISH)
-    best, count = max(((code, share(table)) for code, table in OTHER_LANGUAGES.items()),
-                      key=lambda x: x[1])
+    # How many words of the answer each table lists.
+    share = dict.fromkeys(("", *OTHER_LANGUAGES), 0)
+    for word in tokens.keys() & _TABLES_OF.keys():
+        for code in _TABLES_OF[word]:
+            share[code] += tokens[word]
+    english = share[""]
+    best, count = max(((code, share[code]) for code in OTHER_LANGUAGES), key=lambda x: x[1])
     # Shared words ("die", "in", "a") count for both; another language must clearly lead.
     return best if count >= 3 and count > 2 * english else None
 

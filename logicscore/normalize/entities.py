@@ -212,8 +212,7 @@ def _merge_abbreviations(clusters: list[Cluster]) -> list[Cluster]:
     for ci, c in enumerate(clusters):
         if len(c.forms) != 1:
             continue
-        words = [[w for w in r.text.split() if w.lower() not in ARTICLES] for r in c.recs]
-        if not all(len(w) == 1 and abbreviation(w[0]) for w in words):
+        if not all(map(_one_abbreviation, c.recs)):
             continue
         tried += 1
         if tried > MAX_ABBREVIATIONS:
@@ -227,6 +226,13 @@ def _merge_abbreviations(clusters: list[Cluster]) -> list[Cluster]:
         absorb(clusters[ti], c, f"abbreviation of {clusters[ti].recs[0].form.display}")
         dead.add(ci)
     return [c for ci, c in enumerate(clusters) if ci not in dead]
+
+
+def _one_abbreviation(rec: Rec) -> bool:
+    """`rec` is written as one abbreviation, articles aside (asked mention by mention, up
+    to the first that is not: most clusters' first mention is a name)."""
+    words = [w for w in rec.text.split() if w.lower() not in ARTICLES]
+    return len(words) == 1 and bool(abbreviation(words[0]))
 
 
 def link(extraction: Extraction, question: list[QuestionEntity], answer: str,
