@@ -135,7 +135,7 @@ class References:
             tok = self.doc[i]
             head = tok.head
             maker = head.dep_ == "pobj" and head.head.dep_ == "agent"  # "created by X"
-            if (self.lemma(tok) != "be" or head.i not in self.arg_at
+            if (head.i not in self.arg_at or self.lemma(tok) != "be"
                     or not (maker or self.arg_at[head.i].kind == "person")
                     or not any(c.dep_ in _SUBJ and c.lower_ in ("which", "that") for c in tok.children)):
                 continue
