@@ -7,7 +7,7 @@ import spacy
 from spacy.matcher import PhraseMatcher
 
 from logicscore.extract.mentions import Parse
-from logicscore.extract.phrases import occurrences, phrase_ids, word_ids
+from logicscore.extract.phrases import may_occur, occurrences, phrase_ids, word_ids
 
 TEXT = ("New York, new york and NEW YORK: the New York New York hotel. York is new. "
         "Thelma & Louise  (film) met the U.S. team in Washington, D.C. on 1 March 1943.")
@@ -30,6 +30,22 @@ def test_occurrences_are_the_phrase_matcher_matches_overlapping_ones_too():
         assert set(found) == _matcher_spans(nlp, doc, attr)
         assert len(found) == len(set(found))  # each span once per pattern
     assert (10, 12) in occurrences(word_ids(doc, 0), [phrase_ids(nlp.make_doc, "New York")[0]])
+
+
+def test_may_occur_keeps_every_phrase_that_occurs():
+    nlp = spacy.blank("en")
+    text = TEXT + " ΟΔΟΣ and the Straße."
+    doc = nlp(text)
+    # Spacing and case aside; "ΟΔΟΣ" lowers to "οδος", with a final sigma a letter-by-letter
+    # lowering would not give.
+    phrases = [*PHRASES, "new  YORK", "Οδοσ", "οδος", "STRASSE", "strasse", "Straße"]
+    for phrase in phrases:
+        found = occurrences(word_ids(doc, 1), [phrase_ids(nlp.make_doc, phrase)[1]])
+        assert may_occur(doc, text, phrase) or not found, phrase
+    assert occurrences(word_ids(doc, 1), [phrase_ids(nlp.make_doc, "οδος")[1]])
+    assert may_occur(doc, text, "οδος") and may_occur(doc, text, "ΟΔΟς")
+    assert not may_occur(doc, text, "absent phrase")
+    assert not may_occur(doc, text, "strasse")  # "ß" is not "ss" to spaCy's LOWER either
 
 
 def test_occurrences_at_the_ends_and_of_nothing():

@@ -12,14 +12,13 @@ from typing import Any
 
 from ..lexicon.dates import MONTH_PATTERN, MONTH_WORDS
 from ..lexicon.generic import is_generic
-from ..lexicon.kinds import DESCRIPTOR_NOUNS
 from ..lexicon.names import ARTICLES, is_title_words
 from ..lexicon.numbers import MENTION_NUMBER_WORDS
 from ..models import LITERAL_KINDS
 from ..nlp import doc_text
 from ..normalize import coref
 from ..question.forms import proper_runs
-from .phrases import occurrences, phrase_ids, word_ids
+from .phrases import may_occur, occurrences, phrase_ids, word_ids
 from .trims import trim
 
 # Whole dates: NER often drops the day inside a "(1 March 1943 – 4 May 2012)" range.
@@ -53,13 +52,15 @@ class Arg:
 @dataclass(frozen=True, slots=True)
 class Placed:
     """A mention found in the parse: its token span [start, end), the source's priority
-    (0: a question or answer string, 1: quotes and dates, 2: NER, 3: proper-noun runs), and
-    the argument it becomes."""
+    (0: a question or answer string, 1: quotes and dates, 2: NER, 3: proper-noun runs), the
+    argument it becomes and the span's root token (found once: the kinds and the
+    coreference read it again)."""
 
     start: int
     end: int
     priority: int
     arg: Arg
+    root: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,38 +221,45 @@ def find_mentions(doc: Any, hints: list[str], make_doc: Any,
         for i in range(s, e):
             taken[i] = True
         label = f.label or labels.get((s, e)) or _overlapping_label(ents, s, e)
-        out.append(Placed(s, e, f.priority, _arg(p, s, e, KIND.get(label, "other"))))
+        out.append(_placed(p, s, e, f.priority, KIND.get(label, "other")))
     out += _written_again(p, out, taken)
     return sorted(out, key=lambda m: m.start)
 
 
-def _arg(p: Parse, s: int, e: int, kind: str) -> Arg:
-    """The argument of the tokens [s, e): a span's text is the doc's text between its ends."""
+def _placed(p: Parse, s: int, e: int, priority: int, kind: str) -> Placed:
+    """The mention of the tokens [s, e): a span's text is the doc's text between its ends,
+    and the argument stands in the tree at the span's root."""
     start, end = p.starts[s], p.ends[e - 1]
-    return Arg(p.text[start:end], p.doc[s:e].root.i, start, kind, end=end)
+    root = p.doc[s:e].root.i
+    return Placed(s, e, priority, Arg(p.text[start:end], root, start, kind, end=end), root)
 
 
 def _written_again(p: Parse, found: list[Placed], taken: list[bool]) -> list[Placed]:
     """A capitalised name of two words or more, written again where no source found it
     ("… album, Speak Now. Speak Now was released …"), is the same mention again."""
     out: list[Placed] = []
-    words = [t.text for t in p.tokens]
-    # A span's text starts with its first word's: only tokens of the name's first character
-    # are tried, in text order.
-    at: dict[str, list[int]] = {}
-    for i, w in enumerate(words):
-        at.setdefault(w[:1], []).append(i)
     names = {m.arg.text: m for m in found if m.end - m.start >= 2
              and p.tokens[m.start].is_title and m.arg.kind not in LITERAL_KINDS}
+    if not names:
+        return out
+    # A span's text starts with its first word's: only tokens starting with a name's first
+    # character are tried, in text order (a token is never empty).
+    firsts = {text[0] for text in names}
+    at: dict[str, list[int]] = {}
+    for i, start in enumerate(p.starts):
+        first = p.text[start]
+        if first in firsts:
+            at.setdefault(first, []).append(i)
+    last = len(p.starts)
     for text, m in names.items():
         n = m.end - m.start
-        for i in at.get(text[:1], ()):
-            if i > len(words) - n:
+        for i in at.get(text[0], ()):
+            if i > last - n:
                 break
-            if (text.startswith(words[i]) and not any(taken[i:i + n])
+            if (not any(taken[i:i + n])
                     and p.text[p.starts[i]:p.ends[i + n - 1]] == text):
                 taken[i:i + n] = [True] * n
-                out.append(Placed(i, i + n, m.priority, _arg(p, i, i + n, m.arg.kind)))
+                out.append(_placed(p, i, i + n, m.priority, m.arg.kind))
     return out
 
 
@@ -317,6 +325,9 @@ def _phrase_hits(doc: Any, phrases: list[str], make_doc: Any,
     variants: set[str] = set().union(*(_variants(h) for h in phrases))
     if not variants:
         return []
+    # Only the variants written somewhere in the text, case aside, are tokenized.
+    text = doc_text(doc)
+    variants = {v for v in variants if may_occur(doc, text, v)}
     exact = sorted(v for v in variants if len(v) <= 3 or v.isupper())
     loose = sorted(v for v in variants if v not in exact)
     hits: list[tuple[int, int]] = []
@@ -328,15 +339,17 @@ def _phrase_hits(doc: Any, phrases: list[str], make_doc: Any,
     out = []
     for s, e in sorted(set(hits)):
         if carve:
-            if generic is None:
-                generic = set().union(*(_generic_variants(h) for h in phrases))
             # A nationality answer inside a name NER reads as one organisation or place is
             # not that answer (an airline named for its country); before a plain noun it is.
+            # The generic variants are found only for a hit inside such a name.
             ent = doc[s].ent_type_
-            if doc[s:e].text.lower() in generic and ent not in _NOT_NAMES and (
+            if ent not in _NOT_NAMES and (
                     (doc[max(s - 1, 0)].ent_type_ == ent and s > 0)
                     or (e < len(doc) and doc[e].ent_type_ == ent and doc[e].ent_iob_ == "I")):
-                continue
+                if generic is None:
+                    generic = set().union(*(_generic_variants(h) for h in phrases))
+                if doc[s:e].text.lower() in generic:
+                    continue
         elif _name_part(doc, s - 1) or _name_part(doc, e):
             continue  # a question entity inside a longer name is not that entity ("Mach")
         out.append((s, e))
@@ -372,23 +385,3 @@ def _overlapping_label(ents: list[tuple[int, int, str]], s: int, e: int) -> str:
         if overlap > width:
             best, width = label, overlap
     return best
-
-
-def descriptors(doc: Any, start: int, end: int, lemma: Any) -> tuple[str, ...]:
-    """Descriptor nouns seen with a mention: "the film Inception", "Inception, a film …"."""
-    root = doc[start:end].root
-    nouns = [c for c in root.children if c.dep_ in ("compound", "appos") and c.pos_ == "NOUN"
-             and not start <= c.i < end]
-    if root.dep_ in ("appos", "compound") and root.head.pos_ == "NOUN":
-        nouns.append(root.head)
-    words = {lemma(n).lower() for n in nouns}
-    return tuple(sorted(w for w in words if w in DESCRIPTOR_NOUNS))
-
-
-def top_token(doc: Any, root: Any, arg_at: dict[int, Arg]) -> Any:
-    """Climb from a mention to its descriptor noun ("the film [Inception]") when bare."""
-    head = root.head
-    if (root.dep_ in ("appos", "compound") and head.pos_ == "NOUN" and head.i not in arg_at
-            and not any(c.dep_ in ("prep", "relcl", "acl", "poss") for c in head.children)):
-        return head
-    return root

@@ -54,6 +54,12 @@ class Paths:
                 out.setdefault(self.tree.heads[i], []).append(i)
         return out
 
+    @cached_property
+    def _dative_heads(self) -> frozenset[int]:
+        """The tokens with a child labelled "dative": the only verbs `_given_to` reads."""
+        tree = self.tree
+        return frozenset(h for i, h in enumerate(tree.heads) if tree.deps[i] == "dative" and h != i)
+
     def _preds_in(self, start: int, end: int) -> list[int]:
         """The tokens start..end-1 that are predicates (`_pred_at`), trying only those whose
         label a predicate may have."""

@@ -10,6 +10,8 @@ from typing import Any
 
 # Per Doc: each column asked for (0: ORTH, 1: LOWER), read at its first use.
 _WORD_IDS: weakref.WeakKeyDictionary[Any, dict[int, list[int]]] = weakref.WeakKeyDictionary()
+# Per Doc: its text as `letters` folds it, for `may_occur`.
+_LETTERS: weakref.WeakKeyDictionary[Any, str] = weakref.WeakKeyDictionary()
 
 
 def word_ids(doc: Any, column: int) -> list[int]:
@@ -24,6 +26,24 @@ def word_ids(doc: Any, column: int) -> list[int]:
 
         ids = columns[column] = doc.to_array((ORTH, LOWER)[column]).tolist() if len(doc) else []
     return ids
+
+
+def letters(text: str) -> str:
+    """`text` lowercased, final sigma as any sigma, without whitespace: the same for two
+    strings whose tokens have equal LOWER ids (spaCy's LOWER is `str.lower`, which differs
+    from a letter-by-letter lowering only in the final sigma), and a text's is the
+    concatenation of its parts' (the tokenizer keeps every character)."""
+    return "".join(text.lower().replace("\u03c2", "\u03c3").split())
+
+
+def may_occur(doc: Any, text: str, phrase: str) -> bool:
+    """False when `phrase` cannot be a token span of `doc` (whose text is `text`), case
+    aside: its letters are not in the Doc's. Tokenizing a phrase costs more than this
+    test, and most question strings are missing from a given answer."""
+    folded = _LETTERS.get(doc)
+    if folded is None:
+        folded = _LETTERS[doc] = letters(text)
+    return letters(phrase) in folded
 
 
 @functools.lru_cache(maxsize=4096)

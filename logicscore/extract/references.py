@@ -11,8 +11,8 @@ from ..lexicon.kinds import PERSON_NOUNS
 from ..lexicon.names import ARTICLES
 from ..models import LITERAL_KINDS
 from ..normalize import coref
-from .mentions import Arg, Placed, descriptors, top_token
-from .syntax import Tree, member_role
+from .mentions import Arg, Placed
+from .syntax import Tree, descriptors, member_role, top_token
 
 _PERSON_VERBS = frozenset({
     "write", "direct", "star", "marry", "compose", "paint", "sing", "die", "bear", "graduate",
@@ -43,8 +43,8 @@ class References:
         self._roots, self._heads = [], []
         for placed in self.mentions:
             start, end, arg = placed.start, placed.end, placed.arg
-            root = self.doc[start:end].root
-            heads = descriptors(self.doc, start, end, self.lemma)
+            root = self.doc[placed.root]
+            heads = descriptors(root, start, end, self.lemma)
             self._roots.append(root)
             self._heads.append(heads)
             cls = next((coref.noun_class(h) for h in heads if coref.noun_class(h)), None)
@@ -135,7 +135,7 @@ class References:
             tok = self.doc[i]
             head = tok.head
             maker = head.dep_ == "pobj" and head.head.dep_ == "agent"  # "created by X"
-            if (self.lemma(tok) != "be" or head.i not in self.arg_at
+            if (head.i not in self.arg_at or self.lemma(tok) != "be"
                     or not (maker or self.arg_at[head.i].kind == "person")
                     or not any(c.dep_ in _SUBJ and c.lower_ in ("which", "that") for c in tok.children)):
                 continue

@@ -119,7 +119,9 @@ class _Run(Paths, References):
         self.text = text
         # A sentence's text is a slice of the Doc's: spaCy would join its tokens at each read.
         self.sents = join_headings([s for s in doc.sents if self._text(s).strip()], self.text)
-        self.sent_of = {i: n for n, s in enumerate(self.sents) for i in range(s.start, s.end)}
+        self.sent_of: dict[int, int] = {}
+        for n, s in enumerate(self.sents):
+            self.sent_of.update(dict.fromkeys(range(s.start, s.end), n))
         self.mentions = find_mentions(doc, hints, make_doc, answers)
         self.known = {normalize(t) for t in dict.fromkeys(
             [*hints, *answers, *(m.arg.text for m in self.mentions)])}
@@ -263,8 +265,7 @@ class _Run(Paths, References):
             props = self._conclusion(sent, args, base)
             # "Therefore, Nolan, who was born in London, …" still states a claim linking
             # two entities; "So the answer is X" and "Thus, X is the answer" state only X.
-            if found.answer_is or len(args) < 2 or any(
-                    self.lemma(t) == "answer" for t in sent):
+            if found.answer_is or len(args) < 2 or self._says_answer(text, sent):
                 return props
         covered: set[int] = set()
         # Each argument is an object of the one clause it sits in.
@@ -284,6 +285,12 @@ class _Run(Paths, References):
         self._cooccurrences(args, base, props, covered)
         return props
 
+    def _says_answer(self, text: str, sent: Any) -> bool:
+        """Whether a word of `sent` (whose text is `text`) has the lemma "answer". The rule
+        lemmatizer's English tables reach "answer" only by dropping a suffix of a word
+        holding it ("answers", "answered"), so a sentence without it is not lemmatized."""
+        return "answer" in text.lower() and any(self.lemma(t) == "answer" for t in sent)
+
     def _predicate(self, pi: int, below: list[Arg], base: SentenceBase, props: list[Draft],
                    covered: set[int]) -> None:
         """The claims one predicate states between its subjects and the arguments `below` it
@@ -291,9 +298,9 @@ class _Run(Paths, References):
         p = self.doc[pi]
         subjects, subj_tok, how = self._subjects(p)
         objects = [a for a in below if all(a is not s for s in subjects)]
-        rel = next((c for c in p.children
-                    if c.lower_ in RELATIVE_PRONOUNS and c.dep_ not in _SUBJ), None)
-        if how in ("relcl", "acl") and rel is not None:
+        rel = next((c for c in p.children if c.lower_ in RELATIVE_PRONOUNS
+                    and c.dep_ not in _SUBJ), None) if how in ("relcl", "acl") else None
+        if rel is not None:
             extra = self._noun_arg(p.head)  # "the film that Nolan directed": that = film
             if extra is not None and all(extra is not s for s in subjects):
                 objects.append(replace(extra, top=rel.i))
@@ -318,6 +325,8 @@ class _Run(Paths, References):
     def _given_to(self, p: Any, objects: list[Arg], base: SentenceBase, props: list[Draft],
                   covered: set[int]) -> None:
         """What a verb of giving gives goes to its dative."""
+        if p.i not in self._dative_heads:
+            return
         dative = next((self.arg_at[c.i] for c in p.children
                        if c.dep_ == "dative" and c.i in self.arg_at), None)
         if dative is not None and self.lemma(p).lower() in _GIVE_VERBS:

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..lexicon.kinds import MEMBER_ROLES
+from ..lexicon.kinds import DESCRIPTOR_NOUNS, MEMBER_ROLES
 from .mentions import Arg
 
 HEDGE = re.compile(
@@ -74,7 +74,11 @@ def parse_tree(doc: Any) -> Tree:
     # spaCy stores each head as an offset from its token, an unsigned 64-bit number.
     offsets = doc.to_array("HEAD").astype("int64").tolist()
     heads = [i + off for i, off in enumerate(offsets)]
-    deps = [t.dep_ for t in doc]
+    # Each label's string looked up once, not decoded per token as `Token.dep_` does.
+    ids = doc.to_array("DEP").tolist()
+    strings = doc.vocab.strings
+    label = {d: strings[d] for d in set(ids)}
+    deps = [label[d] for d in ids]
     return Tree(heads, deps, frozenset([h for i, h in enumerate(heads)
                                         if deps[i] == "neg" and h != i]))
 
@@ -133,3 +137,23 @@ def np_text(tok: Any, arg_at: dict[int, Arg]) -> str:
     if tok.i in arg_at:
         return arg_at[tok.i].text
     return tok.doc[tok.left_edge.i:tok.right_edge.i + 1].text
+
+
+def descriptors(root: Any, start: int, end: int, lemma: Any) -> tuple[str, ...]:
+    """Descriptor nouns seen with a mention of tokens [start, end), whose root token is
+    `root`: "the film Inception", "Inception, a film …"."""
+    nouns = [c for c in root.children if c.dep_ in ("compound", "appos") and c.pos_ == "NOUN"
+             and not start <= c.i < end]
+    if root.dep_ in ("appos", "compound") and root.head.pos_ == "NOUN":
+        nouns.append(root.head)
+    words = {lemma(n).lower() for n in nouns}
+    return tuple(sorted(w for w in words if w in DESCRIPTOR_NOUNS))
+
+
+def top_token(doc: Any, root: Any, arg_at: dict[int, Arg]) -> Any:
+    """Climb from a mention to its descriptor noun ("the film [Inception]") when bare."""
+    head = root.head
+    if (root.dep_ in ("appos", "compound") and head.pos_ == "NOUN" and head.i not in arg_at
+            and not any(c.dep_ in ("prep", "relcl", "acl", "poss") for c in head.children)):
+        return head
+    return root
