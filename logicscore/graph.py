@@ -75,11 +75,7 @@ def shortest_paths(g: Graph, answer: str, targets: list[str], passable: Passable
         (up to cap + 1 paths, lexicographically smallest first; every edge lying on *any*
         shortest path), or None when no target is reachable.
     """
-    tset = set(targets)
-
-    def ok(x: str) -> bool:
-        return x == answer or x in tset or passable(x)
-
+    ok = _admitting(targets, answer, passable)
     if dist_a is None:
         dist_a, _ = bfs(g, [answer], ok)
     reached = [t for t in targets if t in dist_a]
