@@ -72,11 +72,8 @@ def model_loading() -> Iterator[None]:
     garbage; the full collections it sets off would each walk all of them (tens of ms),
     and so would the next ones, for nothing. Frozen, they are never walked again.
     """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.freeze()
-        if was_enabled:
-            gc.enable()
+    with gc_paused(True):
+        try:
+            yield
+        finally:
+            gc.freeze()

@@ -192,12 +192,14 @@ class Scorer:
 
     def __init__(self, config: AuditorConfig, fmt: str, mapping: dict[str, str]):
         from ..auditor import Auditor
+        from ..limits import model_loading
 
         self.fmt, self.mapping = fmt, mapping
         self.failed: LogicscoreError | None = None
         try:
             self.auditor = Auditor(config=config)
-            self.auditor.signature  # noqa: B018 - loads the model a stage always parses with, as the CLI does
+            with model_loading():
+                self.auditor.signature  # noqa: B018 - loads the model a stage always parses with, as the CLI does
         except LogicscoreError as exc:  # sent back with the first window: the run stops there
             self.failed = exc
 
