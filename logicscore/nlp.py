@@ -208,9 +208,14 @@ def _pieces(text: str) -> Iterator[str]:
 MAX_LEMMAS = 20_000  # words remembered by `lemmatizer`; past it, it starts over
 
 
+def _lemmatizer(nlp: spacy.Language) -> Any:
+    """The pipeline's lemmatizer component, disabled or not; None when it has none."""
+    return nlp.get_pipe("lemmatizer") if "lemmatizer" in nlp.component_names else None
+
+
 def lemmatizer(nlp: spacy.Language) -> Callable[[Any], str]:
     """A function giving a token's lemma, computing and storing it when the parse skipped it."""
-    component = nlp.get_pipe("lemmatizer") if "lemmatizer" in nlp.component_names else None
+    component = _lemmatizer(nlp)
     rule = getattr(component, f"{getattr(component, 'mode', '')}_lemmatize", None)
     known: dict[tuple[int, int, int], str] = {}
 
@@ -241,8 +246,7 @@ def _index_as_sets(nlp: spacy.Language) -> None:
     """The rule lemmatizer's word lists as sets: for each new word it tests `form in
     lemma_index[pos]`, a scan of thousands of words; a set answers the same test at once.
     The lemmatizer only tests membership (and truth) of these values."""
-    component = nlp.get_pipe("lemmatizer") if "lemmatizer" in nlp.component_names else None
-    lookups = getattr(component, "lookups", None)
+    lookups = getattr(_lemmatizer(nlp), "lookups", None)
     if lookups is None or not lookups.has_table("lemma_index"):
         return
     table = lookups.get_table("lemma_index")
@@ -260,8 +264,7 @@ def dictionary(nlp: spacy.Language) -> frozenset[str]:
     key = id(nlp.vocab)
     if key not in _WORDS:
         words: set[str] = set()
-        component = nlp.get_pipe("lemmatizer") if "lemmatizer" in nlp.component_names else None
-        lookups = getattr(component, "lookups", None)
+        lookups = getattr(_lemmatizer(nlp), "lookups", None)
         for name in ("lemma_index", "lemma_exc", "lemma_lookup"):
             if lookups is None or not lookups.has_table(name):
                 continue
@@ -269,7 +272,8 @@ def dictionary(nlp: spacy.Language) -> frozenset[str]:
                 if isinstance(value, dict):  # lemma_exc: {pos: {form: [lemmas]}}
                     words.update(value)
                     words.update(w for forms in value.values() for w in forms)
-                elif isinstance(value, (list, tuple, frozenset)):  # lemma_index: {pos: [words]}
+                # lemma_index: {pos: [words]}, sets once `_index_as_sets` has run
+                elif isinstance(value, (list, tuple, frozenset)):
                     words.update(value)
                 elif isinstance(value, str):  # lemma_lookup: {form: lemma}
                     words.add(value)
