@@ -247,9 +247,9 @@ class AuditResult(_Strict):
         if exclude is not None:
             try:
                 line = self.model_dump_json(by_alias=True, exclude=exclude)
-            except ValueError:
-                line = ""
-            if line and _TINY_PLAIN not in line and not _NEGATIVE_EXPONENT.search(line):
+            except ValueError:  # a lone surrogate: json writes it, for the writer to refuse
+                return self._dumped_json()
+            if _TINY_PLAIN not in line and not _NEGATIVE_EXPONENT.search(line):
                 return line
         return self._dumped_json()
 
