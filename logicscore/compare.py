@@ -234,11 +234,10 @@ def _compared_literal(question: str, props: list[Proposition], side: str, sides:
     to ("A was directed by D. D died in 1961."), preferring one whose relation names the
     question's attribute ("died", "born"); None when that leaves a choice."""
     asked = [w for w in _words(question) if w not in STOP]
-    told = _RELATION_WORDS
     # The attribute's own words ("died", "older": born) outrank the rest: in "Which film has
     # the director who died later" a film's year, stated by "film", is not the one compared.
     attribute = {crude_stem(r) for w in asked for r in ATTRIBUTE_RELATIONS.get(w, w).split()
-                 if w in ATTRIBUTE_RELATIONS or w in told}
+                 if w in ATTRIBUTE_RELATIONS or w in _RELATION_WORDS}
     wanted = {crude_stem(w) for w in asked} | attribute
     found: list[tuple[int, int, int, str]] = []
     frontier, seen = {side}, {side}
