@@ -50,7 +50,7 @@ class AuditorConfig(BaseModel):
     llm: dict[str, Any] = Field(
         default_factory=dict, description="the LLM endpoint shared by the llm stages: base_url, "
         "model, timeout, retries, concurrency, max_calls, cache, cache_dir, offline "
-        "(logicscore.llm.endpoint.EndpointConfig)")
+        "(logicscore.llm.options.EndpointConfig)")
 
 
 def default(field: str) -> Any:

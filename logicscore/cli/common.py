@@ -118,8 +118,6 @@ def make_auditor(extractor: str, fuzzy: float, spacy_model: str | None, alts: in
     return auditor
 
 
-
-
 def runner(auditor, workers: int, engine: str = "local"):
     """The auditor itself, or its config run by `workers` processes or, with `engine` 'ray',
     by `workers` Ray actors (same records, same order)."""
