@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from rapidfuzz import fuzz, process
 
 from ..models import EntityKind
-from .mentions import DATE, NUMBER, Form, compare, normalize
+from .mentions import DATE, NUMBER, Form, compare, normalize, reads_persons
 
 # Fuzzy comparisons per mention are capped so adversarial inputs stay bounded.
 MAX_FUZZY_FORMS = 400
@@ -42,17 +42,12 @@ class Cluster:
         return any(r.person or r.kind == "person" or r.form.person_hint for r in self.recs)
 
 
-def best(clusters: list[Cluster], form: Form, threshold: float,
-          persons: bool) -> tuple[int, tuple[int, float, str]] | None:
-    """The cluster `form` matches most strongly by the mention rules, and how."""
-    return FormIndex(clusters, threshold).best(form, persons)
-
-
 class FormIndex:
-    """The forms `best` compares, indexed so that one lookup compares only those that can match.
+    """The clusters' forms, indexed so that one lookup compares only those that can match.
 
-    `best` compares a form with the forms of the clusters in order until MAX_FUZZY_FORMS
-    forms have been compared (pronoun clusters skipped), keeping the first strongest hit.
+    What it stands for: comparing a form with the forms of the clusters in order until
+    MAX_FUZZY_FORMS forms have been compared (pronoun clusters skipped), keeping the first
+    strongest hit.
     Every rule of `compare` but fuzzy similarity needs a word in common (equal keys,
     containment, first and last name, tail, inner, polity, regnal name), and both fuzzy
     rules need `fuzz.ratio` ≥ threshold - 5; so comparing only the forms sharing a word or
@@ -118,7 +113,8 @@ class FormIndex:
             self._index(len(self.entries), entry)
 
     def best(self, form: Form, persons: bool) -> tuple[int, tuple[int, float, str]] | None:
-        """What `best` over the clusters returns for `form`."""
+        """The cluster `form` matches most strongly by `compare`, and how: the first of the
+        strongest hits, in the clusters' order."""
         if not form.key:
             return None  # `compare` accepts nothing without a key
         found: set[int] = set()
@@ -129,12 +125,9 @@ class FormIndex:
                 form.key, self.keys, scorer=fuzz.ratio, processor=None, limit=None,
                 score_cutoff=max(0.0, self.cutoff)))
         top: tuple[int, tuple[int, float, str]] | None = None
-        # `compare` reads `persons` only for two names of two or more words with the same
-        # markers: only then is the cluster's person test (a walk over its mentions) needed.
-        persons = persons and len(form.tokens) >= 2
         for ci, _, other in sorted((self.entries[i] for i in found), key=lambda e: e[:2]):
-            person = (persons and len(other.tokens) >= 2 and form.markers == other.markers
-                      and self.clusters[ci].person)
+            # The cluster's person test walks its mentions: asked only where `compare` reads it.
+            person = persons and reads_persons(form, other) and self.clusters[ci].person
             hit = compare(form, other, self.threshold, person)
             if hit and (top is None or hit[:2] > top[1][:2]):
                 top = (ci, hit)

@@ -286,9 +286,9 @@ def link(extraction: Extraction, question: list[QuestionEntity], answer: str,
     q_out = []
     index = FormIndex(clusters, threshold)  # the clusters are final: one index for every name
     for q in question:
-        qi = match_external(clusters, q.name, threshold, question_text, index)
+        qi = match_external(clusters, q.name, threshold, index, question_text)
         q_out.append(q.model_copy(update={"entity": ids[id(clusters[qi])] if qi is not None else None}))
-    ai = match_external(clusters, answer, threshold, index=index) if answer.strip() else None
+    ai = match_external(clusters, answer, threshold, index) if answer.strip() else None
     return Linked(props, entities, q_out, ids[id(clusters[ai])] if ai is not None else None)
 
 

@@ -50,7 +50,7 @@ def expansion(clusters: list[Cluster], text: str, skip: int = -1) -> int | None:
 
 
 def match_external(clusters: list[Cluster], text: str, threshold: float,
-                    question: str = "", index: FormIndex | None = None) -> int | None:
+                    index: FormIndex, question: str = "") -> int | None:
     """Cluster index for a question entity or short answer; never by surname alone.
 
     Questions capitalise loosely ("country Man", "the Lego Batman movie", "True North
@@ -64,12 +64,10 @@ def match_external(clusters: list[Cluster], text: str, threshold: float,
     surname standing alone in a family's text, an abbreviation the name it shortens ("US",
     "United States"), and a name its abbreviation.
 
-    `index`, when given, is `FormIndex(clusters, threshold)`: built once for the question
-    entities and the answer matched to one list of clusters.
+    `index` is `FormIndex(clusters, threshold)`: built once for the question entities and
+    the answer matched to one list of clusters.
     """
     form = analyze(text)
-    if index is None:
-        index = FormIndex(clusters, threshold)
     hit = index.best(form, persons=True)
     if hit:
         return hit[0]

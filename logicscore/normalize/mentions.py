@@ -119,6 +119,12 @@ def _other_name(a: Form, b: Form) -> bool:
     return x[1:] == y[1:] or (max(len(x), len(y)) <= 4 and Levenshtein.distance(x, y) >= 2)
 
 
+def reads_persons(a: Form, b: Form) -> bool:
+    """Whether `compare` reads its `persons` flag for these two forms: two names of two or
+    more words with the same markers (the person rules: first and last name, tail, inner)."""
+    return len(a.tokens) >= 2 and len(b.tokens) >= 2 and a.markers == b.markers
+
+
 def compare(a: Form, b: Form, threshold: float, persons: bool) -> tuple[int, float, str] | None:
     """How strongly two forms match: (level, score, reason), or None."""
     if not a.key or not b.key:
@@ -131,7 +137,7 @@ def compare(a: Form, b: Form, threshold: float, persons: bool) -> tuple[int, flo
     if all(m.startswith("n:") and YEAR.match(m[2:]) for m in a.markers ^ b.markers) and (
             contains(a, b) or contains(b, a)):
         return (2, 100.0, "containment")
-    if persons and len(a.tokens) >= 2 and len(b.tokens) >= 2 and a.markers == b.markers:
+    if persons and reads_persons(a, b):
         if a.tokens[0] == b.tokens[0] and a.tokens[-1] == b.tokens[-1]:
             return (2, 100.0, "same first and last name")
         if tail(a, b) or tail(b, a):
