@@ -32,10 +32,7 @@ def fold_char(ch: str) -> str:
     return _NON_ALNUM.sub(" ", fold(ch))
 
 
-# Names are keyed over and over (each question-matching pass folds the same words); the key
-# depends on the text alone, so a bounded cache keeps memory flat over long streams.
-@lru_cache(maxsize=16384)
-def key(text: str) -> str:
+def uncached_key(text: str) -> str:
     """The text key of a name: folded, "&" read as "and", every other mark a space, words
     joined by single spaces ("Avengers: Age of Ultron" → "avengers age of ultron")."""
     if "&" in text:
@@ -45,6 +42,11 @@ def key(text: str) -> str:
         # there): keyed bytewise, every byte but a digit or a lowercase letter a space.
         return b" ".join(text.lower().encode().translate(_KEY_BYTES).split()).decode()
     return " ".join(_NON_ALNUM.sub(" ", fold(text)).split())
+
+
+# Names are keyed over and over (each question-matching pass folds the same words); the key
+# depends on the text alone, so a bounded cache keeps memory flat over long streams.
+key = lru_cache(maxsize=16384)(uncached_key)
 
 
 # Irregular forms of the relation words, for `stem`.

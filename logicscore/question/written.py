@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from ..lexicon.function_words import TITLE_SMALL_WORDS
-from ..lexicon.text import fold_char, key
+from ..lexicon.text import fold_char, uncached_key
 from .forms import JOINING_WORDS, role_name
 
 _CAP_WORD = re.compile(r"[\"“‘'(]?[A-Z0-9]")
@@ -20,18 +20,10 @@ _WORD_END = re.compile(r"(?:\w|[a-z]['’])$")
 NEAR = 80  # characters looked at around a match: words glued to it are close
 
 
-# Each ASCII byte but a digit or a lowercase letter reads as a space in a text key.
-_KEY_BYTES = bytes(c if 48 <= c <= 57 or 97 <= c <= 122 else 32 for c in range(256))
-
-
 def fold(text: str) -> str:
-    """The text key of `text` between single spaces. ASCII text (most of it) is keyed
-    here bytewise, as `key` keys it: lowercase, "&" read as "and", every mark a space."""
-    if not text.isascii():
-        return f" {key(text)} "
-    if "&" in text:
-        text = text.replace("&", " and ")
-    return f" {b' '.join(text.lower().encode().translate(_KEY_BYTES).split()).decode()} "
+    """The text key of `text` between single spaces. Uncached: the windows folded here are
+    mostly new strings, which would only push names out of `key`'s cache."""
+    return f" {uncached_key(text)} "
 
 
 def _folded(text: str) -> tuple[str, list[int]]:
