@@ -104,10 +104,9 @@ class References:
         for placed in self.mentions:
             blocked.add(placed.arg.top)
         antecedents = []
-        generic = {t: is_generic(t) for t in dict.fromkeys(m.arg.text for m in self.mentions)}
         for placed, root, heads in zip(self.mentions, self._roots, self._heads):
             arg = placed.arg
-            if generic[arg.text]:
+            if is_generic(arg.text):
                 continue  # "its adaptation" never means "American" or "1993"
             top = self.doc[arg.top]
             antecedents.append(coref.Antecedent(
