@@ -10,6 +10,8 @@ from typing import Any
 from ..lexicon.kinds import DESCRIPTOR_NOUNS, MEMBER_ROLES
 from .mentions import Arg
 
+# Each alternative must hold a word of HEDGE_WORDS below: `cues` tries the pattern only on
+# sentences holding one.
 HEDGE = re.compile(
     r"\b(?:reportedly|allegedly|possibly|perhaps|rumou?red|supposedly|purportedly|presumably|"
     r"probably|likely|apparently|unconfirmed|(?:may|might|could) (?:have|be)|"

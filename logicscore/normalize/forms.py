@@ -172,16 +172,19 @@ def regnal(w: Word) -> str | None:
     return None
 
 
+_GENERATION_WORDS = frozenset({"jr", "sr"})
+
+
 def generation(w: Word) -> str | None:
     """"Jr." and "Sr." after a name tell a father from his son."""
-    return "g:" + w.norm if w.pos > 0 and w.norm in ("jr", "sr") and w.cap else None
+    return "g:" + w.norm if w.pos > 0 and w.norm in _GENERATION_WORDS and w.cap else None
 
 
 MARKERS: tuple[Callable[[Word], str | None], ...] = (ordinal, number, regnal, generation)
 # A word some rule of MARKERS may tag starts with a digit (ordinal, number), is written in
 # capitals (regnal) or is one of these words (ordinal, generation); no other word is given
 # to the rules, which most words of a name are not.
-_MARKED_WORDS = frozenset(_ORDINAL_WORDS) | {"jr", "sr"}
+_MARKED_WORDS = frozenset(_ORDINAL_WORDS) | _GENERATION_WORDS
 
 
 def may_mark(tok: str, norm: str) -> bool:
