@@ -13,6 +13,7 @@ from ..lexicon.names import KIN
 from ..lexicon.numbers import in_words
 from ..lexicon.pronouns import RELATIVE_PRONOUNS
 from ..models import LITERAL_KINDS, Pattern, Proposition, QARecord, Resolution
+from ..nlp import doc_text
 from ..normalize.mentions import DATE, normalize
 from ..stages import SpacyPipeline
 from . import Extraction, Mention
@@ -102,21 +103,18 @@ class RulesExtractor:
             doc = parse(self.nlp, clean)
         # A count answered in digits may be written in words ("5": "five books").
         answers = (record.answer, *in_words(record.answer)) if record.answer.strip() else ()
-        return _Run(doc, clean, hints, offsets, markers, self.nlp.make_doc, self._lemma,
-                    answers).extract()
+        return _Run(doc, hints, offsets, markers, self.nlp.make_doc, self._lemma, answers).extract()
 
 
 class _Run(Paths, References):
     """One extraction over one parsed long answer."""
 
-    def __init__(self, doc: Any, text: str, hints: list[str], offsets: list[int], markers: list,
+    def __init__(self, doc: Any, hints: list[str], offsets: list[int], markers: list,
                  make_doc: Any, lemma: Any, answers: tuple[str, ...] = ()):
-        """`text` is the one `doc` parsed (spaCy keeps every character, so it is `doc.text`,
-        which spaCy would join from the tokens)."""
         self.doc = doc
         self.lemma = lemma_by_token(lemma)
         self.offsets = offsets
-        self.text = text
+        self.text = doc_text(doc)
         # A sentence's text is a slice of the Doc's: spaCy would join its tokens at each read.
         self.sents = join_headings([s for s in doc.sents if self._text(s).strip()], self.text)
         self.sent_of: dict[int, int] = {}
