@@ -327,24 +327,44 @@ def token_bounds(doc: spacy.tokens.Doc) -> tuple[list[int], list[int]]:
     """Each token's start and end offsets, read once per Doc (both ascending)."""
     bounds = _BOUNDS.get(doc)
     if bounds is None:
-        starts = [t.idx for t in doc]
-        bounds = _BOUNDS[doc] = (starts, [a + len(t) for a, t in zip(starts, doc)])
+        from spacy.attrs import LENGTH, SPACY
+
+        # A token starts where the one before ends, plus its trailing space (a Doc's text is
+        # its tokens with their whitespace): two columns of one array, no Token made.
+        starts, ends = [], []
+        at = 0
+        for length, space in (doc.to_array([LENGTH, SPACY]).tolist() if len(doc) else ()):
+            starts.append(at)
+            at += length
+            ends.append(at)
+            at += space
+        bounds = _BOUNDS[doc] = (starts, ends)
     return bounds
 
 
-def tokens_within(doc: spacy.tokens.Doc, start: int, end: int) -> spacy.tokens.Span:
-    """The tokens wholly inside characters [start, end), found by bisection, not by
+def range_within(doc: spacy.tokens.Doc, start: int, end: int) -> slice:
+    """The token indices wholly inside characters [start, end), found by bisection, not by
     walking the Doc."""
     starts, ends = token_bounds(doc)
     a = bisect_left(starts, start)
-    return doc[a:max(a, bisect_right(ends, end))]
+    return slice(a, max(a, bisect_right(ends, end)))
+
+
+def range_starting(doc: spacy.tokens.Doc, start: int, end: int) -> slice:
+    """The token indices that start inside characters [start, end)."""
+    starts, _ = token_bounds(doc)
+    a = bisect_left(starts, start)
+    return slice(a, max(a, bisect_left(starts, end)))
+
+
+def tokens_within(doc: spacy.tokens.Doc, start: int, end: int) -> spacy.tokens.Span:
+    """The tokens wholly inside characters [start, end)."""
+    return doc[range_within(doc, start, end)]
 
 
 def tokens_starting(doc: spacy.tokens.Doc, start: int, end: int) -> spacy.tokens.Span:
     """The tokens that start inside characters [start, end)."""
-    starts, _ = token_bounds(doc)
-    a = bisect_left(starts, start)
-    return doc[a:max(a, bisect_left(starts, end))]
+    return doc[range_starting(doc, start, end)]
 
 
 _SENT_STARTS: weakref.WeakKeyDictionary[Any, list[int]] = weakref.WeakKeyDictionary()

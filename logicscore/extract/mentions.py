@@ -15,7 +15,7 @@ from ..lexicon.generic import is_generic
 from ..lexicon.names import ARTICLES, is_title_words
 from ..lexicon.numbers import MENTION_NUMBER_WORDS
 from ..models import LITERAL_KINDS
-from ..nlp import doc_text
+from ..nlp import doc_text, token_bounds
 from ..normalize import coref
 from ..question.forms import proper_runs
 from .phrases import may_occur, occurrences, phrase_ids, word_ids
@@ -87,17 +87,7 @@ class Parse:
 
     @classmethod
     def of(cls, doc: Any) -> Parse:
-        from spacy.attrs import LENGTH, SPACY
-
-        # A token starts where the one before ends, plus its trailing space: two columns
-        # of one array, not two attribute reads per token.
-        ends, starts = [], []
-        at = 0
-        for length, space in (doc.to_array([LENGTH, SPACY]).tolist() if len(doc) else ()):
-            starts.append(at)
-            at += length
-            ends.append(at)
-            at += space
+        starts, ends = token_bounds(doc)
         return cls(doc, list(doc), doc_text(doc), tuple(doc.ents), starts, ends)
 
     def span(self, start: int, end: int) -> tuple[int, int] | None:

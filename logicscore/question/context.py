@@ -5,7 +5,6 @@ names is left as the question has it: an anchor the answer lacks must stay an an
 from __future__ import annotations
 
 import re
-from bisect import bisect_left, bisect_right
 from typing import Any
 
 from ..lexicon.dates import CALENDAR_WORDS
@@ -14,7 +13,7 @@ from ..lexicon.generic import is_generic
 from ..lexicon.kinds import DESCRIPTOR_NOUNS, DESCRIPTORS
 from ..lexicon.names import ARTICLES, QUESTION_HONORIFICS
 from ..lexicon.text import fold_char
-from ..nlp import doc_text, token_bounds, unknown_word
+from ..nlp import doc_text, range_starting, range_within, token_bounds, unknown_word
 from .forms import JOINING_WORDS, Candidate, longest_first, token_end
 from .rules import disambiguator_spans, epithet_spans
 from .written import Written, opens_sentence
@@ -210,7 +209,7 @@ def _cuts(doc: Any, toks: list[Any], window: tuple[int, int], span: Candidate,
     if not (span.start <= lo and hi <= span.end) or (span.start, span.end) == (lo, hi):
         return False
     for rest in _rest(doc, span, [Candidate(lo, hi, "")], toks):
-        between = _starting(doc, toks, min(rest.end, hi), max(rest.start, lo))
+        between = toks[range_starting(doc, min(rest.end, hi), max(rest.start, lo))]  # no Token made again
         if not any(t.is_lower or t.is_punct for t in between) and (
                 not written.names(doc_text(doc)[rest.start:rest.end])):
             return True
@@ -306,26 +305,11 @@ def prefer_written(doc: Any, spans: list[Candidate], written: Written) -> list[C
     return sorted(kept)
 
 
-def _within(doc: Any, toks: list[Any], start: int, end: int) -> list[Any]:
-    """`tokens_within` (the tokens wholly inside characters [start, end)) as a slice of
-    the Doc's tokens `toks`: no token is made again."""
-    starts, ends = token_bounds(doc)
-    a = bisect_left(starts, start)
-    return toks[a:max(a, bisect_right(ends, end))]
-
-
-def _starting(doc: Any, toks: list[Any], start: int, end: int) -> list[Any]:
-    """`tokens_starting` (the tokens that start inside [start, end)) as a slice of `toks`."""
-    starts, _ = token_bounds(doc)
-    a = bisect_left(starts, start)
-    return toks[a:max(a, bisect_left(starts, end))]
-
-
 def _rest(doc: Any, span: Candidate, kept: list[Candidate],
           tokens: list[Any] | None = None) -> list[Candidate]:
     """The proper-name pieces of `span` outside the `kept` spans (`tokens`: the Doc's,
     when already listed)."""
-    toks = _within(doc, list(doc) if tokens is None else tokens, span.start, span.end)
+    toks = (list(doc) if tokens is None else tokens)[range_within(doc, span.start, span.end)]
     # What follows a bracket says which one is meant; it names nothing asked.
     toks = toks[:next((k for k, t in enumerate(toks) if t.text == "("), len(toks))]
     free = [t for t in toks if not any(k.start < token_end(t) and t.idx < k.end for k in kept)]
