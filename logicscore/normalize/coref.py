@@ -235,13 +235,11 @@ def find_references(
                                   subject=tok.dep_ in ("nsubj", "nsubjpass"), token=tok.i))
         # The article test first: a noun without one needs no lemma (the lemmatizer's
         # suffix rules are the costly part of this loop).
-        elif (_definite(tok) and lemma(tok).lower() in DESCRIPTOR_NOUNS
+        elif ((det := _definite(tok)) is not None and lemma(tok).lower() in DESCRIPTOR_NOUNS
               and _bare_definite(tok, lemma, blocked)):
             head = lemma(tok).lower()
-            det = min(c.i for c in tok.children if c.dep_ == "det")
-            start = doc[det].idx
             kind = "person" if head in PERSON_NOUNS else "thing"
-            refs.append(Reference(doc[det:tok.i + 1].text, start, tok.idx + len(tok),
+            refs.append(Reference(doc[det.i:tok.i + 1].text, det.idx, tok.idx + len(tok),
                                   sentence_of[i], kind, head=head,
                                   subject=tok.dep_ in ("nsubj", "nsubjpass"), token=tok.i))
     return refs
@@ -257,18 +255,15 @@ def _pleonastic(tok: Any) -> bool:
     return "ccomp" in deps and (tok.dep_ == "nsubjpass" or bool(deps & {"acomp", "attr"}))
 
 
-def _definite(tok: Any) -> bool:
-    """'the film', 'this book': the noun's first determiner is a definite one."""
+def _definite(tok: Any) -> Any:
+    """'the film', 'this book': the noun's first determiner, when it is a definite one."""
     det = next((c for c in tok.children if c.dep_ == "det"), None)
-    return det is not None and det.lower_ in ("the", "this", "that")
+    return det if det is not None and det.lower_ in ("the", "this", "that") else None
 
 
 def _bare_definite(tok: Any, lemma: Any, blocked: frozenset[int] | set[int]) -> bool:
-    """'the film' alone: restrictive modifiers ("the film directed by X", "the director of
+    """A `_definite` noun, 'the film', alone: restrictive modifiers ("the film directed by X", "the director of
     Y") or an identifying copula ("the film is Inception") make it no anaphor."""
-    dets = [c for c in tok.children if c.dep_ == "det"]
-    if not dets or dets[0].lower_ not in ("the", "this", "that"):
-        return False
     if any(c.dep_ in ("prep", "relcl", "acl", "appos", "poss", "nmod")
            for c in tok.children):
         return False
