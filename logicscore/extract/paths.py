@@ -77,13 +77,11 @@ class Paths:
             return False
         pred = self._pred.get(i)
         if pred is None:
-            pred = self._pred[i] = self._is_pred(self.doc[i])
+            pred = self._pred[i] = self._is_pred(self.doc[i], dep)
         return pred
 
-    def _is_pred(self, tok: Any) -> bool:
-        dep = tok.dep_  # spaCy decodes the label at each read
-        if dep == "ROOT":
-            return True
+    def _is_pred(self, tok: Any, dep: str) -> bool:
+        """Whether `tok`, labelled `dep` (not ROOT: `_pred_at` settles that), is a predicate."""
         if dep in _PRED_DEPS and tok.pos_ in ("VERB", "AUX"):
             return True
         if dep == "amod" and misparsed_verb(tok):
@@ -93,23 +91,19 @@ class Paths:
                 and tok.head.i in self.arg_at
                 and any(c.dep_ in ("prep", "poss") for c in tok.children))
 
-    def _clause_at(self, i: int) -> int:
-        """`_clause_of` the token at index i, building the token only the first time."""
-        clause = self._clause.get(i)
-        return clause if clause is not None else self._clause_of(self.doc[i])
-
-    def _clause_of(self, tok: Any) -> int:
-        if tok.i not in self._clause:
-            verb = next((self.doc[c] for c in self._amods.get(tok.i, ())
-                         if misparsed_verb(self.doc[c])), None) if tok.i in self.arg_at else None
+    def _clause_of(self, i: int) -> int:
+        """The predicate whose clause holds the token at index i."""
+        if i not in self._clause:
+            verb = next((c for c in self._amods.get(i, ())
+                         if misparsed_verb(self.doc[c])), None) if i in self.arg_at else None
             if verb is not None:
-                self._clause[tok.i] = verb.i  # "…, starred Halo Garley": Garley is its object
-                return verb.i
-            t = tok.i
+                self._clause[i] = verb  # "…, starred Halo Garley": Garley is its object
+                return verb
+            t = i
             while not self._pred_at(t) and self.tree.heads[t] != t:
                 t = self.tree.heads[t]
-            self._clause[tok.i] = t
-        return self._clause[tok.i]
+            self._clause[i] = t
+        return self._clause[i]
 
     # ---- relation words
 

@@ -232,13 +232,13 @@ class _Run(Paths, References):
                 # "born in 1345 in Burg Grebenstein, the son of Louis", "a drama from
                 # Columbia Pictures, directed by Nathan Juran": the parser hangs these on
                 # the nearest noun; they describe the clause's subject.
-                args, _, _ = self._subjects(self.doc[self._clause_of(p.head)], depth + 1)
+                args, _, _ = self._subjects(self.doc[self._clause_of(p.head.i)], depth + 1)
                 if args and depth < 8:
                     return args, None, "appos"
             arg = self._noun_arg(p.head)
             return ([arg] if arg else []), None, p.dep_
         if p.dep_ in ("conj", "advcl", "xcomp") and depth < 8:
-            args, _, _ = self._subjects(self.doc[self._clause_of(p.head)], depth + 1)
+            args, _, _ = self._subjects(self.doc[self._clause_of(p.head.i)], depth + 1)
             return args, None, "conj" if p.dep_ == "conj" else None
         return [], None, None
 
@@ -269,7 +269,7 @@ class _Run(Paths, References):
         # Each argument is an object of the one clause it sits in.
         in_clause: dict[int, list[Arg]] = {}
         for a in args:
-            in_clause.setdefault(self._clause_at(a.top), []).append(a)
+            in_clause.setdefault(self._clause_of(a.top), []).append(a)
         preds = sorted(in_clause.keys() | set(self._preds_in(sent.start, sent.end)))
         for pi in preds:
             self._predicate(pi, in_clause.get(pi, []), base, props, covered)
@@ -342,7 +342,7 @@ class _Run(Paths, References):
         if p.dep_ == "advcl" and subjects and any(
                 c.dep_ == "mark" and c.lower_ == "for" for c in p.children):
             # "wrote the song for Audrey Hepburn to sing": the song is for her.
-            head = self.doc[self._clause_of(p.head)]
+            head = self.doc[self._clause_of(p.head.i)]
             obj = next((self.arg_at[c.i] for c in head.children
                         if c.dep_ == "dobj" and c.i in self.arg_at), None)
             if obj is None:  # "wrote the song for X": the writers, when the song is unnamed
