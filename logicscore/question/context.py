@@ -113,7 +113,7 @@ def named_windows(doc: Any, spans: list[Candidate], written: Written) -> list[Ca
                 continue
             lo, hi = starts[i], ends[j]
             if text[lo:hi] not in written:
-                # The cheapest test (`_window_named` asks it first). Past a word boundary every
+                # The cheapest test. Past a word boundary every
                 # longer window folds to this one and more words: the answer writes none either.
                 if _parted(text, hi) and written.folded(text[lo:hi]) != "  ":
                     break
@@ -123,15 +123,15 @@ def named_windows(doc: Any, spans: list[Candidate], written: Written) -> list[Ca
             # The wh-phrase's noun is what is asked, not a name.
             if i > 0 and lowers[i - 1] in ("what", "which", "whose") and first.is_lower:
                 continue
-            # Only a window the answer writes as a name passes `_window_named`: asked before
-            # the dearer tests below.
+            # Only a window the answer writes as a name can be one: asked before the dearer
+            # tests below.
             if not written.names(text[lo:hi]) or bars.dated_or_barred(i, j, lo, hi):
                 continue
             if bars.second_place(i, j, words) or bars.cuts_name(lo, hi):
                 continue
-            if any(s.start <= lo and hi <= s.end and _cuts(doc, toks, (lo, hi), s, written) for s in spans):
+            if any(_cuts(doc, toks, (lo, hi), s, written) for s in spans):
                 continue
-            if _window_named(doc, toks, i, j, spans, written):
+            if _window_named(doc, toks, (i, j), (lo, hi), spans, written):
                 found.append(Candidate(lo, hi, "CASED"))
     return found
 
@@ -216,15 +216,14 @@ def _cuts(doc: Any, toks: list[Any], window: tuple[int, int], span: Candidate,
     return False
 
 
-def _window_named(doc: Any, toks: list[Any], i: int, j: int, spans: list[Candidate],
-                  written: Written) -> bool:
-    """Whether the answer writes question tokens `toks[i..j]` as one name (`toks`: the
-    Doc's tokens, made once for every window)."""
+def _window_named(doc: Any, toks: list[Any], tokens: tuple[int, int], chars: tuple[int, int],
+                  spans: list[Candidate], written: Written) -> bool:
+    """Whether the answer writes question tokens `toks[i..j]` (characters [lo, hi)), which
+    it writes and writes as a name (`named_windows` asked), as one name (`toks`: the Doc's
+    tokens, made once for every window)."""
+    (i, j), (lo, hi) = tokens, chars
     window = toks[i:j + 1]
-    lo, hi = window[0].idx, token_end(window[-1])
     text = doc_text(doc)[lo:hi]
-    if text not in written or not written.names(text):
-        return False
     if any(t.is_lower and t.is_alpha for t in window) and written.lowercase(text):
         return False
     # A lowercase word the answer capitalises only to open a sentence is no part of the
