@@ -131,12 +131,12 @@ def quoted(p: Parse, wanted: Wanted) -> list[Found]:
     for m in _QUOTED.finditer(p.text):
         g = 1 if m.group(1) else 2
         end = m.end(g) - _closing_stop(m.group(g))
-        span = p.doc.char_span(m.start(g), end, alignment_mode="contract")
-        if span is not None and len(span):
-            out.append(Found(span.start, span.end, 1))
-            nick = _nickname_name(p.tokens, span)
+        span = p.span(m.start(g), end)
+        if span is not None:
+            out.append(Found(*span, 1))
+            nick = _nickname_name(p.tokens, *span)
             if nick:
-                out.append(Found(span.start, nick, 1, "PERSON"))
+                out.append(Found(span[0], nick, 1, "PERSON"))
     return out
 
 
@@ -346,11 +346,10 @@ def _phrase_hits(doc: Any, phrases: list[str], make_doc: Any,
     return out
 
 
-def _nickname_name(doc: Any, span: Any) -> int:  # doc: the Doc or its token list
-    """End token of the name a quoted nickname goes by, or 0: a person written 'Given
-    "Nick" Middle Last' is called by the nickname and the names after it."""
-    close = span.end
-    if (len(span) != 1 or not _name_part(doc, span.start) or not _name_part(doc, span.start - 2)
+def _nickname_name(doc: Any, start: int, close: int) -> int:  # doc: the Doc or its token list
+    """End token of the name a quoted nickname (tokens [start, close)) goes by, or 0: a
+    person written 'Given "Nick" Middle Last' is called by the nickname and the names after it."""
+    if (close - start != 1 or not _name_part(doc, start) or not _name_part(doc, start - 2)
             or close >= len(doc) or not doc[close].is_quote):
         return 0
     end = close + 1
