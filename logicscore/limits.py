@@ -18,26 +18,37 @@ from .errors import Timeout
 # audited (what it would free is freed once it runs again); shorter answers are untouched.
 GC_PAUSE_CHARS = 100_000
 _gc_lock = threading.Lock()
-_gc_held = [0, False]  # audits holding the pause; whether the collector was on before
+# Audits holding the pause; whether the collector was on before; its thresholds before.
+_gc_held: list = [0, False, (700, 10, 10)]
 
 
 @contextmanager
 def gc_paused(active: bool) -> Iterator[None]:
+    """No automatic collection inside the block (nested blocks count together).
+
+    A zero first threshold stops automatic collection even once the collector is enabled
+    again: srsly's `msgpack_loads`, which spaCy calls for each of a model's weight files,
+    disables it and then enables it whatever it was, so `gc.disable()` alone would not
+    hold through a model load.
+    """
     if not active:
         yield
         return
     with _gc_lock:
         if _gc_held[0] == 0:
             _gc_held[1] = gc.isenabled()
+            _gc_held[2] = gc.get_threshold()
             gc.disable()
+            gc.set_threshold(0, *_gc_held[2][1:])
         _gc_held[0] += 1
     try:
         yield
     finally:
         with _gc_lock:
             _gc_held[0] -= 1
-            if _gc_held[0] == 0 and _gc_held[1]:
-                gc.enable()
+            if _gc_held[0] == 0:
+                gc.set_threshold(*_gc_held[2])
+                (gc.enable if _gc_held[1] else gc.disable)()
 
 
 @contextmanager
