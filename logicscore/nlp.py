@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from .attributes import FACTORY as TABLE
 from .attributes import install as install_attribute_table
 from .errors import ConfigError
+from .matmul import numpy_products
 from .tokenizer import load_pipeline, package_dir
 
 if TYPE_CHECKING:
@@ -115,9 +116,10 @@ def _try_load(name: str) -> spacy.Language | None:
 
     try:
         module = installed_package(name)
-        if module is not None and callable(getattr(module, "load", None)):
-            return load_pipeline(module.load, package_dir(module))
-        return load_pipeline(functools.partial(spacy.load, name), Path(name))
+        with numpy_products():
+            if module is not None and callable(getattr(module, "load", None)):
+                return load_pipeline(module.load, package_dir(module))
+            return load_pipeline(functools.partial(spacy.load, name), Path(name))
     except OSError:  # spaCy's E050: not a package, shortcut or path
         return None
     except Exception as exc:  # noqa: BLE001 - a broken or incompatible install: say so, once
