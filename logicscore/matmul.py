@@ -1,8 +1,9 @@
 """The pipeline's matrix products through numpy's BLAS rather than blis.
 
 thinc's CPU backend multiplies a layer's matrices with blis unless told otherwise
-(`NumpyOps(use_blis=False)`, a thinc option); numpy's BLAS (OpenBLAS in the Linux wheels)
-does the same products about a third faster on one thread, a tenth of the whole parse.
+(`NumpyOps(use_blis=False)`, a thinc option). numpy's BLAS (OpenBLAS in the Linux wheels)
+does the same products in about two thirds of the time on one thread: about a tenth less
+for the whole parse.
 The parses were compared on all 7,079 question and answer texts of the reference sets:
 the same tags, dependencies, sentences and entities, on one BLAS thread or two.
 

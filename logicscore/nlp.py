@@ -15,6 +15,7 @@ from .attributes import FACTORY as TABLE
 from .attributes import install as install_attribute_table
 from .errors import ConfigError
 from .matmul import numpy_products
+from .registries import indexed_entry_points
 from .tokenizer import load_pipeline, package_dir
 
 if TYPE_CHECKING:
@@ -116,7 +117,9 @@ def _try_load(name: str) -> spacy.Language | None:
 
     try:
         module = installed_package(name)
-        with numpy_products():
+        # Only around the load: in a caller's process, neither the entry-point index nor the
+        # backend choice may outlive it.
+        with indexed_entry_points(), numpy_products():
             if module is not None and callable(getattr(module, "load", None)):
                 return load_pipeline(module.load, package_dir(module))
             return load_pipeline(functools.partial(spacy.load, name), Path(name))

@@ -15,8 +15,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .registries import indexed_entry_points
-
 if TYPE_CHECKING:
     import spacy
 
@@ -28,13 +26,11 @@ def load_pipeline(load: Callable[..., spacy.Language], path: Path | None) -> spa
     """`load()` (a pipeline package's `load`, or `spacy.load` of a name), with an empty
     tokenizer for `from_disk` to fill when the pipeline folder `path` serializes spaCy's own."""
     if not serializes_default_tokenizer(path):
-        with indexed_entry_points():
-            return load()
+        return load()
     from spacy import registry
 
     registry.tokenizers.register(EMPTY_TOKENIZER, func=empty_tokenizer)
-    with indexed_entry_points():
-        nlp = load(config={"nlp": {"tokenizer": {"@tokenizers": EMPTY_TOKENIZER}}})
+    nlp = load(config={"nlp": {"tokenizer": {"@tokenizers": EMPTY_TOKENIZER}}})
     # The loaded tokenizer is spaCy's: the config says so, as it would have (a pipeline
     # saved from it loads without logicscore).
     config = nlp.config
