@@ -280,5 +280,10 @@ def _connect(ray: Any, address: str | None, workers: int) -> bool:
 
 
 def _quiet(ray: Any) -> None:
-    # Ray Data logs each execution's start and end; the run's summary already says it.
-    logging.getLogger("ray.data").setLevel(logging.ERROR)
+    # Ray Data logs each execution's start and end, and the error that stops one with Ray's
+    # traceback; the run's summary says the first, the run's own one-line error the second.
+    logging.getLogger("ray.data").setLevel(logging.CRITICAL)
+    # The driver prints the raylet's word of a dead worker (an actor killed) on stdout, even
+    # with log_to_driver off: there it would land among the records of `-o -`.
+    worker: Any = importlib.import_module("ray._private.worker")
+    worker._worker_logs_enabled = False
