@@ -12,7 +12,7 @@ from ..lexicon.kinds import DESCRIPTOR_NOUNS, DESCRIPTORS
 from ..lexicon.names import PERSON_RELATIONS
 from .draft import Draft, SentenceBase
 from .mentions import Arg
-from .syntax import ANSWER_IS, Tree, member_role, misparsed_verb, np_text
+from .syntax import ANSWER_IS, HEADING, Cues, Tree, member_role, misparsed_verb, np_text
 
 _SUBJ = ("nsubj", "nsubjpass")
 _PRED_DEPS = frozenset({"relcl", "acl", "advcl", "ccomp", "csubj", "parataxis", "conj"})
@@ -26,13 +26,14 @@ _DESCRIBING_CLAUSES = ("relcl",)
 
 
 class Paths:
-    """Mixin of `rules._Run`: needs doc, its text and tree, lemma and arg_at."""
+    """Mixin of `rules._Run`: needs doc, its text and tree, lemma, arg_at and topics."""
 
     doc: Any
     text: str  # doc_text(doc)
     tree: Tree
     lemma: Any
     arg_at: dict[int, Arg]
+    topics: dict[int, Arg]
     _clause: dict[int, int]  # token index → its clause's predicate, as found
     _pred: dict[int, bool]  # token index → `_is_pred` of it, as found
 
@@ -290,6 +291,11 @@ class Paths:
                 return []
         return [Draft(base, subject=subject, relation="be", object=obj, pattern="conclusion",
                        negated=False, order=(base.sentence, sent.start_char, 0), conclusion=True)]
+
+    def _titled(self, n: int, text: str, found: Cues) -> bool:
+        """Whether sentence n (whose text is `text`) is "Title: body", where a cue opening
+        the body states no conclusion; "The answer is: X" is one all the same."""
+        return bool((n in self.topics or HEADING.match(text)) and not found.answer_is)
 
     def _in_mention(self, sent: Any, offset: int) -> bool:
         """Whether a conclusion cue is part of a name ("So Much Love" is a song)."""
