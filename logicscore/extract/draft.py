@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from ..models import Pattern, Proposition, Resolution
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen: one per sentence, and frozen fields cost 3x to set
 class SentenceBase:
     """What every proposition of one sentence shares."""
 

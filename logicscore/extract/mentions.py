@@ -49,7 +49,7 @@ class Arg:
     end: int = 0
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen: one per mention, and frozen fields cost 3x to set
 class Placed:
     """A mention found in the parse: its token span [start, end), the source's priority
     (0: a question or answer string, 1: quotes and dates, 2: NER, 3: proper-noun runs), the
@@ -102,7 +102,7 @@ class Parse:
         return (span.start, span.end) if span is not None and len(span) else None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen, as `Placed`: one per span proposed
 class Found:
     """A span one source proposes, before overlaps are resolved: token span, the source's
     priority (as `Placed`) and the NER label it came with, if any."""
@@ -220,7 +220,7 @@ def _placed(p: Parse, s: int, e: int, priority: int, kind: str) -> Placed:
     """The mention of the tokens [s, e): a span's text is the doc's text between its ends,
     and the argument stands in the tree at the span's root."""
     start, end = p.starts[s], p.ends[e - 1]
-    root = p.doc[s:e].root.i
+    root = s if e - s == 1 else p.doc[s:e].root.i  # one token is its span's root
     return Placed(s, e, priority, Arg(p.text[start:end], root, start, kind, end=end), root)
 
 
@@ -286,14 +286,17 @@ def _variants(phrase: str) -> frozenset[str]:
     string's own: `_phrase_hits` takes the union of its phrases')."""
     from spacy.lang.en.stop_words import STOP_WORDS as _STOP_WORDS
 
-    # "Inception (film)" is written "Inception" in most answers.
-    variants = {phrase.strip(), _DISAMBIGUATED.sub("", phrase).strip()}
-    # "Thelma and Louise" is also written "Thelma & Louise".
-    variants |= {v.replace(" and ", " & ") for v in variants} | {
-        v.replace(" & ", " and ") for v in variants}
-    # A question drops an abbreviation's last stop before its own words ("in Washington, D.C
-    # that …"); the answer writes it.
-    variants |= {v + "." for v in variants if _OPEN_ABBREVIATION.search(v)}
+    variants = {phrase.strip()}
+    # Each rewriting below needs one of these in the string; most strings hold none.
+    if "(" in phrase or "&" in phrase or " and " in phrase or "." in phrase:
+        # "Inception (film)" is written "Inception" in most answers.
+        variants.add(_DISAMBIGUATED.sub("", phrase).strip())
+        # "Thelma and Louise" is also written "Thelma & Louise".
+        variants |= {v.replace(" and ", " & ") for v in variants} | {
+            v.replace(" & ", " and ") for v in variants}
+        # A question drops an abbreviation's last stop before its own words ("in
+        # Washington, D.C that …"); the answer writes it.
+        variants |= {v + "." for v in variants if _OPEN_ABBREVIATION.search(v)}
     # A short answer such as "a" or "it" would match every article or pronoun (the stop list
     # is asked directly: what the vocab has met depends on earlier texts); a number word
     # ("five") or a title of three capitalised words or more ("When Can I Go") is kept.

@@ -12,7 +12,7 @@ from ..lexicon.kinds import DESCRIPTOR_NOUNS, DESCRIPTORS
 from ..lexicon.names import PERSON_RELATIONS
 from .draft import Draft, SentenceBase
 from .mentions import Arg
-from .syntax import ANSWER_IS, Tree, member_role, misparsed_verb, np_text
+from .syntax import ANSWER_IS, HEADING, Cues, Tree, member_role, misparsed_verb, np_text
 
 _SUBJ = ("nsubj", "nsubjpass")
 _PRED_DEPS = frozenset({"relcl", "acl", "advcl", "ccomp", "csubj", "parataxis", "conj"})
@@ -26,13 +26,14 @@ _DESCRIBING_CLAUSES = ("relcl",)
 
 
 class Paths:
-    """Mixin of `rules._Run`: needs doc, its text and tree, lemma and arg_at."""
+    """Mixin of `rules._Run`: needs doc, its text and tree, lemma, arg_at and topics."""
 
     doc: Any
     text: str  # doc_text(doc)
     tree: Tree
     lemma: Any
     arg_at: dict[int, Arg]
+    topics: dict[int, Arg]
     _clause: dict[int, int]  # token index → its clause's predicate, as found
     _pred: dict[int, bool]  # token index → `_is_pred` of it, as found
 
@@ -124,44 +125,48 @@ class Paths:
         chain.reverse()
         if subj_tok is not None and subj_tok.i in chain:
             chain = chain[chain.index(subj_tok.i):]  # inside the subject phrase
-        down = [self.doc[i] for i in chain]
         tags: set[str] = set()
         if self.lemma(p) == "be":
             tags.add("copula")
-        if down[0].i != p.i and (subj_tok is None or down[0].i != subj_tok.i):
-            down = [self.doc[o.top]]  # the object is not below the predicate: no path words
+        if chain[0] != p.i and (subj_tok is None or chain[0] != subj_tok.i):
+            chain = [o.top]  # the object is not below the predicate: no path words
             if p.head.i == o.top and misparsed_verb(p):
                 return self.lemma(p).lower(), tags, False
         words: list[str] = []
         mark = 0
         negated = self._negated(p)
-        for k, t in enumerate(down):
-            below = down[k + 1] if k + 1 < len(down) else None
-            if t.dep_ == "conj" and t.i != p.i:
+        # Labels are read from the tree; a token is made only for its word and part of speech.
+        deps, negations = self.tree.deps, self.tree.negated
+        for k, i in enumerate(chain):
+            dep = deps[i]
+            below = deps[chain[k + 1]] if k + 1 < len(chain) else None  # the next one's label
+            if dep == "conj" and i != p.i:
                 tags.add("conj")
-            if t.dep_ == "agent":
+            if dep == "agent":
                 tags.add("passive")
-            if below is not None and below.dep_ == "poss":
+            if below == "poss":
                 tags.add("poss")
-            if t.dep_ == "appos" and k == 1 and subj_tok is not None and down[0].i == subj_tok.i:
+            if dep == "appos" and k == 1 and subj_tok is not None and chain[0] == subj_tok.i:
                 tags.add("appos")  # "Atlanta, Georgia": the subject's own apposition
-            negated = negated or self._negated(t)
-            if t.i == o.top:
+            negated = negated or i in negations
+            if i == o.top:
                 continue
-            if t.i in self.arg_at:
-                if below is None or below.dep_ not in ("appos", "conj"):
+            if i in self.arg_at:
+                if below is None or below not in ("appos", "conj"):
                     del words[mark:]  # "in London, England by X": only what follows the last entity
                 continue
-            if t.pos_ in ("VERB", "AUX") and self.lemma(t) != "be":
+            t = self.doc[i]
+            pos = t.pos_
+            if pos in ("VERB", "AUX") and self.lemma(t) != "be":
                 words.append("born" if self.lemma(t) == "bear" else self.lemma(t).lower())
                 words.extend(c.lower_ for c in t.children if c.dep_ == "prt")
                 mark = len(words)
-            elif t.pos_ == "ADP":
+            elif pos == "ADP":
                 words.append(t.lower_)
                 tags.add("prep")
-            elif t.pos_ in ("NOUN", "ADJ"):
+            elif pos in ("NOUN", "ADJ"):
                 words.append(self.lemma(t).lower())
-                if below is not None and below.dep_ == "poss":
+                if below == "poss":
                     words.append("of")
         if len(words) >= 3 and words[-1] == "of":
             words.pop()  # "have population of 67 million" reads as "have population"
@@ -291,6 +296,11 @@ class Paths:
         return [Draft(base, subject=subject, relation="be", object=obj, pattern="conclusion",
                        negated=False, order=(base.sentence, sent.start_char, 0), conclusion=True)]
 
+    def _titled(self, n: int, text: str, found: Cues) -> bool:
+        """Whether sentence n (whose text is `text`) is "Title: body", where a cue opening
+        the body states no conclusion; "The answer is: X" is one all the same."""
+        return bool((n in self.topics or HEADING.match(text)) and not found.answer_is)
+
     def _in_mention(self, sent: Any, offset: int) -> bool:
         """Whether a conclusion cue is part of a name ("So Much Love" is a song)."""
         text = self._text(sent)
@@ -298,10 +308,15 @@ class Paths:
         pos = sent.start_char + lead + offset
         return any(a.start <= pos < a.end for a in self._args_in(sent))
 
+    @cached_property
+    def _arg_tokens(self) -> list[int]:
+        """The tokens `arg_at` holds, in order: asked while the patterns run, once it is final."""
+        return sorted(self.arg_at)
+
     def _args_in(self, sent: Any) -> list[Arg]:
+        tokens = self._arg_tokens
         found: dict[int, Arg] = {}
-        for i in range(sent.start, sent.end):
-            arg = self.arg_at.get(i)
-            if arg is not None:
-                found.setdefault(id(arg), arg)
+        for i in tokens[bisect_left(tokens, sent.start):bisect_left(tokens, sent.end)]:
+            arg = self.arg_at[i]
+            found.setdefault(id(arg), arg)
         return sorted(found.values(), key=lambda a: a.start)

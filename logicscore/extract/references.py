@@ -103,9 +103,17 @@ class References:
         blocked = set(self.arg_at)
         for placed in self.mentions:
             blocked.add(placed.arg.top)
+        # Numbered by this extraction's sentences; a token of none (blank text) refers to nothing.
+        refs = coref.find_references(self.doc, blocked, self.lemma, self.sent_of)
+        # `coref.resolve` reads a mention only as the antecedent of a later reference (or of
+        # one at its offset): most answers hold no reference, and no mention past the last
+        # one is read.
+        last = max((r.start for r in refs), default=-1)
         antecedents = []
         for placed, root, heads in zip(self.mentions, self._roots, self._heads):
             arg = placed.arg
+            if arg.start > last:
+                continue
             if is_generic(arg.text):
                 continue  # "its adaptation" never means "American" or "1993"
             top = self.doc[arg.top]
@@ -116,8 +124,6 @@ class References:
                 topic=self.topics.get(self.sent_of.get(top.i, -1)) is arg,
                 heads=heads, plural=arg.kind == "org" or root.tag_ in ("NNPS", "NNS"),
             ))
-        # Numbered by this extraction's sentences; a token of none (blank text) refers to nothing.
-        refs = coref.find_references(self.doc, blocked, self.lemma, self.sent_of)
         for res in coref.resolve(antecedents, refs):
             r = res.ref
             self.arg_at[r.token] = Arg(res.to.name, r.token, r.start, res.to.kind, res, r.end)

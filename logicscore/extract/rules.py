@@ -23,8 +23,7 @@ from .mentions import Arg, find_mentions
 from .nested import nested
 from .paths import Paths
 from .references import References
-from .syntax import (HEADING, causal, cues, join_headings, lemma_by_token, misparsed_verb,
-                     parse_tree)
+from .syntax import causal, cues, join_headings, lemma_by_token, misparsed_verb, parse_tree
 
 _SUBJ = ("nsubj", "nsubjpass")
 # What `strip_citations` returns: the clean text, clean→original offsets, the markers.
@@ -256,10 +255,10 @@ class _Run(Paths, References):
             hedged=found.hedged,
         )
         cue = found.conclusion
-        # "So Much Love: In 1967 it was covered …" is a titled sentence, not a conclusion.
-        heading = (n in self.topics or HEADING.match(text)) and not found.answer_is
         props: list[Draft] = []
-        if cue and not heading and not self._in_mention(sent, cue.start()):
+        # "So Much Love: In 1967 it was covered …" is a titled sentence, not a conclusion
+        # (asked only of a sentence with a cue).
+        if cue and not self._titled(n, text, found) and not self._in_mention(sent, cue.start()):
             props = self._conclusion(sent, args, base)
             # "Therefore, Nolan, who was born in London, …" still states a claim linking
             # two entities; "So the answer is X" and "Thus, X is the answer" state only X.
@@ -275,8 +274,9 @@ class _Run(Paths, References):
             self._predicate(pi, in_clause.get(pi, []), base, props, covered)
         for outer, inner in nested(args, self.known):
             props.append(self._prop(base, outer, inner, "of", "nested", False))
-        stated = {frozenset((d.subject, d.object)) for d in props}
-        for place, larger in self._place_pairs(args):
+        pairs = self._place_pairs(args)
+        stated = {frozenset((d.subject, d.object)) for d in props} if pairs else set()
+        for place, larger in pairs:
             if frozenset((place.text, larger.text)) not in stated:
                 props.append(self._prop(base, place, larger, "in", "appos", False))
         self._topic_link(n, args, base, props, covered)
@@ -356,8 +356,10 @@ class _Run(Paths, References):
                     covered: set[int]) -> None:
         """A titled section's heading links to what its body says first."""
         topic = self.topics.get(n)
+        if topic is None or len(args) < 2:
+            return  # most sentences have no title
         named = {t.lower() for p in props for t in (p.subject, p.object)}
-        if topic is not None and topic.text.lower() not in named and len(args) >= 2:
+        if topic.text.lower() not in named:
             # The title links to what the body says first: its subject, else its first entity.
             body = [a for a in args if a is not topic and a.text.lower() != topic.text.lower()]
             said = {p.subject.lower() for p in props}
@@ -393,4 +395,5 @@ class _Run(Paths, References):
                       resolutions=resolutions)
 
     def _orig(self, i: int) -> int:
-        return self.offsets[min(max(i, 0), len(self.offsets) - 1)]
+        offsets = self.offsets  # a span's offsets are all inside: the clamp is a guard
+        return offsets[i] if 0 <= i < len(offsets) else offsets[min(max(i, 0), len(offsets) - 1)]

@@ -42,7 +42,7 @@ HEDGE_WORDS = (
 CASE_ODD = frozenset("\u0130\u0131\u017f")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen: one per sentence, and frozen fields cost 3x to set
 class Cues:
     """What the cue patterns find in one sentence."""
 
@@ -73,11 +73,15 @@ class Tree:
 
 
 def parse_tree(doc: Any) -> Tree:
-    # spaCy stores each head as an offset from its token, an unsigned 64-bit number.
-    offsets = doc.to_array("HEAD").astype("int64").tolist()
-    heads = [i + off for i, off in enumerate(offsets)]
+    import numpy
+    from spacy.attrs import DEP, HEAD
+
+    # Both columns in one array. spaCy stores each head as an offset from its token, an
+    # unsigned 64-bit number: as signed, added to the token indices, it is the head's index.
+    columns = doc.to_array([HEAD, DEP])
+    heads = (columns[:, 0].astype("int64") + numpy.arange(len(doc))).tolist()
     # Each label's string looked up once, not decoded per token as `Token.dep_` does.
-    ids = doc.to_array("DEP").tolist()
+    ids = columns[:, 1].tolist()
     strings = doc.vocab.strings
     label = {d: strings[d] for d in set(ids)}
     deps = [label[d] for d in ids]
