@@ -30,6 +30,7 @@ _KIND_WORDS = WORK_TYPES | frozenset("award awards prize trophy medal".split())
 _MAX_WORDS = 8
 _DOTTED = re.compile(r"(?:[A-Z]\.){1,4}[A-Z]\.?")
 _PLAIN = re.compile(r"[A-Z]{2,5}|[A-Z]{2,4}[a-z]")
+_POSSESSIVE = re.compile(r"['’]s$")
 
 
 # Asked of every word of every one-word cluster and of each name tried against it; the
@@ -38,7 +39,12 @@ _PLAIN = re.compile(r"[A-Z]{2,5}|[A-Z]{2,4}[a-z]")
 def abbreviation(word: str) -> tuple[str, ...] | None:
     """The word beginnings a written abbreviation stands for ("U.S." → ("u", "s"), "BAe" →
     ("b", "ae")), or None for any other word."""
-    word = re.sub(r"['’]s$", "", word.strip(",;:"))
+    word = word.strip(",;:")
+    # Both patterns open with a capital and then a capital or a dot: most words fail here,
+    # before any pattern runs (a possessive "'s" comes off the end only).
+    if not ("A" <= word[:1] <= "Z" and ("A" <= word[1:2] <= "Z" or word[1:2] == ".")):
+        return None
+    word = _POSSESSIVE.sub("", word)
     if _DOTTED.fullmatch(word):
         parts = [c.lower() for c in word if c.isalpha()]
     elif _PLAIN.fullmatch(word) and word.lower() not in _COMMON:
