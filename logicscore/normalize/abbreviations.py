@@ -77,18 +77,28 @@ def _spell(parts: tuple[str, ...], form: Form, start: int) -> set[int]:
     return ends
 
 
+# Asked of one text against every name of a text: what the text's words are, and whether
+# they can abbreviate at all, depends on the text alone.
+@lru_cache(maxsize=8192)
+def _leading_words(text: str) -> tuple[str, ...] | None:
+    """The words of `text`, articles before the first dropped, when they open with an
+    abbreviation; None when `text` abbreviates nothing."""
+    words = text.split()
+    while words and words[0].lower() in ARTICLES:
+        words = words[1:]
+    # No abbreviated name runs long; the bound keeps hostile inputs cheap.
+    if not words or len(words) > _MAX_WORDS or abbreviation(words[0]) is None:
+        return None
+    return tuple(words)
+
+
 def abbreviates(text: str, form: Form) -> bool:
     """Whether `text`, starting with an abbreviation, names what `form` names: "UN" and
     "United Nations", "UN troops" and "United Nations troops", "MLB MVP" and "Major League
     Baseball Most Valuable Player Award" (a trailing award or work-type word of the longer
     name is allowed only after a name of two or more words)."""
-    words = text.split()
-    while words and words[0].lower() in ARTICLES:
-        words = words[1:]
-    # No abbreviated name runs long; the bound keeps hostile inputs cheap.
-    if not words or len(words) > _MAX_WORDS or len(form.tokens) > 5 * _MAX_WORDS:
-        return False
-    if abbreviation(words[0]) is None:
+    words = _leading_words(text)
+    if words is None or len(form.tokens) > 5 * _MAX_WORDS:
         return False
     ends = {0}
     for word in words:
