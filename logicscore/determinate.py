@@ -52,11 +52,6 @@ def _object_acts(relation: str) -> bool:
     return _PASSIVE in words or any(w.endswith(("or", "er")) and len(w) > 4 for w in words)
 
 
-def _agent(p: Proposition, entity: str) -> bool:
-    """Whether `entity` is the doer in `p` ("Nolan directed X", "X directed by Nolan")."""
-    return (p.subject_entity == entity) != _object_acts(p.relation)
-
-
 @lru_cache(maxsize=8192)
 def _fallback_slots(relation: str) -> frozenset[int]:
     """The functional slots of the families sharing a stem with a phrase the table lacks."""
@@ -65,38 +60,50 @@ def _fallback_slots(relation: str) -> frozenset[int]:
                      for s in functional)
 
 
-def _slot(p: Proposition, entity: str) -> tuple[str, int] | None:
-    """(family, argument slot of `entity`) when the relation table knows `p`'s phrase."""
-    r = role(p.relation)
-    if r is None or entity not in (p.subject_entity, p.object_entity):
+def _slot(relation: str, subject: bool, end: bool) -> tuple[str, int] | None:
+    """(family, argument slot of the entity) when the relation table knows the phrase; the
+    entity is the subject (`subject`), else the object (`end`), else neither."""
+    r = role(relation)
+    if r is None or not end:
         return None
     if symmetric(r.family):
         return r.family, 0
-    slot = r.subject_arg if p.subject_entity == entity else 1 - r.subject_arg
+    slot = r.subject_arg if subject else 1 - r.subject_arg
     return r.family, slot
+
+
+# What a proposition's relation says of one entity depends on the phrase and on where the
+# entity stands in it alone; contradiction and competitor tests ask it for every pair and
+# end (bounded cache).
+@lru_cache(maxsize=8192)
+def _reading(relation: str, subject: bool, end: bool) -> tuple[tuple | None, bool]:
+    """(`role_key`, `functional`) for an entity that is the subject (`subject`), else the
+    object (`end`), else neither of a proposition with this relation."""
+    known = _slot(relation, subject, end)
+    if known is not None:
+        return ("family", *known), known[1] in functional_slots(known[0])
+    # The entity is the doer ("Nolan directed X", "X directed by Nolan").
+    agent = subject != _object_acts(relation)
+    stems = relation_key(relation)[0]
+    key = ("stems", stems, agent) if stems else None
+    # Phrases outside the family table: stems and voice, as a fallback.
+    slots = _fallback_slots(relation)
+    return key, (subject if 0 in slots else (1 in slots and not agent))
+
+
+def _read(p: Proposition, entity: str) -> tuple[tuple | None, bool]:
+    return _reading(p.relation, p.subject_entity == entity,
+                    entity in (p.subject_entity, p.object_entity))
 
 
 def functional(p: Proposition, entity: str) -> bool:
     """Whether `p`'s relation allows one value per `entity` (born in, directed by…)."""
-    known = _slot(p, entity)
-    if known is not None:
-        return known[1] in functional_slots(known[0])
-    # Phrases outside the family table: stems and voice, as a fallback.
-    slots = _fallback_slots(p.relation)
-    if 0 in slots:
-        return p.subject_entity == entity
-    return 1 in slots and not _agent(p, entity)
+    return _read(p, entity)[1]
 
 
 def role_key(p: Proposition, entity: str) -> tuple | None:
     """A hashable key equal for two propositions iff `same_relation` holds (None: never same)."""
-    slot = _slot(p, entity)
-    if slot is not None:
-        return ("family", *slot)
-    stems = relation_key(p.relation)[0]
-    if not stems:
-        return None
-    return ("stems", stems, _agent(p, entity))
+    return _read(p, entity)[0]
 
 
 def same_relation(p: Proposition, q: Proposition, entity: str) -> bool:
@@ -112,7 +119,7 @@ def _other(p: Proposition, entity: str) -> tuple[str | None, str]:
 def competitors(props: list[Proposition], final: list[Proposition], answer: str,
                 kinds: Mapping[str, str]) -> tuple[list[Proposition], list[Proposition]]:
     """Propositions giving another value for a final relation: (all, functional conflicts)."""
-    linked = {frozenset((p.subject_entity, p.object_entity)) for p in props if not p.negated}
+    linked: set[frozenset] | None = None  # the pairs the text links, built on first need
     # Propositions by entity, in order: each final one is compared with its bridge's only,
     # not with every proposition (quadratic when many touch the answer).
     touching: dict[str, list[Proposition]] = {}
@@ -133,6 +140,9 @@ def competitors(props: list[Proposition], final: list[Proposition], answer: str,
                 continue
             # "born in Springfield" and "born in Illinois" agree when LA links the two: a
             # place and the larger place containing it are one value, not a competitor.
+            if linked is None:
+                linked = {frozenset((x.subject_entity, x.object_entity)) for x in props
+                          if not x.negated}
             if frozenset((value, answer)) in linked:
                 continue
             every.append(q)

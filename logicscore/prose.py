@@ -14,6 +14,11 @@ __all__ = ["refusal", "language", "signals"]
 _WORD = re.compile(r"[^\W\d_]+", re.U)
 # Below this many words, function-word shares say nothing.
 _MIN_WORDS = 8
+# `REFUSAL` without its case-blindness, for lowercased ASCII text: its words are written in
+# lowercase, so there it finds the same spans, in about half the time (a case-blind search
+# tries every alternative at every position). None if the pattern ever holds a capital.
+_REFUSAL_LOWER = (re.compile(REFUSAL.pattern, REFUSAL.flags & ~re.IGNORECASE)
+                  if REFUSAL.pattern == REFUSAL.pattern.lower() else None)
 
 
 def _tables_of() -> dict[str, tuple[str, ...]]:
@@ -35,11 +40,21 @@ def refusal(answer: str, long_answer: str) -> str | None:
     without writing the short answer."""
     if REFUSAL_ANSWER.match(answer):
         return answer.strip()
-    m = REFUSAL.search(long_answer)
-    if m is None:
+    said = _refusing_words(long_answer)
+    if said is None:
         return None
     short = answer.strip().strip(".").casefold()
-    return m.group(0) if not short or short not in long_answer.casefold() else None
+    return said if not short or short not in long_answer.casefold() else None
+
+
+def _refusing_words(long_answer: str) -> str | None:
+    """The first words of `long_answer` that `REFUSAL` matches, or None."""
+    if _REFUSAL_LOWER is not None and long_answer.isascii():
+        # ASCII lowercasing keeps every character where it was: the span is the original's.
+        m = _REFUSAL_LOWER.search(long_answer.lower())
+        return None if m is None else long_answer[m.start():m.end()]
+    m = REFUSAL.search(long_answer)
+    return None if m is None else m.group(0)
 
 
 def language(long_answer: str) -> str | None:

@@ -22,7 +22,6 @@ def _contradictions(props: list[Proposition], kinds: Mapping[str, str]) -> list[
     could conflict are compared: linear in the number of propositions, not quadratic.
     """
     live = [p for p in props if not p.conclusion and p.subject_entity and p.object_entity]
-    order = {p.id: i for i, p in enumerate(live)}
     found: dict[tuple[str, str], Signal] = {}
 
     by_claim: dict[tuple, list[Proposition]] = {}
@@ -63,6 +62,9 @@ def _contradictions(props: list[Proposition], kinds: Mapping[str, str]) -> list[
             found[(p.id, q.id)] = Signal(
                 kind="contradiction", severity="hard", propositions=[p.id, q.id],
                 message=f"{p.id} and {q.id} give two values for '{p.relation}'")
+    if not found:
+        return []  # the common case: nothing to put in text order
+    order = {p.id: i for i, p in enumerate(live)}
     return [found[k] for k in sorted(found, key=lambda k: (order[k[0]], order[k[1]]))]
 
 

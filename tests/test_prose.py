@@ -38,3 +38,18 @@ def test_prose_signals_are_hard_and_named():
     kinds = [(s.kind, s.severity) for s in prose.signals(
         "I don't know", "Ich weiß es nicht. Der Film ist ein Drama und war auch ein Erfolg in der Stadt.")]
     assert kinds == [("refusal", "hard"), ("unsupported_language", "hard")]
+
+
+@pytest.mark.parametrize("long_answer", [
+    "I DON'T KNOW who directed Moonfall.",
+    "Sadly The Context Does Not Mention who directed it.",
+    "so it CANNOT be determined from this.",
+    "Moonfall was directed by Ilo Vask.",
+    "Ilo Vask — I can’t tell who else; the text doesn’t say.",  # not ASCII: the case-blind search
+])
+def test_prose_refusal_words_are_the_case_blind_match(long_answer):
+    from logicscore.lexicon.prose import REFUSAL
+
+    m = REFUSAL.search(long_answer)
+    assert prose._REFUSAL_LOWER is not None  # REFUSAL's words are lowercase
+    assert prose._refusing_words(long_answer) == (m.group(0) if m else None)

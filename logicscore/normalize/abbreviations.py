@@ -30,6 +30,7 @@ _KIND_WORDS = WORK_TYPES | frozenset("award awards prize trophy medal".split())
 _MAX_WORDS = 8
 _DOTTED = re.compile(r"(?:[A-Z]\.){1,4}[A-Z]\.?")
 _PLAIN = re.compile(r"[A-Z]{2,5}|[A-Z]{2,4}[a-z]")
+_POSSESSIVE = re.compile(r"['’]s$")
 
 
 # Asked of every word of every one-word cluster and of each name tried against it; the
@@ -38,7 +39,12 @@ _PLAIN = re.compile(r"[A-Z]{2,5}|[A-Z]{2,4}[a-z]")
 def abbreviation(word: str) -> tuple[str, ...] | None:
     """The word beginnings a written abbreviation stands for ("U.S." → ("u", "s"), "BAe" →
     ("b", "ae")), or None for any other word."""
-    word = re.sub(r"['’]s$", "", word.strip(",;:"))
+    word = word.strip(",;:")
+    # Both patterns open with a capital and then a capital or a dot: most words fail here,
+    # before any pattern runs (a possessive "'s" comes off the end only).
+    if not ("A" <= word[:1] <= "Z" and ("A" <= word[1:2] <= "Z" or word[1:2] == ".")):
+        return None
+    word = _POSSESSIVE.sub("", word)
     if _DOTTED.fullmatch(word):
         parts = [c.lower() for c in word if c.isalpha()]
     elif _PLAIN.fullmatch(word) and word.lower() not in _COMMON:
@@ -71,18 +77,28 @@ def _spell(parts: tuple[str, ...], form: Form, start: int) -> set[int]:
     return ends
 
 
+# Asked of one text against every name of a text: what the text's words are, and whether
+# they can abbreviate at all, depends on the text alone.
+@lru_cache(maxsize=8192)
+def _leading_words(text: str) -> tuple[str, ...] | None:
+    """The words of `text`, articles before the first dropped, when they open with an
+    abbreviation; None when `text` abbreviates nothing."""
+    words = text.split()
+    while words and words[0].lower() in ARTICLES:
+        words = words[1:]
+    # No abbreviated name runs long; the bound keeps hostile inputs cheap.
+    if not words or len(words) > _MAX_WORDS or abbreviation(words[0]) is None:
+        return None
+    return tuple(words)
+
+
 def abbreviates(text: str, form: Form) -> bool:
     """Whether `text`, starting with an abbreviation, names what `form` names: "UN" and
     "United Nations", "UN troops" and "United Nations troops", "MLB MVP" and "Major League
     Baseball Most Valuable Player Award" (a trailing award or work-type word of the longer
     name is allowed only after a name of two or more words)."""
-    words = text.split()
-    while words and words[0].lower() in ARTICLES:
-        words = words[1:]
-    # No abbreviated name runs long; the bound keeps hostile inputs cheap.
-    if not words or len(words) > _MAX_WORDS or len(form.tokens) > 5 * _MAX_WORDS:
-        return False
-    if abbreviation(words[0]) is None:
+    words = _leading_words(text)
+    if words is None or len(form.tokens) > 5 * _MAX_WORDS:
         return False
     ends = {0}
     for word in words:

@@ -118,20 +118,29 @@ class FormIndex:
         if not form.key:
             return None  # `compare` accepts nothing without a key
         found: set[int] = set()
-        for word in set(form.tokens) | {form.key}:
-            found.update(self.words.get(word, ()))
+        words = self.words
+        for word in (*form.tokens, form.key):  # a set collects each entry once
+            if word in words:
+                found.update(words[word])
         if len(form.key) >= 4 and self.keys:
             found.update(i for _, _, i in process.extract(
                 form.key, self.keys, scorer=fuzz.ratio, processor=None, limit=None,
                 score_cutoff=max(0.0, self.cutoff)))
+        if not found:
+            return None
         top: tuple[int, tuple[int, float, str]] | None = None
-        for ci, _, other in sorted((self.entries[i] for i in found), key=lambda e: e[:2]):
+        for ci, _, other in sorted(map(self.entries.__getitem__, found), key=_place):
             # The cluster's person test walks its mentions: asked only where `compare` reads it.
             person = persons and reads_persons(form, other) and self.clusters[ci].person
             hit = compare(form, other, self.threshold, person)
             if hit and (top is None or hit[:2] > top[1][:2]):
                 top = (ci, hit)
         return top
+
+
+def _place(entry: tuple[int, int, Form]) -> tuple[int, int]:
+    """Where an indexed form stands: its cluster, then its position in the cluster's forms."""
+    return entry[0], entry[1]
 
 
 def absorb(target: Cluster, other: Cluster, reason: str) -> None:
@@ -143,15 +152,21 @@ def absorb(target: Cluster, other: Cluster, reason: str) -> None:
     target.forms.update(other.forms)
 
 
+# The kinds `kind_of` may vote for, in the order that breaks a tie.
+_KIND_ORDER: tuple[EntityKind, ...] = ("person", "place", "org", "work", "date", "number")
+
+
 def kind_of(cluster: Cluster, name: str) -> EntityKind:
     """Majority NER kind of the mentions; regex for dates and numbers; person hints."""
-    order = ["person", "place", "org", "work", "date", "number"]
     counts: dict[str, int] = {}
     for r in cluster.recs:
         counts[r.kind] = counts.get(r.kind, 0) + 1
-    top = max(order, key=lambda k: counts.get(k, 0))  # the first of the most frequent
-    if counts.get(top):
-        return top  # type: ignore[return-value]
+    top, most = None, 0
+    for kind in _KIND_ORDER:  # the first of the most frequent
+        if counts.get(kind, 0) > most:
+            top, most = kind, counts[kind]
+    if top is not None:
+        return top
     key = normalize(name)
     if DATE.match(key):
         return "date"

@@ -15,12 +15,13 @@ generational numbers ("II", "3rd", "Jr.") always guard.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..lexicon.names import ARTICLES
-from ..lexicon.pronouns import PERSON_PRONOUNS
+from ..lexicon.pronouns import PERSON_PRONOUNS, PRONOUNS
 from ..models import LITERAL_KINDS, Entity, Mention, Proposition, QARecord, QuestionEntity
 from .abbreviations import abbreviation
 from .aliases import alias_pairs
@@ -56,8 +57,9 @@ def _collect(extraction: Extraction) -> tuple[list[Rec], list[tuple[Rec | None, 
         nonlocal seq
         if key not in recs:
             form = analyze(text)
+            # `is_pronoun` asks the key first: most keys answer it without a second look.
             recs[key] = Rec(text, span, kind, (*order, seq), form, reason, person,
-                             pronoun=is_pronoun(text))
+                             pronoun=form.key in PRONOUNS and is_pronoun(text))
             seq += 1
         rec = recs[key]
         rec.kind = kind if rec.kind == "other" else rec.kind
@@ -65,11 +67,10 @@ def _collect(extraction: Extraction) -> tuple[list[Rec], list[tuple[Rec | None, 
         rec.person = rec.person or person
         return rec
 
-    for m in extraction.mentions:
-        add((m.text, (m.start, m.end)), m.text, (m.start, m.end), m.kind or "other", (m.start, 0))
     by_text: dict[str, list[ExtractedMention]] = {}
     for m in extraction.mentions:
-        by_text.setdefault(normalize(m.text), []).append(m)
+        add((m.text, (m.start, m.end)), m.text, (m.start, m.end), m.kind or "other", (m.start, 0))
+        by_text.setdefault(analyze(m.text).key, []).append(m)
     pairs: list[tuple[Rec | None, Rec | None]] = []
     for p in extraction.propositions:
         pair: list[Rec | None] = []
@@ -78,7 +79,8 @@ def _collect(extraction: Extraction) -> tuple[list[Rec], list[tuple[Rec | None, 
                 pair.append(None)
                 continue
             want = normalize(arg)
-            res = next((r for r in p.resolutions if normalize(r.to) == want), None)
+            res = next((r for r in p.resolutions if normalize(r.to) == want),
+                       None) if p.resolutions else None
             if res is not None:
                 reason = f"coreference: {res.text} → {res.to}"
                 person = res.text.casefold() in PERSON_PRONOUNS
@@ -140,6 +142,8 @@ def _cluster(recs: list[Rec], threshold: float) -> list[Cluster]:
 def _merge_regnal(clusters: list[Cluster]) -> list[Cluster]:
     """A titled lone name ("Prince Albert" → "Albert") joins the text's one regnal bearer of
     that name ("Albert II"), when no other entity has the name in it at all."""
+    if not any(f.titled for c in clusters for f in c.forms.values()):
+        return clusters  # the common case: no title was stripped from any name
     dead: set[int] = set()
     for ci, c in enumerate(clusters):
         forms = list(c.forms.values())
@@ -176,6 +180,9 @@ def _merge_aliases(clusters: list[Cluster], aliases: list[tuple[Rec, Rec]]) -> l
 
 def _merge_surnames(clusters: list[Cluster]) -> list[Cluster]:
     """A lone capitalized surname joins the one earlier person cluster with that surname."""
+    lone = [ci for ci, c in enumerate(clusters) if _lone_name(c)]
+    if not lone:
+        return clusters
     persons: dict[str, list[int]] = {}
     for ci, c in enumerate(clusters):
         if c.person:
@@ -183,16 +190,14 @@ def _merge_surnames(clusters: list[Cluster]) -> list[Cluster]:
                 if len(f.tokens) >= 2 and ci not in persons.get(f.tokens[-1], []):
                     persons.setdefault(f.tokens[-1], []).append(ci)
     dead: set[int] = set()
-    for ci, c in enumerate(clusters):
-        forms = list(c.forms.values())
-        if len(forms) != 1 or len(forms[0].tokens) != 1 or not forms[0].caps[0]:
-            continue
+    for ci in lone:
+        c = clusters[ci]
         # NER on a lone invented or rare surname is noise ("a film directed by Quindez" →
         # place), so only a literal kind vetoes; the full name must be a unique, preceding
         # person, which is what keeps "Washington" the state off "George Washington".
         if any(r.kind in LITERAL_KINDS for r in c.recs):
             continue
-        owners = persons.get(forms[0].key, [])
+        owners = persons.get(next(iter(c.forms.values())).key, [])
         if len(owners) != 1 or owners[0] == ci or owners[0] in dead:
             continue
         target = clusters[owners[0]]
@@ -204,6 +209,14 @@ def _merge_surnames(clusters: list[Cluster]) -> list[Cluster]:
     return [c for ci, c in enumerate(clusters) if ci not in dead]
 
 
+def _lone_name(c: Cluster) -> bool:
+    """The cluster is written only as one capitalized word (a surname, perhaps)."""
+    if len(c.forms) != 1:
+        return False
+    form = next(iter(c.forms.values()))
+    return len(form.tokens) == 1 and form.caps[0]
+
+
 def _merge_abbreviations(clusters: list[Cluster]) -> list[Cluster]:
     """A cluster written only as one abbreviation ("U.S.", "MLB") joins the name it shortens,
     unless the two are known to be different kinds of thing."""
@@ -212,7 +225,7 @@ def _merge_abbreviations(clusters: list[Cluster]) -> list[Cluster]:
     for ci, c in enumerate(clusters):
         if len(c.forms) != 1:
             continue
-        if not all(map(_one_abbreviation, c.recs)):
+        if not all(_one_abbreviation(r.text) for r in c.recs):
             continue
         tried += 1
         if tried > MAX_ABBREVIATIONS:
@@ -228,11 +241,21 @@ def _merge_abbreviations(clusters: list[Cluster]) -> list[Cluster]:
     return [c for ci, c in enumerate(clusters) if ci not in dead]
 
 
-def _one_abbreviation(rec: Rec) -> bool:
-    """`rec` is written as one abbreviation, articles aside (asked mention by mention, up
-    to the first that is not: most clusters' first mention is a name)."""
-    words = [w for w in rec.text.split() if w.lower() not in ARTICLES]
+# Asked of the mentions of every one-name cluster; the answer depends on the text alone.
+@lru_cache(maxsize=8192)
+def _one_abbreviation(text: str) -> bool:
+    """`text` is one abbreviation, articles aside (asked mention by mention, up to the first
+    that is not: most clusters' first mention is a name)."""
+    words = [w for w in text.split() if w.lower() not in ARTICLES]
     return len(words) == 1 and bool(abbreviation(words[0]))
+
+
+def _display_rec(recs: list[Rec]) -> Rec:
+    """The mention that names the entity: the longest name written with a capital, the
+    earliest of equals (positions, not `list.index`: that compares the records field by
+    field, quadratic in a big cluster)."""
+    proper = [i for i, r in enumerate(recs) if any(map(str.isupper, r.form.display))]
+    return recs[max(proper or range(len(recs)), key=lambda i: (len(recs[i].form.tokens), -i))]
 
 
 def link(extraction: Extraction, question: list[QuestionEntity], answer: str,
@@ -258,11 +281,7 @@ def link(extraction: Extraction, question: list[QuestionEntity], answer: str,
     for ci, c in enumerate(clusters):
         c.recs.sort(key=lambda r: r.order)
         ids[id(c)] = eid = f"E{ci + 1}"
-        # The longest name written with a capital, the earliest of equals (positions, not
-        # `list.index`: that compares the records field by field, quadratic in a big cluster).
-        proper = [i for i, r in enumerate(c.recs) if any(map(str.isupper, r.form.display))]
-        top = c.recs[max(proper or range(len(c.recs)),
-                         key=lambda i: (len(c.recs[i].form.tokens), -i))]
+        top = c.recs[0] if len(c.recs) == 1 else _display_rec(c.recs)
         name = top.form.display or top.text
         mentions, seen = [], set()
         for i, r in enumerate(c.recs):

@@ -73,6 +73,7 @@ def match_external(clusters: list[Cluster], text: str, threshold: float,
         return hit[0]
     keys = {loose_key(form), loose_key(analyze(capitalized(text)))} - {""}
     live = [ci for ci, c in enumerate(clusters) if not c.recs[0].pronoun]
+    live_forms = [(ci, tuple(clusters[ci].forms.values())) for ci in live]
     year = form.key if len(form.tokens) == 1 and YEAR.match(form.key) and form.key.isdigit() else None
     ruler = len(form.tokens) == 1 and form.caps[0] and not form.markers and len(form.key) >= 5
     figure = _figure(form)
@@ -89,7 +90,7 @@ def match_external(clusters: list[Cluster], text: str, threshold: float,
                  # a figure is stated inside a quantity or a range ("45 miles", "more than
                  # 450", "661–80", "18th-century"), never inside a name
                  lambda f: figure and figure <= f.markers and not _named(f)):
-        found = [ci for ci in live if any(test(f) for f in clusters[ci].forms.values())]
+        found = [ci for ci, forms in live_forms if any(map(test, forms))]
         if len(found) == 1:
             return found[0]
     family = _family_name(clusters, form)

@@ -41,9 +41,12 @@ def loose_key(form: Form) -> str:
     return form.key
 
 
+_WORD_START = re.compile(r"(?<![\w'’])(\w)")
+
+
 def capitalized(text: str) -> str:
     """Every word capitalised: a question's "country Man" read as the title "Country Man"."""
-    return re.sub(r"(?<![\w'’])(\w)", lambda m: m.group(1).upper(), text)
+    return _WORD_START.sub(lambda m: m.group(1).upper(), text)
 
 
 def normalize(text: str) -> str:

@@ -43,9 +43,11 @@ group orchestra ensemble
 _PREPS = frozenset({"in", "of", "by", "for", "from", "to", "into", "on", "at", "with"})
 
 
+_WORD = re.compile(r"[^\W_]+(?:'t)?")
+
+
 def _tokens(text: str) -> list[str]:
-    return [t for t in re.findall(r"[^\W_]+(?:'t)?", text.casefold().replace("-", " "))
-            if t not in _SKIP]
+    return [t for t in _WORD.findall(text.casefold().replace("-", " ")) if t not in _SKIP]
 
 
 # Relation phrases repeat across an answer's propositions (and every contradiction and
