@@ -27,7 +27,12 @@ _PREPOSITIONS = frozenset({"in", "on", "at", "for", "from", "with", "to", "by", 
 
 
 def _digits(tok: Any) -> bool:
-    return any(map(str.isdigit, tok.text))
+    return _has_digit(tok.text)
+
+
+def _has_digit(word: str) -> bool:
+    """`word` holds a digit (a word of letters alone, the most, holds none: asked first)."""
+    return not word.isalpha() and any(map(str.isdigit, word))
 
 
 def widen(doc: Any, spans: list[Candidate], written: Written) -> list[Candidate]:
@@ -43,7 +48,7 @@ def widen(doc: Any, spans: list[Candidate], written: Written) -> list[Candidate]
     capital, stops, title = [], [], []
     for t in toks:
         word, titled = t.text, t.is_title
-        capital.append(titled or any(map(str.isdigit, word)))
+        capital.append(titled or _has_digit(word))
         stops.append(word in ("?", ",", ";", "(", ")", ":"))
         title.append(titled or t.like_num or t.is_upper or t.lower_ in TITLE_CONNECTORS
                      or word in ("'s", "’s", "&", "-"))

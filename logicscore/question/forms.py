@@ -109,9 +109,11 @@ def is_proper(tok: Any) -> bool:
     """Whether `tok` is a word of a name: a proper noun, an unknown word, or a capitalised
     noun where a name stands."""
     pos = tok.pos_
-    if pos != "PROPN" and not tok.is_title and not tok.text[:1].isupper():
+    if pos != "PROPN" and (tok.is_lower or tok.is_punct or tok.is_digit or not (
+            tok.is_title or tok.text[:1].isupper())):
         # Most words: neither a proper noun nor capitalised, so neither an unknown word
-        # (which opens on a capital) nor a capitalised noun.
+        # (which opens on a capital) nor a capitalised noun. A lowercase word, a mark or
+        # digits is none by its flags, read before its text (the dearer read).
         return False
     tag = tok.tag_
     if tag in ("WDT", "WP", "WP$", "WRB") or tok.lower_ in WH_WORDS:

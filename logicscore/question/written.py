@@ -119,7 +119,10 @@ class Written:
 
     def spans(self, phrase: str) -> list[tuple[int, int]]:
         """Where the answer writes `phrase`, as character spans of the raw text."""
-        key = self.folded(phrase)
+        return self._spans_of(self.folded(phrase))
+
+    def _spans_of(self, key: str) -> list[tuple[int, int]]:
+        """`spans` of a phrase folded to `key`."""
         found = self._spans.get(key)
         if found is None:
             found = self._spans[key] = self._find(key)
@@ -143,7 +146,7 @@ class Written:
             # A span opens on the raw character its first folded letter came from, so a
             # name's span opens on a capital or a digit: the rest are no name, untested.
             raw = self.raw
-            found = self._names[key] = [s for s in self.spans(phrase)
+            found = self._names[key] = [s for s in self._spans_of(key)
                                         if _GLUE.match(raw, s[0]) and self._is_name(*s)]
         return found
 
