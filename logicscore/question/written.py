@@ -114,7 +114,11 @@ class Written:
     def __contains__(self, phrase: str) -> bool:
         found = self._contains.get(phrase)
         if found is None:
-            found = self._contains[phrase] = self.folded(phrase) in self.text
+            # (`folded`, inline: most phrases asked here are new, and asked here first.)
+            key = self._folds.get(phrase)
+            if key is None:
+                key = self._folds[phrase] = fold(phrase)
+            found = self._contains[phrase] = key in self.text
         return found
 
     def spans(self, phrase: str) -> list[tuple[int, int]]:
