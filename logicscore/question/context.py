@@ -27,7 +27,12 @@ _PREPOSITIONS = frozenset({"in", "on", "at", "for", "from", "with", "to", "by", 
 
 
 def _digits(tok: Any) -> bool:
-    return any(map(str.isdigit, tok.text))
+    return _has_digit(tok.text)
+
+
+def _has_digit(word: str) -> bool:
+    """`word` holds a digit (a word of letters alone, the most, holds none: asked first)."""
+    return not word.isalpha() and any(map(str.isdigit, word))
 
 
 def widen(doc: Any, spans: list[Candidate], written: Written) -> list[Candidate]:
@@ -40,12 +45,14 @@ def widen(doc: Any, spans: list[Candidate], written: Written) -> list[Candidate]
     # What the windows ask of each token, read once for all of them: capitalised or a
     # number; a mark no name runs across; a title word (capitalised, or the small words
     # of titles).
+    # (A token's text is sliced from the Doc's, and lowercased as spaCy's `lower_` is:
+    # both cheaper than reading the Token.)
     capital, stops, title = [], [], []
-    for t in toks:
-        word, titled = t.text, t.is_title
-        capital.append(titled or any(map(str.isdigit, word)))
+    for t, lo, hi in zip(toks, *bounds):
+        word, titled = text[lo:hi], t.is_title
+        capital.append(titled or _has_digit(word))
         stops.append(word in ("?", ",", ";", "(", ")", ":"))
-        title.append(titled or t.like_num or t.is_upper or t.lower_ in TITLE_CONNECTORS
+        title.append(titled or t.like_num or t.is_upper or word.lower() in TITLE_CONNECTORS
                      or word in ("'s", "’s", "&", "-"))
     wide: list[Candidate] = []
     for span in spans:
@@ -95,8 +102,8 @@ def named_windows(doc: Any, spans: list[Candidate], written: Written) -> list[Ca
     toks, text = list(doc), doc_text(doc)
     found: list[Candidate] = []
     bars = _Bars(doc, spans, written)
-    words, lowers, puncts, lowercase = _marks(toks)
     starts, ends = token_bounds(doc)
+    words, lowers, puncts, lowercase = _marks(toks, text, starts, ends)
     for i, first in enumerate(toks):
         if not words[i][:1].isalnum() or lowers[i] in ARTICLES:
             continue
@@ -175,10 +182,14 @@ class _Bars:
         return any(a < lo < b < hi or lo < a < hi < b for a, b in self._named)
 
 
-def _marks(toks: list[Any]) -> tuple[list[str], list[str], list[bool], list[bool]]:
+def _marks(toks: list[Any], text: str, starts: list[int], ends: list[int]
+           ) -> tuple[list[str], list[str], list[bool], list[bool]]:
     """Each token's text, lowercase form, whether a mark, whether a lowercase word: read
-    once, the window loops ask them of every window."""
-    return ([t.text for t in toks], [t.lower_ for t in toks], [t.is_punct for t in toks],
+    once, the window loops ask them of every window. The text is sliced from the Doc's
+    `text` at the token's `starts` and `ends`, and lowercased as spaCy's `lower_` is:
+    cheaper than reading either from the Token."""
+    words = [text[a:b] for a, b in zip(starts, ends)]
+    return (words, [w.lower() for w in words], [t.is_punct for t in toks],
             [t.is_lower and t.is_alpha for t in toks])
 
 
@@ -192,10 +203,10 @@ def _parted(text: str, at: int) -> bool:
 def _bare(doc: Any, spans: list[Candidate]) -> list[tuple[int, int]]:
     """Spans without a leading article (an article alone with a word is no name a longer
     title would cut)."""
-    out = []
+    out, text = [], doc_text(doc)
     for s in spans:
         a, b = s.start, s.end
-        m = _ARTICLE.match(doc_text(doc)[a:b])
+        m = _ARTICLE.match(text[a:b])
         out.append((a + m.end() if m else a, b))
     return out
 
@@ -270,13 +281,24 @@ def _several(doc: Any, toks: list[Any], i: int, j: int, written: Written) -> boo
             k += 1
             continue
         for m in range(j, k - 1, -1):
-            spans = written.names(text[starts[k]:ends[m]])
-            if any(not any(a <= s and e <= b for a, b in whole) for s, e in spans):
+            if _outside(written.names(text[starts[k]:ends[m]]), whole):
                 break
         else:
             return False
         pieces, k = pieces + 1, m + 1
     return pieces >= 2
+
+
+def _outside(spans: list[tuple[int, int]], whole: list[tuple[int, int]]) -> bool:
+    """Some span of `spans` lies inside none of `whole` (plain loops: asked of every piece
+    of a window, where generators cost more than the few spans they read)."""
+    for s, e in spans:
+        for a, b in whole:
+            if a <= s and e <= b:
+                break
+        else:
+            return True
+    return False
 
 
 class _Capitalised:
@@ -291,8 +313,8 @@ def prefer_written(doc: Any, spans: list[Candidate], written: Written) -> list[C
     """Resolve overlaps: quotes first, then what the answer writes (longest first), then the
     rest. A span the answer never writes that loses to one it does keeps its other names
     (a character's name before "on <Show>")."""
-    kept = [s for s in spans if s.quoted]
-    absent = {s for s in spans if doc_text(doc)[s.start:s.end] not in written}
+    kept, text = [s for s in spans if s.quoted], doc_text(doc)
+    absent = {s for s in spans if text[s.start:s.end] not in written}
     for s in sorted(spans, key=lambda s: (s in absent, -s.width, s.start)):
         if s.quoted:
             continue

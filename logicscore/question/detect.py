@@ -41,7 +41,9 @@ class Rules:
 
 RULES = Rules()
 
-_CACHE: dict[tuple[int, str, str], list[QuestionEntity]] = {}
+# Each question's entities as (name, anchor) pairs: every read builds new entities from
+# them (a caller may change its own), cheaper than copying kept ones.
+_CACHE: dict[tuple[int, str, str], tuple[tuple[str, bool], ...]] = {}
 _CACHE_SIZE = 4096
 
 
@@ -61,11 +63,14 @@ def detect_question_entities(question: str, nlp: Any = None, context: str | None
     if nlp is None:
         nlp = load()
     key = (id(nlp), question, context or "")
-    if key not in _CACHE:
+    kept = _CACHE.get(key)
+    if kept is None:
         if len(_CACHE) >= _CACHE_SIZE:
             _CACHE.clear()  # audits of one question's variants come together; keep it simple
-        _CACHE[key] = detect(question, nlp, context, doc=doc)
-    return [q.model_copy() for q in _CACHE[key]]
+        found = detect(question, nlp, context, doc=doc)
+        _CACHE[key] = tuple((q.name, q.anchor) for q in found)
+        return found  # (new entities, kept by no one else)
+    return [QuestionEntity(name=name, anchor=anchor) for name, anchor in kept]
 
 
 def known(question: str, nlp: Any, context: str | None = None) -> bool:

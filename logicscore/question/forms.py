@@ -4,9 +4,7 @@ resolution. The lowest layer of `logicscore.question`; other stages may use it t
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..lexicon.function_words import CONNECTORS, TITLE_CONNECTORS, WH_WORDS
 from ..lexicon.kinds import WORK_NOUNS
@@ -16,13 +14,14 @@ from ..nlp import sentence_start, unknown_word
 JOINING_WORDS = CONNECTORS | TITLE_CONNECTORS | WH_WORDS
 
 
-@dataclass(frozen=True, order=True)
-class Candidate:
+class Candidate(NamedTuple):
     """A span of the question that may name something, in character offsets.
 
     `label` says where it came from: a spaCy entity label, or the rule that found it
     ("QUOTE", "PROPN", "TITLE", "COMPARE", "RELABELLED"; read against the answer:
-    "CONTEXT", "CASED", "REST"). Candidates sort in text order.
+    "CONTEXT", "CASED", "REST"). Candidates sort in text order; stages outside the
+    package read a proper run as (start, end, label). A named tuple: the rules make and
+    compare thousands of candidates, which a tuple's C methods do cheaply.
     """
 
     start: int
@@ -47,10 +46,6 @@ class Candidate:
     @property
     def width(self) -> int:
         return self.end - self.start
-
-    def __iter__(self) -> Iterator[Any]:
-        # Stages outside the package read a proper run as (start, end, label).
-        return iter((self.start, self.end, self.label))
 
 
 def token_end(tok: Any) -> int:
@@ -109,9 +104,11 @@ def is_proper(tok: Any) -> bool:
     """Whether `tok` is a word of a name: a proper noun, an unknown word, or a capitalised
     noun where a name stands."""
     pos = tok.pos_
-    if pos != "PROPN" and not tok.is_title and not tok.text[:1].isupper():
+    if pos != "PROPN" and (tok.is_lower or tok.is_punct or tok.is_digit or not (
+            tok.is_title or tok.text[:1].isupper())):
         # Most words: neither a proper noun nor capitalised, so neither an unknown word
-        # (which opens on a capital) nor a capitalised noun.
+        # (which opens on a capital) nor a capitalised noun. A lowercase word, a mark or
+        # digits is none by its flags, read before its text (the dearer read).
         return False
     tag = tok.tag_
     if tag in ("WDT", "WP", "WP$", "WRB") or tok.lower_ in WH_WORDS:

@@ -113,7 +113,7 @@ def wh_names(doc: Any) -> list[Candidate]:
     out: list[Candidate] = []
     before = None  # the token before `tok`
     for tok in doc:
-        if (tok.lower_ in WH_WORDS and tok.is_title and before is not None and before.is_title
+        if (tok.is_title and tok.lower_ in WH_WORDS and before is not None and before.is_title
                 and (before.i != before.sent.start or before.lower_ == "the")):
             out.append(Candidate(before.idx, token_end(tok), "PROPN"))
         before = tok
@@ -126,7 +126,8 @@ def work_titles(doc: Any) -> list[Candidate]:
     out: list[Candidate] = []
     toks = list(doc)
     for i, tok in enumerate(toks[:-1]):
-        if tok.lower_ not in WORK_NOUNS or not (toks[i + 1].is_title or toks[i + 1].like_num):
+        # (The next token's flags first: cheaper to read than this one's lowercase form.)
+        if not (toks[i + 1].is_title or toks[i + 1].like_num) or tok.lower_ not in WORK_NOUNS:
             continue
         j = i + 1
         while j < len(toks) and (toks[j].is_title or toks[j].like_num or toks[j].is_upper
@@ -171,8 +172,9 @@ def trim(doc: Any, cand: Candidate) -> Candidate | None:
 
 def model_number(doc: Any, cand: Candidate) -> Candidate:
     """A model or series number after a name is part of it; a year is not."""
-    m = _MODEL_NUMBER.match(doc_text(doc), cand.end)
-    if cand.quoted or not m or not doc_text(doc)[cand.start:cand.end][-1:].isalpha():
+    text = doc_text(doc)
+    m = _MODEL_NUMBER.match(text, cand.end)
+    if cand.quoted or not m or not text[cand.start:cand.end][-1:].isalpha():
         return cand
     return cand.moved(end=m.end())
 
@@ -261,11 +263,13 @@ def wh_phrases(doc: Any) -> tuple[tuple[int, int], ...]:
 
 def _wh_phrases(doc: Any) -> tuple[tuple[int, int], ...]:
     toks = list(doc)
-    spans = [(t.idx, token_end(t.head)) for t in toks
-             if t.lower_ in ("what", "which") and t.dep_ == "det" and t.head.i > t.i]
-    for i, tok in enumerate(toks):
+    asking = [i for i, t in enumerate(toks) if t.lower_ in ("what", "which")]  # read once for both
+    spans = [(t.idx, token_end(t.head)) for t in map(toks.__getitem__, asking)
+             if t.dep_ == "det" and t.head.i > t.i]
+    for i in asking:
+        tok = toks[i]
         # Mid-question, a capitalised "What" opens a title ("… of What We Say When …").
-        if tok.lower_ not in ("what", "which") or (i > 0 and not tok.is_lower):
+        if i > 0 and not tok.is_lower:
             continue
         j = i + 1
         while j < len(toks) and (toks[j].is_title or toks[j].is_upper) and toks[j].is_alpha:

@@ -114,12 +114,19 @@ class Written:
     def __contains__(self, phrase: str) -> bool:
         found = self._contains.get(phrase)
         if found is None:
-            found = self._contains[phrase] = self.folded(phrase) in self.text
+            # (`folded`, inline: most phrases asked here are new, and asked here first.)
+            key = self._folds.get(phrase)
+            if key is None:
+                key = self._folds[phrase] = fold(phrase)
+            found = self._contains[phrase] = key in self.text
         return found
 
     def spans(self, phrase: str) -> list[tuple[int, int]]:
         """Where the answer writes `phrase`, as character spans of the raw text."""
-        key = self.folded(phrase)
+        return self._spans_of(self.folded(phrase))
+
+    def _spans_of(self, key: str) -> list[tuple[int, int]]:
+        """`spans` of a phrase folded to `key`."""
         found = self._spans.get(key)
         if found is None:
             found = self._spans[key] = self._find(key)
@@ -143,7 +150,7 @@ class Written:
             # A span opens on the raw character its first folded letter came from, so a
             # name's span opens on a capital or a digit: the rest are no name, untested.
             raw = self.raw
-            found = self._names[key] = [s for s in self.spans(phrase)
+            found = self._names[key] = [s for s in self._spans_of(key)
                                         if _GLUE.match(raw, s[0]) and self._is_name(*s)]
         return found
 
