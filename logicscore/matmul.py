@@ -2,8 +2,8 @@
 
 thinc's CPU backend multiplies a layer's matrices with blis unless told otherwise
 (`NumpyOps(use_blis=False)`, a thinc option). numpy's BLAS (OpenBLAS in the Linux wheels)
-does the same products in about two thirds of the time on one thread: about a tenth less
-for the whole parse.
+does the same products in 65–75% of the time on one thread here: the whole parse takes
+about a tenth less.
 The parses were compared on all 7,079 question and answer texts of the reference sets:
 the same tags, dependencies, sentences and entities, on one BLAS thread or two.
 
