@@ -18,8 +18,8 @@ from .normalize.phrases import content as _content
 from .normalize.phrases import restates_question, words as _words
 from .normalize.relations import functional_slots, role, symmetric
 
-__all__ = ["RulesJudge", "judge", "functional", "same_relation", "role_key", "relation_key", "restates_question",
-           "competitors"]
+__all__ = ["RulesJudge", "judge", "functional", "reading", "same_relation", "role_key", "relation_key",
+           "restates_question", "competitors"]
 
 _NEGATION = frozenset({"not", "never", "no", "n't", "neither", "nor"})
 _PASSIVE = "by"
@@ -34,8 +34,8 @@ _FUNCTIONAL_WORDS = tuple(
     for row in FAMILIES.values() if row.words)
 
 
-# Contradiction and competitor tests ask about each relation phrase once per pair and per
-# end; what a phrase reads as depends on the phrase alone, so it is read once (bounded).
+# Bounded cache: `_fallback_slots` and `_reading` ask it per phrase, and so do callers
+# comparing propositions.
 @lru_cache(maxsize=8192)
 def relation_key(relation: str) -> tuple[tuple[str, ...], bool]:
     """Comparable form of a relation: (content stems, passive voice), negation words dropped."""
@@ -44,7 +44,6 @@ def relation_key(relation: str) -> tuple[tuple[str, ...], bool]:
     return stems, _PASSIVE in words
 
 
-@lru_cache(maxsize=8192)
 def _object_acts(relation: str) -> bool:
     """Whether the phrase's object is its doer: a passive, or an agent noun as relation
     ("X director A" reads as "A directs X", like a passive)."""
@@ -52,7 +51,6 @@ def _object_acts(relation: str) -> bool:
     return _PASSIVE in words or any(w.endswith(("or", "er")) and len(w) > 4 for w in words)
 
 
-@lru_cache(maxsize=8192)
 def _fallback_slots(relation: str) -> frozenset[int]:
     """The functional slots of the families sharing a stem with a phrase the table lacks."""
     stems = set(relation_key(relation)[0])
@@ -60,11 +58,12 @@ def _fallback_slots(relation: str) -> frozenset[int]:
                      for s in functional)
 
 
-def _slot(relation: str, subject: bool, end: bool) -> tuple[str, int] | None:
+def _slot(relation: str, subject: bool, present: bool) -> tuple[str, int] | None:
     """(family, argument slot of the entity) when the relation table knows the phrase; the
-    entity is the subject (`subject`), else the object (`end`), else neither."""
+    entity is the subject (`subject`), or else the object when `present` (it is one of the
+    two), or else neither."""
     r = role(relation)
-    if r is None or not end:
+    if r is None or not present:
         return None
     if symmetric(r.family):
         return r.family, 0
@@ -76,10 +75,10 @@ def _slot(relation: str, subject: bool, end: bool) -> tuple[str, int] | None:
 # entity stands in it alone; contradiction and competitor tests ask it for every pair and
 # end (bounded cache).
 @lru_cache(maxsize=8192)
-def _reading(relation: str, subject: bool, end: bool) -> tuple[tuple | None, bool]:
-    """(`role_key`, `functional`) for an entity that is the subject (`subject`), else the
-    object (`end`), else neither of a proposition with this relation."""
-    known = _slot(relation, subject, end)
+def _reading(relation: str, subject: bool, present: bool) -> tuple[tuple | None, bool]:
+    """(`role_key`, `functional`) for an entity that is the subject (`subject`), or else
+    the object when `present`, or else neither, of a proposition with this relation."""
+    known = _slot(relation, subject, present)
     if known is not None:
         return ("family", *known), known[1] in functional_slots(known[0])
     # The entity is the doer ("Nolan directed X", "X directed by Nolan").
@@ -91,19 +90,20 @@ def _reading(relation: str, subject: bool, end: bool) -> tuple[tuple | None, boo
     return key, (subject if 0 in slots else (1 in slots and not agent))
 
 
-def _read(p: Proposition, entity: str) -> tuple[tuple | None, bool]:
+def reading(p: Proposition, entity: str) -> tuple[tuple | None, bool]:
+    """(`role_key`, `functional`) of `p` for `entity`, read together."""
     return _reading(p.relation, p.subject_entity == entity,
                     entity in (p.subject_entity, p.object_entity))
 
 
 def functional(p: Proposition, entity: str) -> bool:
     """Whether `p`'s relation allows one value per `entity` (born in, directed by…)."""
-    return _read(p, entity)[1]
+    return reading(p, entity)[1]
 
 
 def role_key(p: Proposition, entity: str) -> tuple | None:
     """A hashable key equal for two propositions iff `same_relation` holds (None: never same)."""
-    return _read(p, entity)[0]
+    return reading(p, entity)[0]
 
 
 def same_relation(p: Proposition, q: Proposition, entity: str) -> bool:

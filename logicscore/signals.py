@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from .chain import Chain
-from .determinate import functional, role_key
+from .determinate import reading, role_key
 from .models import LITERAL_KINDS, Proposition, Signal, Verdict
 from .normalize.entities import Linked
 
@@ -46,8 +46,8 @@ def _contradictions(props: list[Proposition], kinds: Mapping[str, str]) -> list[
     for p in positive:
         assert p.subject_entity and p.object_entity
         for entity in dict.fromkeys((p.subject_entity, p.object_entity)):
-            key = role_key(p, entity)
-            if key is not None and functional(p, entity):
+            key, one_value = reading(p, entity)
+            if key is not None and one_value:
                 by_role.setdefault((entity, key), []).append(p)
     for (entity, _), group in by_role.items():
         for p, q in _pairs(group):
