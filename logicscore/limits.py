@@ -76,8 +76,9 @@ def deadline(seconds: float | None, record_id: str):
 @contextmanager
 def model_loading() -> Iterator[None]:
     """No garbage collection while spaCy and its model load, then the loaded objects are
-    left out of every later one. For processes logicscore owns (the CLI, `--workers`):
-    in a library user's process the freeze would keep their garbage too.
+    left out of every later one. For processes logicscore owns (the CLI, `--workers`, the
+    Ray engine's Scorer actors): in a library user's process the freeze would keep their
+    garbage too.
 
     The load makes about 100,000 objects that live as long as the process and almost no
     garbage; the full collections it sets off would each walk all of them (tens of ms),

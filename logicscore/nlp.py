@@ -164,7 +164,7 @@ def parse(nlp: spacy.Language, text: str) -> spacy.tokens.Doc:
     """Run the pipeline without the `SKIPPED` components (lemmas come on demand)."""
     skip = [name for name in SKIPPED if name in nlp.pipe_names]
     if len(text) <= CHUNK_CHARS:
-        return _known_text(nlp(text, disable=skip), text)
+        return _known_text(nlp, nlp(text, disable=skip), text)
     # A huge text parsed whole needs memory in proportion to its length (2.5 GB for 1 MB);
     # in pieces cut at line or sentence ends, the peak stays that of one piece.
     from spacy.tokens import Doc
@@ -185,14 +185,18 @@ def parse_many(nlp: spacy.Language, texts: list[str]) -> dict[str, spacy.tokens.
     """
     skip = [name for name in SKIPPED if name in nlp.pipe_names]
     todo = list(dict.fromkeys(t for t in texts if len(t) <= CHUNK_CHARS and len(t) < nlp.max_length))
-    return {text: _known_text(doc, text)
+    return {text: _known_text(nlp, doc, text)
             for text, doc in zip(todo, nlp.pipe(todo, batch_size=BATCH_SIZE, disable=skip))}
 
 
-def _known_text(doc: spacy.tokens.Doc, text: str) -> spacy.tokens.Doc:
-    """`doc`, with `doc_text` told its text: the tokenizer keeps every character, so it is
-    the string parsed, which `doc.text` would join again from the tokens."""
-    _TEXTS[doc] = text
+def _known_text(nlp: spacy.Language, doc: spacy.tokens.Doc, text: str) -> spacy.tokens.Doc:
+    """`doc`, with `doc_text` told its text when the tokenizer is spaCy's own: that one keeps
+    every character, so `doc.text` would join the string parsed again from the tokens. A
+    pipeline's own tokenizer may normalize the text; its Docs' text is joined as spaCy does."""
+    from spacy.tokenizer import Tokenizer
+
+    if type(nlp.tokenizer) is Tokenizer:
+        _TEXTS[doc] = text
     return doc
 
 
@@ -360,16 +364,6 @@ def range_starting(doc: spacy.tokens.Doc, start: int, end: int) -> slice:
     starts, _ = token_bounds(doc)
     a = bisect_left(starts, start)
     return slice(a, max(a, bisect_left(starts, end)))
-
-
-def tokens_within(doc: spacy.tokens.Doc, start: int, end: int) -> spacy.tokens.Span:
-    """The tokens wholly inside characters [start, end)."""
-    return doc[range_within(doc, start, end)]
-
-
-def tokens_starting(doc: spacy.tokens.Doc, start: int, end: int) -> spacy.tokens.Span:
-    """The tokens that start inside characters [start, end)."""
-    return doc[range_starting(doc, start, end)]
 
 
 _SENT_STARTS: weakref.WeakKeyDictionary[Any, list[int]] = weakref.WeakKeyDictionary()

@@ -96,16 +96,16 @@ def test_first_positions_are_find(monkeypatch, text, needles):
 
 @pytest.mark.slow
 def test_token_ranges_by_bisection_are_the_walked_ones():
-    from logicscore.nlp import doc_text, load, tokens_starting, tokens_within
+    from logicscore.nlp import doc_text, load, range_starting, range_within
     from logicscore.question.forms import token_end
 
     doc = load()('Who directed  the film "The Fox, and the Hound" (1981) that won?\nIt did.')
     assert doc_text(doc) == doc.text and doc_text(doc[1:3]) == "directed  "
     for a in range(len(doc.text) + 2):
         for b in range(len(doc.text) + 2):
-            assert [t.i for t in tokens_within(doc, a, b)] == [
+            assert [t.i for t in doc[range_within(doc, a, b)]] == [
                 t.i for t in doc if a <= t.idx and token_end(t) <= b]
-            assert [t.i for t in tokens_starting(doc, a, b)] == [t.i for t in doc if a <= t.idx < b]
+            assert [t.i for t in doc[range_starting(doc, a, b)]] == [t.i for t in doc if a <= t.idx < b]
 
 
 def test_collector_rests_only_while_a_long_answer_is_audited(monkeypatch):
