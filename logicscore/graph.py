@@ -156,7 +156,8 @@ def _others(terms: list[str], root: str) -> list[str]:
 
 
 def _admitting(terms: list[str], root: str, passable: Passable) -> Passable:
-    """`passable`, widened to the root and the terminals, which a tree always passes through."""
+    """`passable`, widened to the root and the terminals, where every path or tree it
+    admits begins or ends."""
     ends = set(terms) | {root}
     return lambda x: x in ends or passable(x)
 

@@ -47,12 +47,14 @@ def widen(doc: Any, spans: list[Candidate], written: Written) -> list[Candidate]
     # of titles).
     # (A token's text is sliced from the Doc's, and lowercased as spaCy's `lower_` is:
     # both cheaper than reading the Token.)
-    capital, stops, title = [], [], []
+    capital, stops, title, lowers = [], [], [], []
     for t, lo, hi in zip(toks, *bounds):
         word, titled = text[lo:hi], t.is_title
+        low = word.lower()
+        lowers.append(low)
         capital.append(titled or _has_digit(word))
         stops.append(word in ("?", ",", ";", "(", ")", ":"))
-        title.append(titled or t.like_num or t.is_upper or word.lower() in TITLE_CONNECTORS
+        title.append(titled or t.like_num or t.is_upper or low in TITLE_CONNECTORS
                      or word in ("'s", "’s", "&", "-"))
     wide: list[Candidate] = []
     for span in spans:
@@ -62,17 +64,16 @@ def widen(doc: Any, spans: list[Candidate], written: Written) -> list[Candidate]
             continue
         best = None
         for i in range(max(0, a - 3), a + 1):
-            first = toks[i]
             if i < a and not capital[i]:
                 continue
             # The question's first word is capitalised by its place: a preposition there
             # ("In The Long Hall, who …") opens no name, though the answer writes "in …".
-            if i < a and i == 0 and first.lower_ in _PREPOSITIONS:
+            if i < a and i == 0 and lowers[i] in _PREPOSITIONS:
                 continue
             for j in range(b, min(len(toks), b + 5)):
                 # Only capitalised words or numbers end a wider window: lowercase words at
                 # its end describe the name.
-                if j > b and (toks[j].lower_ in JOINING_WORDS or not capital[j]):
+                if j > b and (lowers[j] in JOINING_WORDS or not capital[j]):
                     continue
                 if any(stops[i:j + 1]):
                     break
@@ -91,7 +92,7 @@ def widen(doc: Any, spans: list[Candidate], written: Written) -> list[Candidate]
         # A generic span (a nationality, a year) is never widened: asked only of a span the
         # answer would widen.
         if best is not None and not is_generic(text[start:end]):
-            wide.append(Candidate(toks[best[0]].idx, token_end(toks[best[1]]), "CONTEXT"))
+            wide.append(Candidate(bounds[0][best[0]], bounds[1][best[1]], "CONTEXT"))
     return longest_first(wide + spans)
 
 
@@ -120,8 +121,8 @@ def named_windows(doc: Any, spans: list[Candidate], written: Written) -> list[Ca
                 continue
             lo, hi = starts[i], ends[j]
             if text[lo:hi] not in written:
-                # The cheapest test. Past a word boundary every
-                # longer window folds to this one and more words: the answer writes none either.
+                # The cheapest test. Past a word boundary, every longer window folds to this
+                # one and more words: the answer writes none of them either.
                 if _parted(text, hi) and written.folded(text[lo:hi]) != "  ":
                     break
                 continue
@@ -229,9 +230,9 @@ def _cuts(doc: Any, toks: list[Any], window: tuple[int, int], span: Candidate,
 
 def _window_named(doc: Any, toks: list[Any], tokens: tuple[int, int], chars: tuple[int, int],
                   spans: list[Candidate], written: Written) -> bool:
-    """Whether the answer writes question tokens `toks[i..j]` (characters [lo, hi)), which
-    it writes and writes as a name (`named_windows` asked), as one name (`toks`: the Doc's
-    tokens, made once for every window)."""
+    """Whether the answer writes question tokens `toks[i..j]` (characters [lo, hi)) as one
+    name; `named_windows` has already found that the answer writes the window, and as a
+    name (`toks`: the Doc's tokens, made once for every window)."""
     (i, j), (lo, hi) = tokens, chars
     window = toks[i:j + 1]
     text = doc_text(doc)[lo:hi]

@@ -40,14 +40,7 @@ def _folded(text: str) -> tuple[str, list[int]]:
     for m in _ASCII_WORD.finditer(text):
         start, end = m.span()
         if start > done:
-            gap = text[done:start]
-            if gap.isascii() and "&" not in gap:
-                # (`_fold_between` of the common gap, a space or a mark, inline.)
-                if chars[-1][-1] != " ":
-                    chars.append(" ")
-                    where.append(done)
-            else:
-                _fold_between(text, done, start, chars, where)
+            _fold_between(text, done, start, chars, where)
         chars.append(m.group().lower())
         where.extend(range(start, end))
         done = end
