@@ -37,7 +37,11 @@ _NOISE = re.compile(f"{_NOISE_START}(?:{_NOISE_PATTERN})", re.I | re.S)
 _BLOCK_TAG = re.compile(r"</?(?:p|div|br|li|ul|ol|h[1-6]|tr|td|th|table|blockquote|pre)\b", re.I)
 
 
-def strip_citations(text: str) -> tuple[str, list[int], list[tuple[int, list[str]]]]:
+# The clean text, clean→original offsets, and the citation markers (offset, ids).
+Stripped = tuple[str, list[int], list[tuple[int, list[str]]]]
+
+
+def strip_citations(text: str) -> Stripped:
     """Remove citation markers and invisible noise; return the clean text, clean→original
     offsets, and the markers as (offset in the clean text, ids).
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from ..models import Pattern, Proposition, Resolution
 
 
-@dataclass(slots=True)  # not frozen: one per sentence, and frozen fields cost 3x to set
+@dataclass(frozen=True, slots=True)
 class SentenceBase:
     """What every proposition of one sentence shares."""
 

@@ -304,10 +304,9 @@ def _variants(phrase: str) -> frozenset[str]:
         w in _STOP_WORDS and w not in MENTION_NUMBER_WORDS for w in v.lower().split())))
 
 
-@functools.lru_cache(maxsize=4096)
 def _generic_variants(phrase: str) -> frozenset[str]:
-    """The variants of `phrase` that constrain but name no one thing (`is_generic`), folded:
-    remembered with the variants, as the same answers come back across records."""
+    """The variants of `phrase` that constrain but name no one thing (`is_generic`), folded
+    (both are remembered already; this is asked only inside a same-type name)."""
     return frozenset(v.lower() for v in _variants(phrase) if is_generic(v))
 
 
@@ -319,8 +318,7 @@ def _phrase_hits(doc: Any, phrases: list[str], make_doc: Any,
     if not variants:
         return []
     # Only the variants written somewhere in the text, case aside, are tokenized.
-    text = doc_text(doc)
-    variants = {v for v in variants if may_occur(doc, text, v)}
+    variants = {v for v in variants if may_occur(doc, v)}
     exact = sorted(v for v in variants if len(v) <= 3 or v.isupper())
     loose = sorted(v for v in variants if v not in exact)
     hits: list[tuple[int, int]] = []

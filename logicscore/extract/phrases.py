@@ -8,6 +8,8 @@ import functools
 import weakref
 from typing import Any
 
+from ..nlp import doc_text
+
 # Per Doc: each column asked for (0: ORTH, 1: LOWER), read at its first use.
 _WORD_IDS: weakref.WeakKeyDictionary[Any, dict[int, list[int]]] = weakref.WeakKeyDictionary()
 # Per Doc: its text as `letters` folds it, for `may_occur`.
@@ -36,13 +38,13 @@ def letters(text: str) -> str:
     return "".join(text.lower().replace("\u03c2", "\u03c3").split())
 
 
-def may_occur(doc: Any, text: str, phrase: str) -> bool:
-    """False when `phrase` cannot be a token span of `doc` (whose text is `text`), case
-    aside: its letters are not in the Doc's. Tokenizing a phrase costs more than this
-    test, and most question strings are missing from a given answer."""
+def may_occur(doc: Any, phrase: str) -> bool:
+    """False when `phrase` cannot be a token span of `doc`, case aside: its letters are not
+    in the Doc's. Tokenizing a phrase costs more than this test, and most question strings
+    are missing from a given answer."""
     folded = _LETTERS.get(doc)
     if folded is None:
-        folded = _LETTERS[doc] = letters(text)
+        folded = _LETTERS[doc] = letters(doc_text(doc))
     return letters(phrase) in folded
 
 

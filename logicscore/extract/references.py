@@ -34,18 +34,16 @@ class References:
     mentions: list[Placed]
     arg_at: dict[int, Arg]
     topics: dict[int, Arg]
-    # Per mention, in `mentions` order: its span's root token and its descriptor nouns,
-    # found once here for the kinds and read again by the coreference.
-    _roots: list[Any]
+    # Per mention, in `mentions` order: its descriptor nouns, found once here for the kinds
+    # and read again by the coreference.
     _heads: list[tuple[str, ...]]
 
     def _refine_kinds(self) -> None:
-        self._roots, self._heads = [], []
+        self._heads = []
         for placed in self.mentions:
             start, end, arg = placed.start, placed.end, placed.arg
             root = self.doc[placed.root]
             heads = descriptors(root, start, end, self.lemma)
-            self._roots.append(root)
             self._heads.append(heads)
             cls = next((coref.noun_class(h) for h in heads if coref.noun_class(h)), None)
             if cls:
@@ -110,7 +108,7 @@ class References:
         # one is read.
         last = max((r.start for r in refs), default=-1)
         antecedents = []
-        for placed, root, heads in zip(self.mentions, self._roots, self._heads):
+        for placed, heads in zip(self.mentions, self._heads):
             arg = placed.arg
             if arg.start > last:
                 continue
@@ -122,7 +120,7 @@ class References:
                 subject=self._main_subject(top, arg) or self.topics.get(
                     self.sent_of.get(top.i, -1)) is arg,
                 topic=self.topics.get(self.sent_of.get(top.i, -1)) is arg,
-                heads=heads, plural=arg.kind == "org" or root.tag_ in ("NNPS", "NNS"),
+                heads=heads, plural=arg.kind == "org" or self.doc[placed.root].tag_ in ("NNPS", "NNS"),
             ))
         for res in coref.resolve(antecedents, refs):
             r = res.ref

@@ -17,7 +17,7 @@ from ..nlp import doc_text
 from ..normalize.mentions import DATE, normalize
 from ..stages import SpacyPipeline
 from . import Extraction, Mention
-from .clean import strip_citations
+from .clean import Stripped, strip_citations
 from .draft import Draft, SentenceBase
 from .mentions import Arg, find_mentions
 from .nested import nested
@@ -26,8 +26,6 @@ from .references import References
 from .syntax import causal, cues, join_headings, lemma_by_token, misparsed_verb, parse_tree
 
 _SUBJ = ("nsubj", "nsubjpass")
-# What `strip_citations` returns: the clean text, clean→original offsets, the markers.
-Stripped = tuple[str, list[int], list[tuple[int, list[str]]]]
 _GIVE_VERBS = frozenset({"earn", "win", "give", "award", "bring", "grant", "gain"})
 _MAKE_VERBS = frozenset({"direct", "produce", "co-direct"})
 _PATTERN_ORDER: tuple[Pattern, ...] = (
@@ -395,5 +393,4 @@ class _Run(Paths, References):
                       resolutions=resolutions)
 
     def _orig(self, i: int) -> int:
-        offsets = self.offsets  # a span's offsets are all inside: the clamp is a guard
-        return offsets[i] if 0 <= i < len(offsets) else offsets[min(max(i, 0), len(offsets) - 1)]
+        return self.offsets[min(max(i, 0), len(self.offsets) - 1)]

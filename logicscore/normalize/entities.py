@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, ClassVar
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..lexicon.names import ARTICLES
-from ..lexicon.pronouns import PERSON_PRONOUNS, PRONOUNS
+from ..lexicon.pronouns import PERSON_PRONOUNS
 from ..models import LITERAL_KINDS, Entity, Mention, Proposition, QARecord, QuestionEntity
 from .abbreviations import abbreviation
 from .aliases import alias_pairs
@@ -56,10 +56,8 @@ def _collect(extraction: Extraction) -> tuple[list[Rec], list[tuple[Rec | None, 
     def add(key: tuple, text: str, span, kind: str, order, reason=None, person=False) -> Rec:
         nonlocal seq
         if key not in recs:
-            form = analyze(text)
-            # `is_pronoun` asks the key first: most keys answer it without a second look.
-            recs[key] = Rec(text, span, kind, (*order, seq), form, reason, person,
-                             pronoun=form.key in PRONOUNS and is_pronoun(text))
+            recs[key] = Rec(text, span, kind, (*order, seq), analyze(text), reason, person,
+                             pronoun=is_pronoun(text))
             seq += 1
         rec = recs[key]
         rec.kind = kind if rec.kind == "other" else rec.kind
@@ -70,7 +68,7 @@ def _collect(extraction: Extraction) -> tuple[list[Rec], list[tuple[Rec | None, 
     by_text: dict[str, list[ExtractedMention]] = {}
     for m in extraction.mentions:
         add((m.text, (m.start, m.end)), m.text, (m.start, m.end), m.kind or "other", (m.start, 0))
-        by_text.setdefault(analyze(m.text).key, []).append(m)
+        by_text.setdefault(normalize(m.text), []).append(m)
     pairs: list[tuple[Rec | None, Rec | None]] = []
     for p in extraction.propositions:
         pair: list[Rec | None] = []

@@ -245,8 +245,7 @@ def analyze(text: str) -> Form:
     if not raw:
         folded = fold(text).strip()
         return Form(folded, (folded,) if folded else (), (False,), frozenset(), text.strip(), False)
-    # `fold` of an ASCII word is its casefold: most words need no call.
-    toks = ["and" if t == "&" else (t.casefold() if t.isascii() else fold(t)).replace(",", "")
+    toks = ["and" if t == "&" else fold(t).replace(",", "")
             for t, _, _ in raw]
     if len(toks) == 1 and toks[0] in SMALL_NUMBERS[2:]:
         toks = [str(SMALL_NUMBERS.index(toks[0]))]  # a count alone: "five" is "5"
