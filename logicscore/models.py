@@ -16,6 +16,9 @@ FailureType = Literal["broken", "circular", "deviated"]
 Verdict = Literal["entailed", "contradicted", "underdetermined"]
 Severity = Literal["hard", "soft", "info"]
 QuestionType = Literal["bridge", "comparison", "yesno", "intersection"]
+# Where a record's short answer came from: its own field, an "Answer: X" line of the
+# response, or the conclusion the response states (docs/records.md).
+AnswerSource = Literal["answer_field", "answer_line", "conclusion"]
 ErrorType = Literal["InputError", "ParseError", "Timeout", "LLMError", "RuntimeError"]
 # How a chain hop stands against the documents it cites (`AuditResult.grounding`).
 GroundingStatus = Literal["grounded", "ungrounded", "uncited", "unknown_citation"]
@@ -64,6 +67,9 @@ class QARecord(_Strict):
     # Given, it is taken as is; else the question's rules decide (SPEC §4.7).
     question_type: QuestionType | None = None
     meta: dict[str, Any] = Field(default_factory=dict)
+    answer_source: AnswerSource = "answer_field"
+    # The named rule that read a conclusion (`formats.conclusion`), else None.
+    answer_rule: str | None = None
 
     @field_validator("documents", mode="before")
     @classmethod

@@ -25,6 +25,9 @@ class Format:
     fields: str
     matches: Callable[[dict[str, Any]], bool]
     convert: Callable[[dict[str, Any]], dict[str, Any]] | None  # None: the record is read as it is
+    # The fields its adapter reads: the others go to `meta.record` (docs/records.md). None:
+    # none are kept (a promptfoo result's or a dataset record's are its whole run or context).
+    reads: frozenset[str] | None = None
 
 
 def _native(obj: dict[str, Any]) -> bool:
@@ -33,9 +36,10 @@ def _native(obj: dict[str, Any]) -> bool:
 
 FORMATS: dict[str, Format] = {f.name: f for f in (
     Format("logicscore", "question, answer, long_answer", _native, None),
-    Format("ragas", "user_input, response, retrieved_contexts, reference", rag.is_ragas, rag.from_ragas),
+    Format("ragas", "user_input, response, retrieved_contexts, reference", rag.is_ragas, rag.from_ragas,
+           rag.RAGAS_FIELDS),
     Format("deepeval", "input, actual_output, expected_output, retrieval_context", rag.is_deepeval,
-           rag.from_deepeval),
+           rag.from_deepeval, rag.DEEPEVAL_FIELDS),
     Format("promptfoo", "vars, response.output", rag.is_promptfoo, rag.from_promptfoo),
     Format("hotpotqa", "context, supporting_facts", records.is_hotpot, records.from_hotpot),
     Format("2wiki", "context, supporting_facts, evidences", records.is_2wiki, records.from_2wiki),
@@ -73,8 +77,14 @@ def convert(obj: Any, line: int, fmt: str = "auto", mapping: dict[str, str] | No
     chosen = detect(obj, line) if fmt == "auto" else FORMATS[fmt]
     if chosen.convert is None:
         return obj
+    mapping = mapping or {}
     try:
         data = chosen.convert(obj)
+    except rag.NoAnswer as exc:
+        found, value = io.lookup(obj, mapping["answer"]) if "answer" in mapping else (False, None)
+        if not found or value is None:
+            raise InputError(f"line {line}: {chosen.name} row: {exc}", line=line) from None
+        data = exc.record
     except rag.Unreadable as exc:
         raise InputError(f"line {line}: {chosen.name} row: {exc}", line=line) from None
     except (KeyError, TypeError, AttributeError, IndexError, ValueError) as exc:
@@ -84,10 +94,16 @@ def convert(obj: Any, line: int, fmt: str = "auto", mapping: dict[str, str] | No
     own = io.record_id(obj)
     if own is not None:
         data.setdefault("id", own)
-    for dst, src in (mapping or {}).items():
+    if chosen.reads is not None:
+        mapped = {src.split(".")[0] for src in mapping.values()}
+        extra = io.extra_fields(obj, set(chosen.reads) | set(io.ALIASES["id"]) | mapped)
+        data["meta"] = {**extra, **data.get("meta", {})}
+    for dst, src in mapping.items():
         found, value = io.lookup(obj, src)
         if found and value is not None:
             data[dst] = value
+            if dst == "answer":
+                data.update(answer_source="answer_field", answer_rule=None)
     return data
 
 
