@@ -2,9 +2,10 @@
 
 A row of a RAG tool carries the model's response but no short answer of its own. The
 response's own words give one only where they state it: a rule below is one way of stating
-it, tried in table order, each on the sentences from the last to the first (the
-yes/no rule on the first sentence only, the copula rule on the last only). A rule names itself in `meta.answer_rule`, so a
-record never carries an answer nobody can trace (docs/records.md, "answer_source").
+it, tried in table order, each on the sentences from the last to the first (the yes/no
+rule on the first sentence only, the copula rule on the last only). The rule that read the
+answer is named in `meta.answer_rule`, so no record carries an answer nobody can trace
+(docs/records.md, "answer_source").
 """
 
 from __future__ import annotations
