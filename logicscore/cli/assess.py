@@ -53,7 +53,7 @@ def assess(
 
     The reply ends with a line "Answer: X" or is a JSON object {"reasoning", "answer"}; a
     reply without a short answer is a ParseError record, a failed call a Timeout or LLMError
-    record. Compare two prompts with `logicscore gate NEW.jsonl --baseline OLD.jsonl`.
+    record. Exit 1 when every record errored. Compare two prompts with `logicscore gate NEW.jsonl --baseline OLD.jsonl`.
 
     Example:
 
@@ -97,3 +97,8 @@ def assess(
         raise typer.Exit(130) from None
     if not quiet:
         stderr().print(render_summary(summary))
+        say(f"{summary.total} records written to {output}; next: logicscore report {output}  or  "
+            f"logicscore gate {output} --baseline OLD.jsonl --max-regression completeness=0.02")
+    if summary.total and not summary.scored:
+        say(f"every record errored ({summary.total}); see the error messages in {output}", "red")
+        raise typer.Exit(1)

@@ -86,14 +86,22 @@ RULES: tuple[Rule, ...] = (
 )
 
 
+def sentence_spans(text: str) -> list[tuple[int, int]]:
+    """[start, end) of each sentence of `text`, spaces around it left out (a light split)."""
+    spans, start = [], 0
+    for match in [*_SENTENCE_END.finditer(text), None]:
+        end = match.end() if match is not None else len(text)
+        piece = text[start:end]
+        if piece.strip():
+            lead = len(piece) - len(piece.lstrip())
+            spans.append((start + lead, start + len(piece.rstrip())))
+        start = end
+    return spans
+
+
 def sentences(text: str) -> list[str]:
     """The sentences of `text` (a light split: the conclusion is all it is asked for)."""
-    pieces, start = [], 0
-    for match in _SENTENCE_END.finditer(text):
-        pieces.append(text[start:match.end()])
-        start = match.end()
-    pieces.append(text[start:])
-    return [p.strip() for p in pieces if p.strip()]
+    return [text[a:b] for a, b in sentence_spans(text)]
 
 
 def _clean(answer: str) -> str | None:
