@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from ..lexicon.conclusions import (ANSWER_QUALIFIERS, ANSWER_VERBS, CONCLUSION_OPENERS, COPULAS, NOT_ANSWERS,
                                    NOT_VALUE_STARTS, YES_NO)
 from ..lexicon.questions import AUXILIARIES
+from .reply import trim_stop
 
 _OPENER = "|".join(re.escape(w) for w in sorted(CONCLUSION_OPENERS, key=len, reverse=True))
 _QUALIFIER = "|".join(sorted(ANSWER_QUALIFIERS))
@@ -25,7 +26,7 @@ _COPULA = "|".join(sorted(COPULAS))
 # A sentence ends at . ! ? followed by space and a capital, a digit or a quote; initials
 # ("M. P. Shiel") and "D.C." are one letter before their stop and end nothing.
 _SENTENCE_END = re.compile(r"(?<![A-Z])(?<!\b[A-Za-z]\.[A-Za-z])[.!?][\"'”’)]*\s+(?=[\"“'‘(]?[A-Z0-9])|\n+")
-_TRAILING = re.compile(r"[\s.!?\"'”’*]+$")
+_TRAILING = re.compile(r"[\s!?\"'”’*]+$")
 _LEADING = re.compile(r"^[\s\"'“‘*:]+")
 
 
@@ -105,7 +106,8 @@ def sentences(text: str) -> list[str]:
 
 
 def _clean(answer: str) -> str | None:
-    answer = _LEADING.sub("", _TRAILING.sub("", answer.strip()))
+    answer = _LEADING.sub("", trim_stop(_TRAILING.sub("", answer.strip())))
+    answer = _TRAILING.sub("", answer) if not answer.endswith(".") else answer
     first = answer.split()[0].lower().strip(",") if answer.split() else ""
     if not answer or (first in NOT_ANSWERS and answer.lower() not in YES_NO):
         return None
