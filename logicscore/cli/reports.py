@@ -85,10 +85,14 @@ def gate(
         help="Compare runs audited under different settings.")] = False,
     config: Annotated[Path | None, typer.Option(help="pyproject.toml with [tool.logicscore.gate] "
                       "(default: the nearest one above the current folder).")] = None,
-    junit: Annotated[Path | None, typer.Option(help="Write JUnit XML here, one testcase per check.")] = None,
+    junit: Annotated[Path | None, typer.Option(help="Write JUnit XML here: one testcase per check and one "
+                     "per record (a failing record's category, gap and signals in its message).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the verdict as JSON on stdout.")] = False,
 ) -> None:
     """Pass or fail a run against thresholds: exit 0 pass, 1 fail, 2 usage or input error.
+
+    A run in which every record errored fails. --max-regression from the config is skipped
+    (and said so) without --baseline.
 
     Flags override [tool.logicscore.gate] in pyproject.toml. Example:
 
@@ -108,8 +112,10 @@ def gate(
                                                       (*METRICS, *g.FAILURES)))
         thresholds = g.load_thresholds(config or g.find_pyproject(Path.cwd()), overrides)
         old = g.aggregate(read_run(baseline), f"baseline {baseline}") if baseline else None
-        verdict = g.evaluate(g.aggregate(read_run(results), str(results)), thresholds, old,
-                             allow_signature_change)
+        cases: list = []
+        verdict = g.evaluate(g.aggregate(read_run(results), str(results), cases), thresholds, old,
+                             allow_signature_change, flagged=[k for k, v in overrides.items() if v])
+        verdict.cases = cases
     except LogicscoreError as exc:
         _input_error(exc)
     stderr().print(g.render_table(verdict), soft_wrap=True)
