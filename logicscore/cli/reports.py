@@ -30,22 +30,34 @@ def report(
     by: Annotated[PairsOpt, typer.Option("--by", help="Also slice by this input meta field, dotted "
                   "for nesting, e.g. --by model or --by gold.perturbation (repeatable).")] = [],
     seed: Annotated[int, typer.Option("--seed", help="Seed of the bootstrap and the sample.")] = 0,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the report as one JSON object on stdout.")] = False,
+    failures: Annotated[Path | None, typer.Option("--failures", help="Write every failing record (errored "
+                        "or incomplete chain) to this JSONL file, as the run has it ('-' for stdout).",
+                        allow_dash=True)] = None,
 ) -> None:
     """Summarise a scored run: scores with 95% intervals, failures, coverage, slices, examples.
 
-    Without --md or --html the report prints as tables. Same input, same report bytes.
+    Without --md, --html or --json the report prints as tables. Same input, same report bytes.
 
     Examples:
 
         logicscore report scored.jsonl
 
         logicscore report scored.jsonl --html report.html --md report.md --by model
+
+        logicscore report scored.jsonl --json --failures failing.jsonl
     """
     from ..report.build import build_report
     from ..report.source import read_run
 
     try:
         rep = build_report(read_run(results), by=by, seed=seed)
+        if failures:
+            _write_failures(read_run(results), failures)
+        if as_json:
+            from ..report.as_json import report_json
+
+            typer.echo(json.dumps(report_json(rep), indent=2, sort_keys=True, ensure_ascii=False))
         if html:
             from ..report.html import render_html
 
@@ -58,12 +70,31 @@ def report(
             typer.echo(text, nl=False) if str(md) == "-" else md.write_text(text, encoding="utf-8")
     except LogicscoreError as exc:
         _input_error(exc)
-    if not (md or html):
+    except OSError as exc:
+        fail(f"cannot write {exc.filename}: {exc.strerror}", 1)
+    if not (md or html or as_json or str(failures) == "-"):
         from rich.console import Console
 
         from ..report.render import render_terminal
 
         Console().print(render_terminal(rep))
+
+
+def _write_failures(results, target: Path) -> None:
+    """Every failing record of `results`, one JSON line each, to `target` ('-': stdout)."""
+    from ..report.failing import is_failing
+
+    lines = (r.to_json() + "\n" for r in results if is_failing(r))
+    if str(target) == "-":
+        for line in lines:
+            typer.echo(line, nl=False)
+        return
+    count = 0
+    with target.open("w", encoding="utf-8") as fh:
+        for line in lines:
+            fh.write(line)
+            count += 1
+    stderr().print(f"wrote {count} failing records to {target}", highlight=False)
 
 
 @app.command()
