@@ -84,5 +84,5 @@ def test_assert_sound_passes_a_complete_record_and_fails_an_incomplete_one():
     pytest_logicscore.assert_sound(make_result("a", "complete"))
     with pytest.raises(AssertionError, match=r"record b: the chain .* not complete\n  broken; missing"):
         pytest_logicscore.assert_sound(make_result("b", "broken"))
-    with pytest.raises(AssertionError, match="conciseness 0.50 < 0.9"):
+    with pytest.raises(AssertionError, match=r"conciseness 0\.50 < 0\.9"):
         pytest_logicscore.assert_sound(make_result("c", "complete"), min_conciseness=0.9)
