@@ -159,3 +159,15 @@ def test_report_by_an_extra_input_field(tmp_path):
     assert res.exit_code == 0
     part = res.output.split("## By model")[1].split("##")[0]
     assert "(missing)" not in part and "| a | 1 |" in part and "| b | 2 |" in part
+
+
+def test_schema_describes_the_self_describing_fields():
+    res = run("schema")
+    schema = json.loads(res.output)
+    assert {"question", "answer", "gold_answer", "sentences"} <= set(schema["properties"])
+    role = schema["$defs"]["SentenceRole"]
+    assert set(role["properties"]) == {"index", "span", "role", "propositions", "text"}
+    assert role["properties"]["role"]["enum"] == ["chain", "redundant", "no_proposition"]
+    meta = schema["$defs"]["ResultMeta"]["properties"]
+    assert {"answer_source", "answer_rule", "record"} <= set(meta)
+    assert meta["answer_source"]["anyOf"][0]["enum"] == ["answer_field", "answer_line", "conclusion"]
