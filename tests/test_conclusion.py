@@ -90,3 +90,13 @@ def test_a_response_that_states_no_answer_gives_none(question, response):
 ])
 def test_sentences(text, expected):
     assert sentences(text) == expected
+
+
+@pytest.mark.parametrize(("answer", "kept"), [
+    ("Tiffany & Co.", "Tiffany & Co."), ("Washington, D.C.", "Washington, D.C."), ("John F.", "John F."),
+    ("Medford.", "Medford"), ("C.", "C"), ("Ossel", "Ossel"), ("Len Wiseman...", "Len Wiseman"),
+])
+def test_an_answer_keeps_the_stop_of_an_abbreviation_or_initial(answer, kept):
+    from logicscore.formats.reply import trim_stop
+
+    assert trim_stop(answer) == kept

@@ -36,7 +36,8 @@ def trim_stop(answer: str) -> str:
     which are part of the name."""
     bare = answer.rstrip(".").strip()
     last = bare.split()[-1].lower() if bare.split() else ""
-    if answer.rstrip().endswith(".") and (last in ABBREVIATIONS or "." in last
-                                          or (len(last) == 1 and last.isalpha())):
+    # A one-word answer ("C.", "Co.") is a word ending a sentence; "John F." ends a name.
+    named = len(bare.split()) > 1 and (last in ABBREVIATIONS or (len(last) == 1 and last.isalpha()))
+    if answer.rstrip().endswith(".") and ("." in last or named):
         return bare + "."
     return bare
