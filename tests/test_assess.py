@@ -183,7 +183,8 @@ def test_assess_exits_1_when_every_record_errored_and_names_the_next_command(tmp
             "assess", tmp_path / "questions.jsonl", "--prompt", prompt, "--base-url", server.base_url,
             "--model", "agent-model", "-o", out, "--cache-dir", tmp_path / "cache", "--no-timing"]])
     assert failed.exit_code == 1
-    assert [r["error"]["type"] for r in records(out)] == ["ParseError", "ParseError"]
+    assert [(r["error"]["type"], r["question"], r["answer"]) for r in records(out)] == [
+        ("ParseError", MARTA, None), ("ParseError", SPRINGFIELD, None)]
     said = failed.output.replace("\n", " ")
     assert f"2 records written to {out}; next: logicscore report {out}" in said
     assert "every record errored (2)" in said
