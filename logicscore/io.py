@@ -37,13 +37,7 @@ ALIASES: dict[str, tuple[str, ...]] = {
     "documents": ("documents", "retrieved_contexts", "retrieval_context", "contexts"),
     "propositions": ("propositions",),
     "meta": ("meta", "metadata"),
-    # Where the short answer came from (docs/records.md): set by the format adapters.
-    "answer_source": ("answer_source",),
-    "answer_rule": ("answer_rule",),
 }
-
-# Set by the format adapters only; `--map` cannot target them.
-ANSWER_PROVENANCE = ("answer_source", "answer_rule")
 
 MAX_LINE_BYTES = 50_000_000
 # Deeper JSON cannot be written back out (pydantic stops near 255 levels); no record needs it.
@@ -78,7 +72,7 @@ def parse_map(pairs: Iterable[str]) -> dict[str, str]:
         dst, src = dst.strip(), src.strip()
         if not sep or not dst or not src:
             raise ValueError(f"--map expects dst=src (e.g. long_answer=outputs.text), got {pair!r}")
-        if dst not in ALIASES or dst in ANSWER_PROVENANCE:
+        if dst not in ALIASES:
             known = ", ".join(ALIASES)
             raise ValueError(f"--map target {dst!r} is not a record field; fields: {known}")
         mapping[dst] = src
@@ -100,19 +94,13 @@ def to_record(obj: Any, line: int, mapping: dict[str, str] | None = None) -> QAR
         raise InputError(f"line {line}: expected a JSON object, got {type(obj).__name__}", line=line)
     mapping = mapping or {}
     data: dict[str, Any] = {}
-    read: set[str] = set()
     for field, names in ALIASES.items():
         candidates = (mapping[field],) if field in mapping else names
         for name in candidates:
             found, value = lookup(obj, name)
             if found and value is not None:
                 data[field] = value
-                read.add(name.split(".")[0])
                 break
-    extra = extra_fields(obj, read)
-    if extra and isinstance(data.get("meta", {}), dict):
-        # The input's own meta wins over a field of the same name beside it (docs/records.md).
-        data["meta"] = {**extra, **data.get("meta", {})}
     data.setdefault("id", str(line))
     if isinstance(data["id"], (int, float)) and not isinstance(data["id"], bool):
         data["id"] = str(data["id"])
@@ -128,13 +116,6 @@ def to_record(obj: Any, line: int, mapping: dict[str, str] | None = None) -> QAR
         return QARecord.model_validate(data)
     except ValidationError as exc:
         raise InputError(f"line {line}: {problems(exc)}", line=line) from None
-
-
-def extra_fields(obj: dict[str, Any], read: set[str]) -> dict[str, Any]:
-    """The fields of `obj` that are no record field and were not read as one (`model`,
-    labels, …): kept in `meta.record`, so `report --by FIELD` can slice on them."""
-    taken = read | set(QARecord.model_fields)
-    return {k: v for k, v in obj.items() if k not in taken and k not in ALIASES["meta"]}
 
 
 def problems(exc: ValidationError) -> str:

@@ -35,8 +35,8 @@ ROWS = {
         (Q, "Maggie Q starred in Live Free or Die Hard. So the director of the film is Len Wiseman.",
          "Len Wiseman"),
         (Q, "The film is Live Free or Die Hard. Therefore, its director was Len Wiseman.", "Len Wiseman"),
-        ("Which band did he join?", "He played bass. In conclusion, the bands he joined were The Wipers and X.",
-         "The Wipers and X"),
+        ("Which band did he join?", "He played bass. In conclusion, the bands he joined were The Wipers and Black Flag.",
+         "The Wipers and Black Flag"),
         (Q, "Thus the man who directed it is M. P. Shiel.", "M. P. Shiel"),
     ],
 }

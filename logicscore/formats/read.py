@@ -14,6 +14,7 @@ from typing import IO, Any
 
 from .. import io
 from ..errors import InputError
+from ..models import QARecord
 from . import rag, records
 
 
@@ -46,6 +47,8 @@ FORMATS: dict[str, Format] = {f.name: f for f in (
     Format("musique", "paragraphs, question_decomposition", records.is_musique, records.from_musique),
 )}
 NAMES = ("auto", *FORMATS)
+# The fields an adapter sets beside the record's own: where its short answer came from.
+PROVENANCE = ("answer_source", "answer_rule")
 
 
 def check_format(name: str) -> str:
@@ -75,9 +78,16 @@ def convert(obj: Any, line: int, fmt: str = "auto", mapping: dict[str, str] | No
     if not isinstance(obj, dict):
         raise InputError(f"line {line}: expected a JSON object, got {type(obj).__name__}", line=line)
     chosen = detect(obj, line) if fmt == "auto" else FORMATS[fmt]
-    if chosen.convert is None:
-        return obj
     mapping = mapping or {}
+    mapped = {src.split(".")[0] for src in mapping.values()}
+    if chosen.convert is None:
+        aliases = {n for names in io.ALIASES.values() for n in names}
+        extra = extra_fields(obj, aliases | mapped)
+        if not extra or not isinstance(obj.get("meta", obj.get("metadata", {})), dict):
+            return obj
+        # The input's own meta wins over a field of the same name beside it (docs/records.md).
+        meta = "meta" if "meta" in obj or "metadata" not in obj else "metadata"
+        return {**obj, meta: {**extra, **obj.get(meta, {})}}
     try:
         data = chosen.convert(obj)
     except rag.NoAnswer as exc:
@@ -95,8 +105,7 @@ def convert(obj: Any, line: int, fmt: str = "auto", mapping: dict[str, str] | No
     if own is not None:
         data.setdefault("id", own)
     if chosen.reads is not None:
-        mapped = {src.split(".")[0] for src in mapping.values()}
-        extra = io.extra_fields(obj, set(chosen.reads) | set(io.ALIASES["id"]) | mapped)
+        extra = extra_fields(obj, set(chosen.reads) | set(io.ALIASES["id"]) | mapped)
         data["meta"] = {**extra, **data.get("meta", {})}
     for dst, src in mapping.items():
         found, value = io.lookup(obj, src)
@@ -107,6 +116,13 @@ def convert(obj: Any, line: int, fmt: str = "auto", mapping: dict[str, str] | No
     return data
 
 
+def extra_fields(obj: dict[str, Any], read: set[str]) -> dict[str, Any]:
+    """The fields of `obj` that are no record field and were not read as one (`model`,
+    labels, …): kept in `meta.record`, so `report --by FIELD` can slice on them."""
+    taken = read | set(QARecord.model_fields) | set(io.ALIASES["meta"])
+    return {k: v for k, v in obj.items() if k not in taken}
+
+
 def parse_line(raw: bytes, number: int, fmt: str = "auto", mapping: dict[str, str] | None = None
                ) -> io.InputLine:
     """One physical line as an `InputLine` in format `fmt` (see the module docstring)."""
@@ -114,8 +130,10 @@ def parse_line(raw: bytes, number: int, fmt: str = "auto", mapping: dict[str, st
     if error is None:
         try:
             data = convert(obj, number, fmt, mapping)
-            native = data is obj
+            native = (detect(obj, number) if fmt == "auto" else FORMATS[fmt]).convert is None
             record = io.to_record(data, number, mapping if native else None)
+            if not native:  # where the adapter found the short answer (docs/records.md)
+                record = record.model_copy(update={k: data[k] for k in PROVENANCE if k in data})
             return io.InputLine(number, record=record, id=record.id)
         except InputError as exc:
             error = exc
