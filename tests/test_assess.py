@@ -175,7 +175,7 @@ def test_assess_without_a_model_fails_before_writing(tmp_path):
     assert not (tmp_path / "out.jsonl").exists()
 
 
-def test_assess_exits_1_when_every_record_errored_and_names_the_next_command(tmp_path):
+def test_assess_exits_1_in_one_line_when_every_record_errored(tmp_path):
     _, prompt = files(tmp_path, [{"id": "a", "question": MARTA}, {"id": "b", "question": SPRINGFIELD}])
     with agent({MARTA: "No idea.", SPRINGFIELD: "Somewhere."}) as server:
         out = tmp_path / "out.jsonl"
@@ -185,6 +185,6 @@ def test_assess_exits_1_when_every_record_errored_and_names_the_next_command(tmp
     assert failed.exit_code == 1
     assert [(r["error"]["type"], r["question"], r["answer"]) for r in records(out)] == [
         ("ParseError", MARTA, None), ("ParseError", SPRINGFIELD, None)]
-    said = failed.output.replace("\n", " ")
-    assert f"2 records written to {out}; next: logicscore report {out}" in said
-    assert "every record errored (2)" in said
+    lines = [line for line in failed.output.splitlines() if line.strip()]
+    assert lines == [f"Error: every record errored (2 ParseError); 2 records written to {out}: each record's "
+                     f"error says what to fix (logicscore report {out})"]

@@ -95,10 +95,11 @@ def assess(
     except KeyboardInterrupt:
         say(f"Interrupted; continue with: {rerun_command(ctx, ('--resume',))}", "yellow")
         raise typer.Exit(130) from None
+    if summary.total and not summary.scored:  # a failed run: one line, as every failure
+        kinds = ", ".join(f"{n} {kind}" for kind, n in summary.errors.most_common())
+        fail(f"every record errored ({kinds}); {summary.total} records written to {output}: each "
+             f"record's error says what to fix (logicscore report {output})", 1)
     if not quiet:
         stderr().print(render_summary(summary))
         say(f"{summary.total} records written to {output}; next: logicscore report {output}  or  "
             f"logicscore gate {output} --baseline OLD.jsonl --max-regression completeness=0.02")
-    if summary.total and not summary.scored:
-        say(f"every record errored ({summary.total}); see the error messages in {output}", "red")
-        raise typer.Exit(1)

@@ -177,16 +177,21 @@ def score(
         if exc.errno == errno.EPIPE:
             raise  # stdout closed (`| head`): typer exits quietly
         fail(f"{exc.filename or input}: {reason(exc)}", 1)
+    if summary.total and not summary.scored:  # a failed run: one line, as every failure
+        fail(f"every record errored ({_errors(summary)}); {run.where()}: each record's error says "
+             f"what to fix (logicscore report {shlex.quote(str(output))})", 1)
     if not quiet:
         stderr().print(render_summary(summary))
         if not run.stdout:
             say(f"{run.where()}; next: logicscore report {shlex.quote(str(output))}  or  "
                 f"logicscore gate {shlex.quote(str(output))} --min-completeness 0.8")
-    if summary.total and not summary.scored:
-        say(f"every record errored ({summary.total}); see the error messages in the output", "red")
-        raise typer.Exit(1)
     if strict and summary.errors:
         raise typer.Exit(1)
+
+
+def _errors(summary: Summary) -> str:
+    """'19 InputError, 2 Timeout': the error types of a run, most common first."""
+    return ", ".join(f"{n} {kind}" for kind, n in summary.errors.most_common())
 
 
 def _preflight(io, input: Path, output: Path, map_: list[str], resume: bool, format_: str,
