@@ -18,6 +18,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from .errors import InputError
 from .models import AuditResult
 from .report.aggregate import CATEGORIES, METRICS, Aggregate
+from .report.failing import describe, is_failing
+from .signature import differences
 
 FAILURES = CATEGORIES[1:]
 
@@ -110,11 +112,24 @@ class Check:
 
 
 @dataclass
+class Case:
+    """One record as a JUnit test case: its id, input line and, when it fails, why."""
+
+    id: str | None
+    line: int | None
+    failure: str | None = None
+
+
+@dataclass
 class GateResult:
     checks: list[Check]
     records: int
     signatures: list[str]
     baseline_signatures: list[str] = field(default_factory=list)
+    # One per record, in file order (filled when the run is aggregated with `cases=`).
+    cases: list[Case] = field(default_factory=list)
+    # Regression limits from the config that were not checked: no --baseline was given.
+    skipped: list[str] = field(default_factory=list)
 
     @property
     def passed(self) -> bool:
@@ -127,13 +142,17 @@ class GateResult:
     def to_json_dict(self) -> dict:
         return {"passed": self.passed, "exit_code": self.exit_code, "records": self.records,
                 "signatures": self.signatures, "baseline_signatures": self.baseline_signatures,
-                "checks": [asdict(c) for c in self.checks]}
+                "checks": [asdict(c) for c in self.checks], "skipped": self.skipped,
+                "failing_records": [asdict(c) for c in self.cases if c.failure is not None]}
 
 
-def aggregate(results: Iterable[AuditResult], what: str) -> Aggregate:
+def aggregate(results: Iterable[AuditResult], what: str, cases: list[Case] | None = None) -> Aggregate:
+    """The run's accumulators; with `cases`, each record's JUnit case is appended to it."""
     agg = Aggregate()
     for result in results:
         agg.add(result)
+        if cases is not None:
+            cases.append(Case(result.id, result.meta.line, describe(result) if is_failing(result) else None))
     if agg.total == 0:
         raise GateInputError(f"{what} has no records: was `logicscore score` run on an empty input?")
     return agg
@@ -146,25 +165,40 @@ def _check(name: str, value: float | None, op: str, threshold: float, detail: st
 
 
 def evaluate(run: Aggregate, thresholds: Thresholds, baseline: Aggregate | None = None,
-             allow_signature_change: bool = False) -> GateResult:
-    """Check `run` against `thresholds` (and its drop from `baseline`); raises GateInputError."""
+             allow_signature_change: bool = False, flagged: Iterable[str] = ()) -> GateResult:
+    """Check `run` against `thresholds` (and its drop from `baseline`); raises GateInputError.
+
+    A regression limit needs a baseline: one given as a flag (its key in `flagged`) without
+    one is a usage error; one from the config is listed as skipped, so a plain `gate` on the
+    config that CI also runs with --baseline still checks everything else.
+    """
     if thresholds.is_empty():
         raise GateInputError("no thresholds set: give e.g. --min-completeness 0.8, or a "
                              "[tool.logicscore.gate] table in pyproject.toml")
+    skipped: list[str] = []
     if thresholds.max_regression and baseline is None:
-        raise GateInputError("--max-regression needs --baseline OLD.jsonl to compare with")
+        if "max_regression" in flagged:
+            raise GateInputError("--max-regression needs --baseline OLD.jsonl to compare with")
+        skipped = [f"max_regression {k}={v:g} (no --baseline)" for k, v in thresholds.max_regression.items()]
+        thresholds = thresholds.model_copy(update={"max_regression": {}})
     sigs = run.signature_list()
     base_sigs = baseline.signature_list() if baseline else []
     if not allow_signature_change:
         if len(sigs) > 1:
-            raise GateInputError(f"the run mixes {len(sigs)} signatures ({' ; '.join(sigs)}); "
+            differ = "; ".join(d for other in sigs[1:] for d in differences(sigs[0], other))
+            raise GateInputError(f"the run mixes {len(sigs)} signatures ({differ}); "
                                  "gate one configuration at a time or pass --allow-signature-change")
         if baseline is not None and base_sigs != sigs:
-            raise GateInputError(f"the baseline was audited as {' ; '.join(base_sigs)} but the run as "
-                                 f"{' ; '.join(sigs)}; rescore the baseline with the same settings or "
-                                 "pass --allow-signature-change")
+            differ = "; ".join(differences(base_sigs[0], sigs[0])) if len(base_sigs) == len(sigs) == 1 else (
+                f"{' ; '.join(base_sigs)} → {' ; '.join(sigs)}")
+            raise GateInputError(f"the baseline and the run were audited with different settings ({differ}); "
+                                 "rescore the baseline with the same settings or pass --allow-signature-change")
     t = thresholds
     checks = []
+    if run.scored == 0:
+        # Nothing was scored: no mean, no share says anything, and the gate never passes on that.
+        checks.append(Check("records scored", 0.0, ">=", 1, False,
+                            f"every one of the {run.total} records errored"))
     if t.min_records is not None:
         checks.append(_check("records", float(run.total), ">=", t.min_records))
     for metric in ("completeness", "conciseness", "determinateness"):
@@ -180,7 +214,7 @@ def evaluate(run: Aggregate, thresholds: Thresholds, baseline: Aggregate | None 
         checks.append(_check("share errored", run.error_share, "<=", t.max_errors))
     for key, limit in t.max_regression.items():
         checks.append(_regression(key, limit, run, baseline))
-    return GateResult(checks, run.total, sigs, base_sigs)
+    return GateResult(checks, run.total, sigs, base_sigs, skipped=skipped)
 
 
 def _regression(key: str, limit: float, run: Aggregate, baseline: Aggregate | None) -> Check:
@@ -201,10 +235,15 @@ def _f(x: float | None) -> str:
 
 
 def to_junit(result: GateResult) -> str:
-    """JUnit XML: one testsuite, one testcase per check, a <failure> on each failed one."""
+    """JUnit XML: a testsuite of the checks (a <failure> on each failed one) and, when the
+    result has its cases, a testsuite of the records: one testcase per record, a <failure>
+    saying why on each failing one, so a CI page lists the records that failed."""
     failed = sum(not c.passed for c in result.checks)
+    bad = sum(c.failure is not None for c in result.cases)
+    total = {"tests": str(len(result.checks) + len(result.cases)), "failures": str(failed + bad),
+             "errors": "0", "skipped": "0"}
     counts = {"tests": str(len(result.checks)), "failures": str(failed), "errors": "0", "skipped": "0"}
-    root = ET.Element("testsuites", {"name": "logicscore gate", **counts})
+    root = ET.Element("testsuites", {"name": "logicscore gate", **total})
     suite = ET.SubElement(root, "testsuite", {"name": "logicscore.gate", "time": "0", **counts})
     props = ET.SubElement(suite, "properties")
     for sig in result.signatures:
@@ -218,8 +257,22 @@ def to_junit(result: GateResult) -> str:
             failure = ET.SubElement(case, "failure", type="threshold",
                                     message=f"{c.name} is {_f(c.value)}, limit {c.op} {c.threshold:g}")
             failure.text = c.detail or None
+    if result.cases:
+        _record_suite(root, result.cases, bad)
     ET.indent(root)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+
+
+def _record_suite(root: ET.Element, cases: list[Case], bad: int) -> None:
+    counts = {"tests": str(len(cases)), "failures": str(bad), "errors": "0", "skipped": "0"}
+    suite = ET.SubElement(root, "testsuite", {"name": "logicscore.records", "time": "0", **counts})
+    for c in cases:
+        name = c.id if c.id is not None else f"line {c.line}"
+        case = ET.SubElement(suite, "testcase", classname="logicscore.records", name=name, time="0")
+        if c.failure is not None:
+            failure = ET.SubElement(case, "failure", type=c.failure.split(":")[0].split(";")[0],
+                                    message=c.failure)
+            failure.text = f"record {name} (input line {c.line}): {c.failure}"
 
 
 def render_table(result: GateResult):
@@ -235,6 +288,12 @@ def render_table(result: GateResult):
     for c in result.checks:
         table.add_row(c.name, _f(c.value), f"{c.op} {c.threshold:g}",
                       "pass" if c.passed else "FAIL", c.detail, style=None if c.passed else "red")
-    lines = [f"signature: {s}" for s in result.signatures]
+    failing = [c for c in result.cases if c.failure is not None]
+    lines = [f"skipped: {s}" for s in result.skipped]
+    if failing:
+        shown = ", ".join(str(c.id if c.id is not None else f"line {c.line}") for c in failing[:20])
+        more = f" and {len(failing) - 20} more" if len(failing) > 20 else ""
+        lines.append(f"failing records ({len(failing)}): {shown}{more}")
+    lines += [f"signature: {s}" for s in result.signatures]
     lines += [f"baseline signature: {s}" for s in result.baseline_signatures]
     return Group(table, *(Text(line, style="dim") for line in lines))

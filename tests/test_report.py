@@ -107,3 +107,42 @@ def test_report_cli_terminal_markdown_and_bad_input(tmp_path):
     assert md.read_text().startswith("# logicscore report")
     res = runner.invoke(app, ["report", str(tmp_path / "none.jsonl")])
     assert res.exit_code == 2 and "no such file" in res.output
+
+
+def _run_file(tmp_path, kinds):
+    path = tmp_path / "run.jsonl"
+    path.write_text("".join(r.to_json() + "\n" for r in _kinds(*kinds)), encoding="utf-8")
+    return path
+
+
+def test_report_json_holds_the_tables_figures(tmp_path):
+    import json
+
+    path = _run_file(tmp_path, ["complete", "complete", "broken", "error"])
+    res = CliRunner().invoke(app, ["report", str(path), "--json"])
+    assert res.exit_code == 0
+    data = json.loads(res.stdout)
+    assert (data["total"], data["scored"], data["errors"]) == (4, 3, [["InputError", 1]])
+    assert data["metrics"][0]["name"] == "completeness" and data["metrics"][0]["mean"] == pytest.approx(2 / 3)
+    sections = {s["kind"]: s for s in data["sections"]}
+    assert sections["broken"]["examples"] == [{"id": "q2", "line": 3, "why": (
+        "broken; missing proposition linking Cor to Dov; determinateness underdetermined; signals: redundant")}]
+    assert data["error_examples"][0]["why"] == "error: InputError: missing field long_answer"
+    again = CliRunner().invoke(app, ["report", str(path), "--json"])
+    assert again.stdout == res.stdout
+
+
+def test_report_failures_writes_every_failing_record(tmp_path):
+    import json
+
+    kinds = ["complete", "broken", "complete", "circular", "error"] * 30  # more than the examples kept
+    path = _run_file(tmp_path, kinds)
+    out = tmp_path / "failing.jsonl"
+    res = CliRunner().invoke(app, ["report", str(path), "--failures", str(out), "--json"])
+    assert res.exit_code == 0
+    failing = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert [r["id"] for r in failing] == [f"q{i}" for i, k in enumerate(kinds) if k != "complete"]
+    originals = path.read_text(encoding="utf-8").splitlines()
+    assert set(out.read_text(encoding="utf-8").splitlines()) <= set(originals)  # the run's own lines
+    res = CliRunner().invoke(app, ["report", str(path), "--failures", "-"])
+    assert res.stdout.splitlines() == out.read_text(encoding="utf-8").splitlines()

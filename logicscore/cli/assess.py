@@ -53,7 +53,7 @@ def assess(
 
     The reply ends with a line "Answer: X" or is a JSON object {"reasoning", "answer"}; a
     reply without a short answer is a ParseError record, a failed call a Timeout or LLMError
-    record. Compare two prompts with `logicscore gate NEW.jsonl --baseline OLD.jsonl`.
+    record. Exit 1 when every record errored. Compare two prompts with `logicscore gate NEW.jsonl --baseline OLD.jsonl`.
 
     Example:
 
@@ -95,5 +95,11 @@ def assess(
     except KeyboardInterrupt:
         say(f"Interrupted; continue with: {rerun_command(ctx, ('--resume',))}", "yellow")
         raise typer.Exit(130) from None
+    if summary.total and not summary.scored:  # a failed run: one line, as every failure
+        kinds = ", ".join(f"{n} {kind}" for kind, n in summary.errors.most_common())
+        fail(f"every record errored ({kinds}); {summary.total} records written to {output}: each "
+             f"record's error says what to fix (logicscore report {output})", 1)
     if not quiet:
         stderr().print(render_summary(summary))
+        say(f"{summary.total} records written to {output}; next: logicscore report {output}  or  "
+            f"logicscore gate {output} --baseline OLD.jsonl --max-regression completeness=0.02")

@@ -30,22 +30,34 @@ def report(
     by: Annotated[PairsOpt, typer.Option("--by", help="Also slice by this input meta field, dotted "
                   "for nesting, e.g. --by model or --by gold.perturbation (repeatable).")] = [],
     seed: Annotated[int, typer.Option("--seed", help="Seed of the bootstrap and the sample.")] = 0,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the report as one JSON object on stdout.")] = False,
+    failures: Annotated[Path | None, typer.Option("--failures", help="Write every failing record (errored "
+                        "or incomplete chain) to this JSONL file, as the run has it ('-' for stdout).",
+                        allow_dash=True)] = None,
 ) -> None:
     """Summarise a scored run: scores with 95% intervals, failures, coverage, slices, examples.
 
-    Without --md or --html the report prints as tables. Same input, same report bytes.
+    Without --md, --html or --json the report prints as tables. Same input, same report bytes.
 
     Examples:
 
         logicscore report scored.jsonl
 
         logicscore report scored.jsonl --html report.html --md report.md --by model
+
+        logicscore report scored.jsonl --json --failures failing.jsonl
     """
     from ..report.build import build_report
     from ..report.source import read_run
 
     try:
         rep = build_report(read_run(results), by=by, seed=seed)
+        if failures:
+            _write_failures(read_run(results), failures)
+        if as_json:
+            from ..report.as_json import report_json
+
+            typer.echo(json.dumps(report_json(rep), indent=2, sort_keys=True, ensure_ascii=False))
         if html:
             from ..report.html import render_html
 
@@ -58,12 +70,31 @@ def report(
             typer.echo(text, nl=False) if str(md) == "-" else md.write_text(text, encoding="utf-8")
     except LogicscoreError as exc:
         _input_error(exc)
-    if not (md or html):
+    except OSError as exc:
+        fail(f"cannot write {exc.filename}: {exc.strerror}", 1)
+    if not (md or html or as_json or str(failures) == "-"):
         from rich.console import Console
 
         from ..report.render import render_terminal
 
         Console().print(render_terminal(rep))
+
+
+def _write_failures(results, target: Path) -> None:
+    """Every failing record of `results`, one JSON line each, to `target` ('-': stdout)."""
+    from ..report.failing import is_failing
+
+    lines = (r.to_json() + "\n" for r in results if is_failing(r))
+    if str(target) == "-":
+        for line in lines:
+            typer.echo(line, nl=False)
+        return
+    count = 0
+    with target.open("w", encoding="utf-8") as fh:
+        for line in lines:
+            fh.write(line)
+            count += 1
+    stderr().print(f"wrote {count} failing records to {target}", highlight=False)
 
 
 @app.command()
@@ -85,10 +116,14 @@ def gate(
         help="Compare runs audited under different settings.")] = False,
     config: Annotated[Path | None, typer.Option(help="pyproject.toml with [tool.logicscore.gate] "
                       "(default: the nearest one above the current folder).")] = None,
-    junit: Annotated[Path | None, typer.Option(help="Write JUnit XML here, one testcase per check.")] = None,
+    junit: Annotated[Path | None, typer.Option(help="Write JUnit XML here: one testcase per check and one "
+                     "per record (a failing record's category, gap and signals in its message).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the verdict as JSON on stdout.")] = False,
 ) -> None:
     """Pass or fail a run against thresholds: exit 0 pass, 1 fail, 2 usage or input error.
+
+    A run in which every record errored fails. --max-regression from the config is skipped
+    (and said so) without --baseline.
 
     Flags override [tool.logicscore.gate] in pyproject.toml. Example:
 
@@ -108,8 +143,10 @@ def gate(
                                                       (*METRICS, *g.FAILURES)))
         thresholds = g.load_thresholds(config or g.find_pyproject(Path.cwd()), overrides)
         old = g.aggregate(read_run(baseline), f"baseline {baseline}") if baseline else None
-        verdict = g.evaluate(g.aggregate(read_run(results), str(results)), thresholds, old,
-                             allow_signature_change)
+        cases: list = []
+        verdict = g.evaluate(g.aggregate(read_run(results), str(results), cases), thresholds, old,
+                             allow_signature_change, flagged=[k for k, v in overrides.items() if v])
+        verdict.cases = cases
     except LogicscoreError as exc:
         _input_error(exc)
     stderr().print(g.render_table(verdict), soft_wrap=True)

@@ -127,11 +127,14 @@ def score(
                         "the run would make (JSON, stdout) and stop without calling.")] = False,
     workers: WorkersOpt = 1,
     engine: EngineOpt = "local",
+    text: Annotated[bool, typer.Option("--text/--no-text", help="Write the question, the short and gold "
+                    "answers and each sentence's text into the records (--no-text: spans and roles "
+                    "only, for answers that must not be copied).")] = True,
 ) -> None:
     """Score every record of a JSONL file; one output line per input line, in order.
 
     Bad lines become error records (status "error", typed error with its line number);
-    the run goes on. Exit 0 unless --strict and some record errored (then 1).
+    the run goes on. Exit 0, or 1 when every record errored (or, with --strict, any did).
 
     Ctrl-C stops after the line being written and prints the --resume command (exit 130).
 
@@ -167,17 +170,28 @@ def score(
             _estimate(auditor, input, format_, mapping, skip, files)
             return
         summary = _score_lines(io, run, runner(auditor, workers, engine), input, (format_, mapping), skip, resume,
-                               quiet, files)
+                               quiet, files, text)
     except KeyboardInterrupt:
         run.interrupted()
     except OSError as exc:  # e.g. the input vanished between the checks and the read
         if exc.errno == errno.EPIPE:
             raise  # stdout closed (`| head`): typer exits quietly
         fail(f"{exc.filename or input}: {reason(exc)}", 1)
+    if summary.total and not summary.scored:  # a failed run: one line, as every failure
+        fail(f"every record errored ({_errors(summary)}); {run.where()}: each record's error says "
+             f"what to fix (logicscore report {shlex.quote(str(output))})", 1)
     if not quiet:
         stderr().print(render_summary(summary))
+        if not run.stdout:
+            say(f"{run.where()}; next: logicscore report {shlex.quote(str(output))}  or  "
+                f"logicscore gate {shlex.quote(str(output))} --min-completeness 0.8")
     if strict and summary.errors:
         raise typer.Exit(1)
+
+
+def _errors(summary: Summary) -> str:
+    """'19 InputError, 2 Timeout': the error types of a run, most common first."""
+    return ", ".join(f"{n} {kind}" for kind, n in summary.errors.most_common())
 
 
 def _preflight(io, input: Path, output: Path, map_: list[str], resume: bool, format_: str,
@@ -223,7 +237,7 @@ def _estimate(auditor, input: Path, format_: str, mapping: dict[str, str], skip:
 
 
 def _score_lines(io, run: _Run, auditor, input: Path, reading: tuple[str, dict[str, str]], skip: set[int],
-                 resume: bool, quiet: bool, files: list[Path] | None = None) -> Summary:
+                 resume: bool, quiet: bool, files: list[Path] | None = None, text: bool = True) -> Summary:
     """Audit the input lines not in `skip` (read as `reading`: format, --map) and write each
     result as it comes, with progress."""
     from ..formats import read_lines
@@ -252,7 +266,7 @@ def _score_lines(io, run: _Run, auditor, input: Path, reading: tuple[str, dict[s
             task = progress.add_task("scoring", total=None if total is None else total - len(skip))
             rest = iter(lambda: run.next(results, input), None)
             for result in chain([] if first is None else [first], rest):
-                run.write(result)
+                run.write(result if text else result.without_text())
                 summary.add(result)
                 progress.advance(task)
     return summary
