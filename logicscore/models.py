@@ -32,6 +32,10 @@ _TINY_PLAIN = "0.0000"
 _NEGATIVE_EXPONENT = re.compile(r"e-\d")
 
 
+# Fields that describe a record (`AuditResult.question` …), written only when set.
+_DESCRIBING = ("question", "answer", "gold_answer", "sentences")
+
+
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -211,6 +215,19 @@ class ResultMeta(_Strict):
     agent: AgentMeta | None = None
 
 
+SentenceRole = Literal["chain", "redundant", "no_proposition"]
+
+
+class Sentence(_Strict):
+    """One sentence of the long answer, its role in the chain and the propositions it gave."""
+
+    index: int
+    span: tuple[int, int]
+    role: SentenceRole
+    propositions: list[str] = Field(default_factory=list)
+    text: str | None = None
+
+
 class AuditResult(_Strict):
     """The output record; its field names are the contract of SPEC §2."""
 
@@ -232,6 +249,11 @@ class AuditResult(_Strict):
     grounding: list[HopGrounding] | None = None
     correct: bool | None = None
     error: ErrorInfo | None = None
+    # What the record was asked and answered; left out of the line while unset.
+    question: str | None = None
+    answer: str | None = None
+    gold_answer: str | None = None
+    sentences: list[Sentence] = Field(default_factory=list)
     meta: ResultMeta
 
     def to_json(self) -> str:
@@ -261,7 +283,8 @@ class AuditResult(_Strict):
                     self.meta.latency_ms, agent.latency_ms if agent is not None else None)
         if any(isinstance(x, float) and not math.isfinite(x) for x in optional):
             return None
-        exclude: dict[str, Any] = {}
+        exclude: dict[str, Any] = {name: True for name in _DESCRIBING
+                                   if getattr(self, name) in (None, [])}
         # Grounding is left out when the record had no documents: older outputs keep their bytes.
         if self.grounding is None:
             exclude["grounding"] = True
@@ -282,6 +305,9 @@ class AuditResult(_Strict):
     def _dumped_json(self) -> str:
         """`to_json` by way of the dumped dict and `json.dumps`, for any value."""
         data = self.model_dump(mode="json", by_alias=True)
+        for name in _DESCRIBING:
+            if data[name] in (None, []):
+                data.pop(name)
         if data["grounding"] is None:
             data.pop("grounding")
         if data["scores"] is not None and data["scores"]["grounded_chain"] is None:
