@@ -30,6 +30,8 @@ def report(
     by: Annotated[PairsOpt, typer.Option("--by", help="Also slice by this input meta field, dotted "
                   "for nesting, e.g. --by model or --by gold.perturbation (repeatable).")] = [],
     seed: Annotated[int, typer.Option("--seed", help="Seed of the bootstrap and the sample.")] = 0,
+    baseline: Annotated[Path | None, typer.Option("--baseline", help="An earlier run of the same "
+                        "questions: the HTML report shows what moved, with a filter 'changed'.")] = None,
 ) -> None:
     """Summarise a scored run: scores with 95% intervals, failures, coverage, slices, examples.
 
@@ -40,17 +42,29 @@ def report(
         logicscore report scored.jsonl
 
         logicscore report scored.jsonl --html report.html --md report.md --by model
+
+        logicscore report new.jsonl --html report.html --baseline old.jsonl
     """
     from ..report.build import build_report
     from ..report.source import read_run
 
+    if baseline and not html:
+        fail("--baseline needs --html: the page is where the records that moved are listed; "
+             "for the terminal use `logicscore diff OLD NEW`", 2)
     try:
-        rep = build_report(read_run(results), by=by, seed=seed)
         if html:
-            from ..report.html import render_html
+            from ..report.html import html_report
 
-            html.write_text(render_html(rep), encoding="utf-8")
+            moved = None
+            if baseline:
+                from .. import diff as d
+
+                moved = d.diff(read_run(baseline), read_run(results)).baseline(baseline.name)
+            rep, page = html_report(read_run(results), by=by, seed=seed, baseline=moved)
+            html.write_text(page, encoding="utf-8")
             stderr().print(f"wrote {html}", highlight=False)
+        else:
+            rep = build_report(read_run(results), by=by, seed=seed)
         if md:
             from ..report.render import render_markdown
 
