@@ -122,7 +122,10 @@ def layout(result: AuditResult) -> dict[str, Any] | None:
     nodes, edges, gaps = _graph(result)
     if not nodes:
         return {"w": 0, "h": 0, "nw": NODE_W, "lh": LINE_H, "n": [], "e": [], "g": []}
-    question = [q.name for q in result.question_entities if q.name in nodes]
+    # A question entity the answer reached is drawn under its linked entity's name.
+    names = {e.id: e.name for e in result.entities}
+    question = list(dict.fromkeys(n for q in result.question_entities
+                                  if (n := names.get(q.entity or "", q.name)) in nodes))
     col = _layers(nodes, [(a, b) for _, a, b in edges] + [(g.from_, g.to) for g in gaps], question)
     cuts = {n: wrap(n) for n in nodes}
     heights = {n: len(cuts[n]) * LINE_H + 2 * NODE_PAD for n in nodes}
