@@ -102,7 +102,7 @@ def test_report_chain_layout_marks_chain_redundancy_and_gap(kind):
     assert len(graph["g"]) == (kind == "broken")
     nodes = graph["n"]
     assert not any(_boxes_overlap(a, b) for i, a in enumerate(nodes) for b in nodes[i + 1:])
-    assert all(0 <= n[0] and n[0] + NODE_W <= graph["w"] and n[1] + n[2] <= graph["h"] for n in nodes)
+    assert all(n[0] >= 0 and n[0] + NODE_W <= graph["w"] and n[1] + n[2] <= graph["h"] for n in nodes)
 
 
 def test_report_chain_layout_puts_the_gap_between_adjacent_columns():

@@ -259,8 +259,8 @@ def test_report_html_keeps_hostile_strings_inert(tmp_path):
         page.select_option("#f-field", label="note")
         page.select_option("#f-value", index=3)
         assert page.locator("#count").text_content() == f"1 of {len(HOSTILE)} records"
-        injected = page.evaluate("""() => document.querySelectorAll('img, iframe, object, embed, [onerror], [onload]').length
-                                    + [...document.querySelectorAll('svg')].filter(s => s.getAttribute('onload')).length""")
+        injected = page.evaluate(
+            "() => document.querySelectorAll('img, iframe, object, embed, [onerror], [onload]').length")
         assert page.locator("script").count() == scripts == 4
     assert injected == 0 and events["dialogs"] == [] and events["errors"] == []
     # What a record holds is shown as text, character for character.
@@ -269,7 +269,7 @@ def test_report_html_keeps_hostile_strings_inert(tmp_path):
 
 def test_report_html_details_are_inert_json(tmp_path):
     index = RecordIndex()
-    for k, text in enumerate(HOSTILE):
+    for text in HOSTILE:
         index.add(make_result(f"</script><!--{text}", "broken", meta={"m": text}))
     for payload in (index.rows(), index.details()):
         assert "<" not in payload and ">" not in payload and "&" not in payload
