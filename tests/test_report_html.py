@@ -5,6 +5,8 @@ that describe a record (question, short and gold answer, the long answer's sente
 and read back, as `report` reads a run.
 """
 
+import base64
+import gzip
 import io
 import itertools
 import json
@@ -133,6 +135,7 @@ def test_report_html_browses_filters_and_opens_records(html_report_file, tmp_pat
     path = html_report_file
     with chromium(tmp_path) as (page, events):
         page.goto(path.as_uri())
+        page.wait_for_selector("body[data-ready]", state="attached")
         page.wait_for_load_state("networkidle")
         total = page.locator("#count").text_content()
         assert total == "150 of 150 records"
@@ -202,6 +205,7 @@ def test_report_html_draws_only_the_rows_on_screen(tmp_path):
     path = _report(run, tmp_path / "big.html")
     with chromium(tmp_path) as (page, events):
         page.goto(path.as_uri())
+        page.wait_for_selector("body[data-ready]", state="attached")
         assert page.locator("#count").text_content() == "5000 of 5000 records"
         assert page.locator("#body tr[data-i]").count() < 60
         page.locator("#grid").evaluate("g => g.scrollTop = 28 * 4000")
@@ -248,6 +252,7 @@ def test_report_html_keeps_hostile_strings_inert(tmp_path):
     assert html.count("</script>") == 4 and data.count("</script>") == 3 and "<!--" not in data
     with chromium(tmp_path) as (page, events):
         page.goto(path.as_uri())
+        page.wait_for_selector("body[data-ready]", state="attached")
         scripts = page.locator("script").count()
         assert page.locator("#count").text_content() == f"{len(HOSTILE)} of {len(HOSTILE)} records"
         shown = []
@@ -271,9 +276,9 @@ def test_report_html_details_are_inert_json(tmp_path):
     index = RecordIndex()
     for text in HOSTILE:
         index.add(make_result(f"</script><!--{text}", "broken", meta={"m": text}))
-    for payload in (index.rows(), index.details()):
+    for payload in (index.rows_json(), index.details_json()):
         assert "<" not in payload and ">" not in payload and "&" not in payload
-    lines = index.details().split("\n")
+    lines = index.details_json().split("\n")
     assert [json.loads(line)[0][0] for line in lines] == [f"</script><!--{t}" for t in HOSTILE]
 
 
@@ -285,7 +290,8 @@ def test_report_html_baseline_marks_what_moved(tmp_path):
     (tmp_path / "new.jsonl").write_text("".join(r.to_json() + "\n" for r in new))
     path = _report(tmp_path / "new.jsonl", tmp_path / "r.html", "--baseline", str(tmp_path / "old.jsonl"))
     html = path.read_text(encoding="utf-8")
-    rows = json.loads(re.search(r'id="rows-data">(.*?)</script>', html).group(1))
+    packed = re.search(r'id="rows-data">(.*?)</script>', html).group(1)
+    rows = json.loads(gzip.decompress(base64.b64decode(packed)))
     changes = [rows["changes"][c] for c in rows["chg"]]
     assert changes[1] == changes[2] == "complete → broken"
     assert changes[6:10] == ["broken → complete"] * 4 and changes[10] == "new in this run"
@@ -302,7 +308,7 @@ def test_report_html_renders_without_the_describing_fields():
     index = RecordIndex()
     for r in synthetic_run(20, seed=4):
         index.add(r)
-    line = json.loads(index.details().split("\n")[0])
+    line = json.loads(index.details_json().split("\n")[0])
     assert line[0][:4] == ["s0", "", "", ""] and line[0][5] == ["Ana wrote Bel.", "Bel is set in Cor.",
                                                                  "Ana likes tea."]
     assert line[1]["sen"] == [] and len(line[1]["p"]) == 3
