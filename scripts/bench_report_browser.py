@@ -1,7 +1,8 @@
 """Size of `logicscore report --html` on large runs, and how fast Chromium opens and filters it.
 
 Each size is written as a file of valid output records that carry their question, answers
-and sentences (the synthetic records of `logicscore.report.synthetic`), reported to HTML in a
+and sentences (the synthetic records of `logicscore.report.synthetic`, each with its own
+invented names, so that the page compresses as a real run's does), reported to HTML in a
 fresh process, then opened in headless Chromium (Debian's `chromium`, through playwright).
 Printed per size: the page's bytes and bytes per record, the time `report` took, the time to
 open the page (navigation start until the page has inflated its records and drawn the table;
@@ -17,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import random
 import shutil
 import subprocess
 import sys
@@ -34,8 +36,26 @@ SENTENCES = [("Ana wrote Bel.", "chain", ["P1"]), ("Bel is set in Cor.", "chain"
              ("Ana likes tea.", "redundant", ["P3"]), ("So the answer is Ana.", "no_proposition", [])]
 
 
+SYLLABLES = ("al", "bor", "cen", "dra", "el", "fin", "gar", "hol", "is", "jor", "kal", "lun", "mer",
+             "nor", "os", "pra", "quin", "ros", "sel", "tar", "ul", "ven", "wil", "yr", "zan")
+
+
+def _name(rng: random.Random) -> str:
+    return " ".join("".join(rng.choice(SYLLABLES) for _ in range(rng.randint(2, 4))).capitalize()
+                    for _ in range(rng.randint(1, 3)))
+
+
+def _vary(line: str, rng: random.Random) -> str:
+    # Every record names its own entities, so the page compresses as a real run does, not as
+    # 100,000 copies of one answer.
+    for word in ("Ana", "Bel", "Cor", "Dov", "tea"):
+        line = line.replace(word, _name(rng))
+    return line
+
+
 def write_run(path: Path, n: int) -> None:
     """`n` synthetic records, each carrying a question, answers and four sentences by role."""
+    rng = random.Random(7)
     with path.open("w", encoding="utf-8") as fh:
         for result in synthetic_run(n, seed=1):
             data = json.loads(result.to_json())
@@ -47,7 +67,7 @@ def write_run(path: Path, n: int) -> None:
                     at += len(text) + 1
                 data.update(question=f"Which writer of a novel set in Cor, question {result.id}, is it?",
                             answer="Ana", gold_answer="Ana", sentences=sentences)
-            fh.write(AuditResult.model_validate(data).to_json() + "\n")
+            fh.write(_vary(AuditResult.model_validate(data).to_json(), rng) + "\n")
 
 
 def render(run: Path, out: Path) -> float:
