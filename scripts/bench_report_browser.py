@@ -139,7 +139,8 @@ def main() -> None:
             m = browse(page, Path(tmp) / f"profile{n}")
             print(f"{n:>9} {size / 1e6:>7.1f} {size / n:>6.0f} {seconds:>9.1f} {m['load_ms']:>8.0f} "
                   f"{m['table_ms']:>9.0f} {m['ready_ms']:>9.0f} {m['filter_ms']:>10.0f} "
-                  f"{m['search_ms']:>10.0f} {m['sort_ms']:>8.0f} {m['record_ms']:>10.0f}   ({m['filtered']} broken; search: {m['found']})")
+                  f"{m['search_ms']:>10.0f} {m['sort_ms']:>8.0f} {m['record_ms']:>10.0f}"
+                  f"   ({m['filtered']} broken; search: {m['found']})")
 
 
 if __name__ == "__main__":
