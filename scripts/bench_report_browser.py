@@ -99,12 +99,12 @@ def browse(page_path: Path, profile: Path) -> dict[str, float | str]:
         page = browser.new_page()
         page.on("pageerror", lambda e: errors.append(str(e)))
         page.goto(page_path.as_uri(), wait_until="load", timeout=120_000)
-        # The page marks <body data-table> once the table is drawn, and <body data-ready> once
-        # it has also inflated the details that search and the record view read.
-        page.wait_for_selector("body[data-table]", state="attached", timeout=120_000)
-        table = page.evaluate("() => performance.now()")
+        # The page stamps <body data-table> with the time the table was drawn, and <body
+        # data-ready> with the time it had also inflated the details that search and the
+        # record view read (milliseconds since navigation start).
         page.wait_for_selector("body[data-ready]", state="attached", timeout=120_000)
-        ready = page.evaluate("() => performance.now()")
+        table = float(page.get_attribute("body", "data-table") or "nan")
+        ready = float(page.get_attribute("body", "data-ready") or "nan")
         load = page.evaluate("() => performance.getEntriesByType('navigation')[0].loadEventEnd")
         filt, count = page.evaluate(MEASURE, ["f-cat", "1", "change"])
         page.evaluate(MEASURE, ["f-cat", "", "change"])
