@@ -25,8 +25,8 @@ def report(
     results: Annotated[Path, typer.Argument(help="Output JSONL of `logicscore score`.")],
     md: Annotated[Path | None, typer.Option("--md", help="Write a markdown report to this file "
                   "('-' for stdout).", allow_dash=True)] = None,
-    html: Annotated[Path | None, typer.Option("--html", help="Write one self-contained HTML file "
-                    "(charts, chain graphs; works offline).")] = None,
+    html: Annotated[Path | None, typer.Option("--html", help="Write one self-contained HTML file: "
+                    "charts and every record, to filter, search and open (works offline).")] = None,
     by: Annotated[PairsOpt, typer.Option("--by", help="Also slice by this input meta field, dotted "
                   "for nesting, e.g. --by model or --by gold.perturbation (repeatable).")] = [],
     seed: Annotated[int, typer.Option("--seed", help="Seed of the bootstrap and the sample.")] = 0,
