@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from .models import AuditResult
 from .report.aggregate import METRICS, Aggregate, category
+from .report.browse import Baseline
 
 
 @dataclass(frozen=True)
@@ -54,6 +55,13 @@ class DiffResult:
             a, b = self.old.mean(m), self.new.mean(m)
             out.append((m, a, b, None if a is None or b is None else b - a))
         return out
+
+    def baseline(self, name: str) -> Baseline:
+        """What the HTML report of the new run shows of this diff."""
+        moves = {(m.id, m.line): m.old for m in self.moves}
+        return Baseline(name, self.same_signature, self.deltas(),
+                        [(a, b, n) for (a, b), n in sorted(self.transitions.items())], moves,
+                        {(e.id, e.line) for e in self.only_new}, len(self.only_old))
 
     def to_json_dict(self) -> dict:
         return {"old_signatures": self.old.signature_list(), "new_signatures": self.new.signature_list(),

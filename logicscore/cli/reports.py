@@ -25,8 +25,8 @@ def report(
     results: Annotated[Path, typer.Argument(help="Output JSONL of `logicscore score`.")],
     md: Annotated[Path | None, typer.Option("--md", help="Write a markdown report to this file "
                   "('-' for stdout).", allow_dash=True)] = None,
-    html: Annotated[Path | None, typer.Option("--html", help="Write one self-contained HTML file "
-                    "(charts, chain graphs; works offline).")] = None,
+    html: Annotated[Path | None, typer.Option("--html", help="Write one self-contained HTML file: "
+                    "charts and every record, to filter, search and open (works offline).")] = None,
     by: Annotated[PairsOpt, typer.Option("--by", help="Also slice by this input meta field, dotted "
                   "for nesting, e.g. --by model or --by gold.perturbation (repeatable).")] = [],
     seed: Annotated[int, typer.Option("--seed", help="Seed of the bootstrap and the sample.")] = 0,
@@ -34,6 +34,8 @@ def report(
     failures: Annotated[Path | None, typer.Option("--failures", help="Write every failing record (errored "
                         "or incomplete chain) to this JSONL file, as the run has it ('-' for stdout).",
                         allow_dash=True)] = None,
+    baseline: Annotated[Path | None, typer.Option("--baseline", help="An earlier run of the same "
+                        "questions: the HTML report shows what moved, with a filter 'changed'.")] = None,
 ) -> None:
     """Summarise a scored run: scores with 95% intervals, failures, coverage, slices, examples.
 
@@ -46,23 +48,35 @@ def report(
         logicscore report scored.jsonl --html report.html --md report.md --by model
 
         logicscore report scored.jsonl --json --failures failing.jsonl
+
+        logicscore report new.jsonl --html report.html --baseline old.jsonl
     """
     from ..report.build import build_report
     from ..report.source import read_run
 
+    if baseline and not html:
+        fail("--baseline needs --html: the page is where the records that moved are listed; "
+             "for the terminal use `logicscore diff OLD NEW`", 2)
     try:
-        rep = build_report(read_run(results), by=by, seed=seed)
         if failures:
             _write_failures(read_run(results), failures)
+        if html:
+            from ..report.html import html_report
+
+            moved = None
+            if baseline:
+                from .. import diff as d
+
+                moved = d.diff(read_run(baseline), read_run(results)).baseline(baseline.name)
+            rep, page = html_report(read_run(results), by=by, seed=seed, baseline=moved)
+            html.write_text(page, encoding="utf-8")
+            stderr().print(f"wrote {html}", highlight=False)
+        else:
+            rep = build_report(read_run(results), by=by, seed=seed)
         if as_json:
             from ..report.as_json import report_json
 
             typer.echo(json.dumps(report_json(rep), indent=2, sort_keys=True, ensure_ascii=False))
-        if html:
-            from ..report.html import render_html
-
-            html.write_text(render_html(rep), encoding="utf-8")
-            stderr().print(f"wrote {html}", highlight=False)
         if md:
             from ..report.render import render_markdown
 
