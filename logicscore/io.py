@@ -16,6 +16,7 @@ import threading
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field as _field
+from io import TextIOBase
 from pathlib import Path
 from typing import IO, Any
 
@@ -293,6 +294,62 @@ def scan_output(path: Path) -> OutputState:
     return state
 
 
+@dataclass
+class Damage:
+    """The first output line `--resume` cannot build on, and the good prefix before it."""
+
+    line: int    # physical line of the output file
+    offset: int  # bytes before that line: the records a repair keeps
+    reason: str
+
+
+@dataclass
+class ResumeState(OutputState):
+    """An output read for `--resume`: the records in order (ids and where each starts), and
+    the first damaged line, if any. Records must be input lines 1, 2, 3, … in order, as
+    `score` writes them."""
+
+    ids: list[str | None] = _field(default_factory=list)
+    offsets: list[int] = _field(default_factory=list)
+    damage: Damage | None = None
+
+
+def scan_for_resume(path: Path) -> ResumeState:
+    """Read an output file without changing it, stopping at its first damaged line: one that
+    is not a result record, or whose input line is not the next one (a record lost, repeated
+    or moved). A torn last line (no newline: the run died mid-write) is not damage."""
+    state = ResumeState()
+    if not path.exists():
+        return state
+    offset = 0
+    with path.open("rb") as fh:
+        for number, raw in enumerate(fh, start=1):
+            if not raw.endswith(b"\n"):
+                state.torn = True
+                break
+            expected = len(state.offsets) + 1
+            try:
+                result = AuditResult.model_validate_json(raw)
+            except ValidationError:
+                state.damage = Damage(number, offset, "not a result record (cut, merged or edited)")
+                break
+            line = result.meta.line
+            if line != expected:
+                state.damage = Damage(number, offset, f"holds input line {line} where input line "
+                                      f"{expected} was expected (a record is missing, repeated or "
+                                      "out of order)")
+                break
+            signature = result.meta.signature
+            if result.meta.agent is not None:
+                signature = f"{signature}|{result.meta.agent.signature}"  # `assess`: its agent too
+            state.done.add(line)
+            state.signatures[signature] += 1
+            state.ids.append(result.id)
+            state.offsets.append(offset)
+            offset += len(raw)
+    return state
+
+
 def done_lines(path: Path) -> set[int]:
     """Input line numbers already written to an output file (for `--resume`).
 
@@ -342,7 +399,7 @@ class ResultWriter:
     `written` counts the lines this writer completed.
     """
 
-    def __init__(self, target: IO[str], fsync: bool = False, hold_interrupt: bool = False):
+    def __init__(self, target: IO[str] | IO[bytes], fsync: bool = False, hold_interrupt: bool = False):
         self.target = target
         self.fsync = fsync
         self.written = 0
@@ -357,14 +414,40 @@ class ResultWriter:
         if self.hold_interrupt:
             signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         try:
-            self.target.write(line + "\n")
-            self.target.flush()
+            if isinstance(self.target, TextIOBase):
+                self.target.write(line + "\n")
+                self.target.flush()
+            else:
+                _write_whole(self.target, (line + "\n").encode("utf-8"))
             if self.fsync:
                 os.fsync(self.target.fileno())
             self.written += 1
         finally:
             if self.hold_interrupt:  # a pending Ctrl-C is delivered here, after the whole line
                 signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+def _write_whole(target: IO[bytes], data: bytes) -> None:
+    """Write all of `data` to a binary file, or nothing: a write that fails part way (a full
+    disk) is cut back off a regular file, so no half line is left for a reader to trip on."""
+    try:
+        fd: int | None = target.fileno()
+        start = os.fstat(fd).st_size if stat.S_ISREG(os.fstat(fd).st_mode) else None
+    except (OSError, ValueError, AttributeError):
+        fd = start = None
+    view = memoryview(data)
+    try:
+        while view:
+            count = target.write(view)
+            view = view[count or 0:]
+        target.flush()
+    except OSError:
+        if fd is not None and start is not None:
+            try:
+                os.ftruncate(fd, start)
+            except OSError:
+                pass  # the error being raised says what went wrong; --resume cuts a torn tail
+        raise
 
 
 def _line(result: AuditResult) -> str:

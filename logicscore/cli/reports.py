@@ -11,6 +11,7 @@ import typer
 from ..errors import LogicscoreError
 from . import app
 from .common import fail, stderr
+from .paths import check_output, check_stdout, write_output
 
 PairsOpt = list[str]
 
@@ -29,7 +30,8 @@ def report(
                     "(charts, chain graphs; works offline).")] = None,
     by: Annotated[PairsOpt, typer.Option("--by", help="Also slice by this input meta field, dotted "
                   "for nesting, e.g. --by model or --by gold.perturbation (repeatable).")] = [],
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the bootstrap and the sample.")] = 0,
+    seed: Annotated[int, typer.Option("--seed", min=0, help="Seed of the bootstrap and the sample "
+                    "(0 or more).")] = 0,
 ) -> None:
     """Summarise a scored run: scores with 95% intervals, failures, coverage, slices, examples.
 
@@ -44,18 +46,23 @@ def report(
     from ..report.build import build_report
     from ..report.source import read_run
 
+    inputs = [("results file", results)]
+    check_stdout(inputs)
+    for path in (p for p in (md, html) if p is not None):
+        check_output(path, inputs, "report")
+    if md is not None and html is not None and str(md) == str(html):
+        fail(f"--md and --html both write {md}; give two files", 2)
     try:
         rep = build_report(read_run(results), by=by, seed=seed)
         if html:
             from ..report.html import render_html
 
-            html.write_text(render_html(rep), encoding="utf-8")
+            write_output(html, render_html(rep), inputs, "report")
             stderr().print(f"wrote {html}", highlight=False)
         if md:
             from ..report.render import render_markdown
 
-            text = render_markdown(rep)
-            typer.echo(text, nl=False) if str(md) == "-" else md.write_text(text, encoding="utf-8")
+            write_output(md, render_markdown(rep), inputs, "report")
     except LogicscoreError as exc:
         _input_error(exc)
     if not (md or html):
@@ -98,6 +105,10 @@ def gate(
     from ..report.aggregate import METRICS
     from ..report.source import read_run
 
+    inputs = [("results file", results), ("baseline", baseline), ("config file", config)]
+    check_stdout(inputs)
+    if junit is not None:
+        check_output(junit, inputs, "--junit")
     try:
         overrides = dict(min_completeness=min_completeness, min_conciseness=min_conciseness,
                          min_determinateness=min_determinateness, min_grounded=min_grounded,
@@ -114,7 +125,7 @@ def gate(
         _input_error(exc)
     stderr().print(g.render_table(verdict), soft_wrap=True)
     if junit:
-        junit.write_text(g.to_junit(verdict), encoding="utf-8")
+        write_output(junit, g.to_junit(verdict), inputs, "--junit")
     if as_json:
         typer.echo(json.dumps(verdict.to_json_dict(), indent=2, sort_keys=True))
     raise typer.Exit(verdict.exit_code)
@@ -133,6 +144,7 @@ def diff(
     from .. import diff as d
     from ..report.source import read_run
 
+    check_stdout([("old run", old), ("new run", new)])
     try:
         result = d.diff(read_run(old), read_run(new))
     except LogicscoreError as exc:

@@ -98,6 +98,9 @@ def score(
     resume: Annotated[bool, typer.Option("--resume", help="Keep OUTPUT and score only the input lines "
                                          "it does not have yet (refused if OUTPUT was scored with "
                                          "other options).")] = False,
+    repair: Annotated[bool, typer.Option("--repair", help="With --resume: when OUTPUT has a damaged "
+                      "line (cut, edited, a record missing or out of order), keep the records before "
+                      "it, move the rest to OUTPUT.damaged and score them again.")] = False,
     allow_signature_change: Annotated[bool, typer.Option("--allow-signature-change",
                                       help="With --resume: append even if the records already in "
                                            "OUTPUT carry another signature.")] = False,
@@ -152,17 +155,23 @@ def score(
 
     files = engine_inputs(engine, input)  # --engine ray: the files of a folder or glob
     mapping = _preflight(io, input, output, map_, resume, format_, files)
+    if repair and not resume:
+        fail("--repair goes with --resume (it mends the output a resumed run continues)", 2)
     run = _Run(ctx, output, str(output) == "-")
+    lock = None
     try:
         auditor = make_auditor(extractor, fuzzy_threshold, spacy_model, max_alternatives, timing,
                                max_chars=max_chars, timeout=timeout or None, judge=determinateness,
                                grounder=grounding,
                                llm=llm_options(base_url, model, llm_timeout, concurrency, max_calls, offline,
                                                cache, cache_dir))
+        if not run.stdout and not estimate:
+            lock = lock_output(output)
         skip: set[int] = set()
         if resume:
             skip = resume_state(io, output, auditor.signature, allow_signature_change,
-                                (auditor.grounded_signature,))
+                                (auditor.grounded_signature,),
+                                None if estimate else _input_ids(input, format_, mapping, files), repair)
         if estimate:
             _estimate(auditor, input, format_, mapping, skip, files)
             return
@@ -170,10 +179,13 @@ def score(
                                quiet, files)
     except KeyboardInterrupt:
         run.interrupted()
-    except OSError as exc:  # e.g. the input vanished between the checks and the read
+    except OSError as exc:  # reading is checked record by record (_Run.next): this is the output
         if exc.errno == errno.EPIPE:
             raise  # stdout closed (`| head`): typer exits quietly
-        fail(f"{exc.filename or input}: {reason(exc)}", 1)
+        fail(f"{exc.filename or output}: {reason(exc)}", 2)
+    finally:
+        if lock is not None:
+            lock.release()
     if not quiet:
         stderr().print(render_summary(summary))
     if strict and summary.errors:
@@ -245,7 +257,7 @@ def _score_lines(io, run: _Run, auditor, input: Path, reading: tuple[str, dict[s
         # The first record before the output is opened: a model that only this record
         # needs (the given path's question entities) fails with no file touched.
         first = run.next(results, input)
-        sink = sys.stdout if stdout else open_output(output, "a" if resume else "w")
+        sink = sys.stdout if stdout else open_output(output, append=resume)
         run.writer = io.ResultWriter(sink, hold_interrupt=True)
         progress = _progress(quiet or (stdout and not sys.stderr.isatty()))
         with (nullcontext() if stdout else sink), progress:
@@ -298,7 +310,7 @@ class _Run:
         except OSError as exc:
             if self.stdout and exc.errno == errno.EPIPE:
                 raise  # `| head`: typer exits quietly
-            self.fail(f"cannot write {self.output}: {reason(exc)}", 1)
+            self.fail(f"cannot write {'stdout' if self.stdout else self.output}: {reason(exc)}", 2)
 
     def fail(self, message: str, code: int) -> NoReturn:
         if self.writer is None and not self.before:
@@ -310,14 +322,63 @@ class _Run:
         raise typer.Exit(130)
 
 
-def resume_state(io, output: Path, signature: str, allow_change: bool,
-                 also: tuple[str, ...] = ()) -> set[int]:
-    """Lines already in `output`; exit 2 when they were scored with other options (`also`:
-    the other signatures the same options give, such as that of records with documents)."""
+def lock_output(output: Path):
+    """The output's lock, held until the run ends; a second writer is refused (exit 2)."""
+    from .lock import OutputLock, OutputLocked
+
+    make_folder(output)
+    lock = OutputLock(output)
     try:
-        state = io.scan_output(output)
+        lock.acquire()
+    except OutputLocked as exc:
+        fail(f"{output} is being written by another logicscore run (process {exc.pid or 'unknown'}, "
+             f"lock {exc.lock}); wait for it to end, or write to another file", 2)
     except OSError as exc:
-        fail(f"cannot read {output} to resume: {reason(exc)}", 1)
+        fail(f"cannot lock {output} (lock file {lock.path}): {reason(exc)}", 2)
+    return lock
+
+
+def _input_ids(input: Path, format_: str, mapping: dict[str, str], files: list[Path] | None):
+    """The ids of the input's lines in order, read again from its files (None for stdin,
+    which cannot be read twice): what the records of a resumed output must match."""
+    from ..formats import read_lines
+    from ..io import count_lines
+
+    if files is None and (str(input) == "-" or not stat.S_ISREG(input.stat().st_mode)):
+        return None
+
+    def ids():
+        first = 1
+        for path in files or [input]:
+            with path.open("rb") as source:
+                for line in read_lines(source, format_, mapping, None, first):
+                    yield line.id
+            first += count_lines(path)
+
+    return ids
+
+
+def resume_state(io, output: Path, signature: str, allow_change: bool,
+                 also: tuple[str, ...] = (), input_ids=None, repair: bool = False) -> set[int]:
+    """Lines already in `output`, once it is known to be sound: every line a record, input
+    lines 1, 2, 3, … in order, ids as in the input (`input_ids`, when it can be read again).
+    A damaged output is refused naming its first bad line, or with `repair` cut back to the
+    records before it (the rest kept in OUTPUT.damaged). Exit 2 when the records were scored
+    with other options (`also`: the other signatures the same options give)."""
+    try:
+        state = io.scan_for_resume(output)
+        damage = state.damage
+        if damage is None and input_ids is not None:
+            damage = _id_mismatch(io, state, input_ids())
+    except OSError as exc:
+        fail(f"cannot read {output} to resume: {reason(exc)}", 2)
+    if damage is not None:
+        if not repair:
+            fail(f"--resume: {output} line {damage.line} {damage.reason}; nothing was changed. Add "
+                 f"--repair to keep the {damage.line - 1} records before it, move "
+                 f"the rest to {output}.damaged and score it again", 2)
+        _repair(output, damage)
+        state = io.scan_for_resume(output)
     differ = _signature_mismatch(state.signatures, signature, also)
     if differ and not allow_change:
         fail(f"--resume: {output} holds records scored with other options ({'; '.join(differ)}); "
@@ -327,8 +388,41 @@ def resume_state(io, output: Path, signature: str, allow_change: bool,
         try:
             io.cut_torn_tail(output)  # the half-written last record is redone
         except OSError as exc:
-            fail(f"cannot write {output}: {reason(exc)}", 1)
+            fail(f"cannot write {output}: {reason(exc)}", 2)
     return state.done
+
+
+def _id_mismatch(io, state, ids):
+    """The first record whose id is not its input line's (the output of another input)."""
+    count = 0
+    for count, (have, want) in enumerate(zip(state.ids, ids), start=1):
+        if have != want:
+            return io.Damage(count, state.offsets[count - 1],
+                             f"has id {have!r} but input line {count} has id {want!r} "
+                             "(an output of another input, or records out of order)")
+    if count < len(state.ids):
+        return io.Damage(count + 1, state.offsets[count],
+                         f"holds input line {count + 1} but the input has {count} lines "
+                         "(an output of another input)")
+    return None
+
+
+def _repair(output: Path, damage) -> None:
+    """Keep the records before `damage`; the bytes after them go to OUTPUT.damaged."""
+    from .paths import replacing
+
+    aside = output.with_name(output.name + ".damaged")
+    try:
+        with output.open("r+b") as fh:
+            fh.seek(damage.offset)
+            tail = fh.read()
+            with replacing(aside, "damaged records") as temp:
+                temp.write_bytes(tail)
+            fh.truncate(damage.offset)
+    except OSError as exc:
+        fail(f"--repair: cannot cut {output} at line {damage.line}: {reason(exc)}", 2)
+    say(f"--repair: kept the records before line {damage.line} of {output}; moved the rest "
+        f"({len(tail)} bytes) to {aside}; they are scored again", "yellow")
 
 
 def _progress(disabled: bool):
