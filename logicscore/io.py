@@ -331,7 +331,7 @@ def scan_for_resume(path: Path) -> ResumeState:
             try:
                 result = AuditResult.model_validate_json(raw)
             except ValidationError:
-                state.damage = Damage(number, offset, "not a result record (cut, merged or edited)")
+                state.damage = Damage(number, offset, "is not a result record (cut, merged or edited)")
                 break
             line = result.meta.line
             if line != expected:

@@ -84,7 +84,8 @@ def assess(
     try:
         _run(ctx, a, io, questions, output, agent, endpoint, auditor, signature, mapping, resume, quiet)
     finally:
-        lock.release()
+        if lock is not None:
+            lock.release()
 
 
 def _run(ctx, a, io, questions: Path, output: Path, agent, endpoint, auditor, signature: str,

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Annotated, NoReturn
 
 import typer
 
-from ..config import CLI_TIMEOUT, default
+from ..config import CLI_MAX_SENTENCES, CLI_TIMEOUT, default
 from ..errors import ConfigError
 from . import app
 from .common import (AltsOpt, BaseUrlOpt, CacheDirOpt, CacheOpt, ConcurrencyOpt, EngineOpt, ExtractorOpt, FuzzyOpt,
@@ -116,6 +116,10 @@ def score(
                          "InputError records.")] = default("max_chars"),
     timeout: Annotated[float, typer.Option("--timeout", min=0, help="Seconds one record may take "
                        "before it becomes a Timeout record (0: no limit).")] = CLI_TIMEOUT,
+    max_sentences: Annotated[int, typer.Option("--max-sentences", min=0, help="Most sentences a long "
+                             "answer may have; longer ones become InputError records before any parse "
+                             "(0: no limit). With --max-chars and --timeout, the budget that keeps one "
+                             "huge answer from taking minutes and a gigabyte.")] = CLI_MAX_SENTENCES,
     determinateness: JudgeOpt = default("judge"),
     grounding: GroundingOpt = default("grounder"),
     base_url: BaseUrlOpt = None,
@@ -161,7 +165,8 @@ def score(
     lock = None
     try:
         auditor = make_auditor(extractor, fuzzy_threshold, spacy_model, max_alternatives, timing,
-                               max_chars=max_chars, timeout=timeout or None, judge=determinateness,
+                               max_chars=max_chars, timeout=timeout or None,
+                               max_sentences=max_sentences or None, judge=determinateness,
                                grounder=grounding,
                                llm=llm_options(base_url, model, llm_timeout, concurrency, max_calls, offline,
                                                cache, cache_dir))
@@ -323,10 +328,13 @@ class _Run:
 
 
 def lock_output(output: Path):
-    """The output's lock, held until the run ends; a second writer is refused (exit 2)."""
+    """The output's lock, held until the run ends; a second writer is refused (exit 2).
+    An output that is not a regular file (/dev/null, a pipe) has nothing to protect: no lock."""
     from .lock import OutputLock, OutputLocked
 
     make_folder(output)
+    if output.exists() and not output.is_file():
+        return None
     lock = OutputLock(output)
     try:
         lock.acquire()
