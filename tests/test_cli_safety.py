@@ -232,7 +232,7 @@ def test_safety_output_folder_that_cannot_exist(tmp_path, command):
     out = blocker / "sub" / "out.jsonl"
     args = ["score", inp, "-o", out, *FAST] if command == "score" else ["corpus", "generate", "-o", out]
     before = snapshot(tmp_path)
-    one_line_error(cli(*args), 1, "cannot create folder", str(blocker / "sub"))
+    one_line_error(cli(*args), 2, "cannot create folder", str(blocker / "sub"))
     assert snapshot(tmp_path) == before
 
 
@@ -488,16 +488,16 @@ _GOOD = {"score": 0, "score --resume": 0, "explain --id": 0, "explain --line": 0
 _EXPECT_INPUT = {
     "missing": dict.fromkeys(_GOOD, 2),
     "folder": dict.fromkeys(_GOOD, 2),
-    "kernel-refused": dict.fromkeys(_GOOD, 1),
+    "kernel-refused": dict.fromkeys(_GOOD, 2),
     "binary": {**_GOOD, "bench": 2},
     "empty": {**_GOOD, "explain --id": 1, "explain --line": 1, "bench": 2},
     "good": _GOOD,
     # root reads it as any file; anyone else is refused in one line
-    "chmod 000": _GOOD if ROOT_USER else dict.fromkeys(_GOOD, 1),
+    "chmod 000": _GOOD if ROOT_USER else dict.fromkeys(_GOOD, 2),
 }
 _EXPECT_OUTPUT = {
     "missing folders": 0, "folder": 2, "the input": 2, "symlink to the input": 2,
-    "chmod 555 folder": 0 if ROOT_USER else 1, "kernel-refused folder": 1, "under a file": 1,
+    "chmod 555 folder": 0 if ROOT_USER else 2, "kernel-refused folder": 2, "under a file": 2,
 }
 
 

@@ -81,7 +81,7 @@ def check_output(path: Path, inputs: list[Source], what: str = "output") -> None
 
     stdout = str(path) == "-"
     target: Path | int | None = fd(sys.stdout) if stdout else path
-    name = "stdout" if stdout else f"{what} {path}"
+    name = f"{what} stdout" if stdout else f"{what} {path}"
     for label, source in _sources(inputs):
         if target is not None and io.same_file(source, target):
             fail(f"{name} is the {label} {_shown(source)} itself (same file after links); writing it "

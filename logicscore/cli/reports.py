@@ -123,9 +123,9 @@ def gate(
                              allow_signature_change)
     except LogicscoreError as exc:
         _input_error(exc)
-    stderr().print(g.render_table(verdict), soft_wrap=True)
-    if junit:
+    if junit:  # before the table: a refused write is then the one line on stderr
         write_output(junit, g.to_junit(verdict), inputs, "--junit")
+    stderr().print(g.render_table(verdict), soft_wrap=True)
     if as_json:
         typer.echo(json.dumps(verdict.to_json_dict(), indent=2, sort_keys=True))
     raise typer.Exit(verdict.exit_code)
