@@ -23,8 +23,9 @@ T = TypeVar("T")
 # isolates, zero-width spaces and joiners), plus the line and paragraph separators.
 _UNSAFE_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp", "Cs"})
 _SHOWN = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
-# XML 1.0 allows only these characters (https://www.w3.org/TR/xml/#charsets).
-_XML_FORBIDDEN = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+# XML 1.0 allows only these characters (https://www.w3.org/TR/xml/#charsets); a carriage
+# return is allowed but read back as a line feed, so it is shown escaped too.
+_XML_FORBIDDEN = re.compile("[^\t\n\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 # Markdown that could change what a cell or a line means once rendered: emphasis, code,
 # links and images, tables, strikethrough, raw HTML and entities, and the escape itself.
 _MD_SPECIAL = re.compile(r"[\\`*_\[\]|~]")
@@ -83,7 +84,7 @@ def inert_copy(value: T, helper=terminal) -> T:
     """A copy of `value` (a pydantic model, dataclass, list, tuple or dict, nested) with every
     string passed through `helper`; what it renders then needs no care field by field."""
     if isinstance(value, str):
-        return helper(value)  # type: ignore[return-value]
+        return helper(value)
     if isinstance(value, BaseModel):
         updates = {}
         for name in type(value).model_fields:
@@ -94,7 +95,7 @@ def inert_copy(value: T, helper=terminal) -> T:
         return value.model_copy(update=updates) if updates else value
     if is_dataclass(value) and not isinstance(value, type):
         changes = {f.name: inert_copy(getattr(value, f.name), helper) for f in fields(value) if f.init}
-        return replace(value, **changes)  # type: ignore[type-var]
+        return replace(value, **changes)
     if isinstance(value, list):
         return [inert_copy(v, helper) for v in value]  # type: ignore[return-value]
     if isinstance(value, tuple):

@@ -15,6 +15,7 @@ import stat
 import threading
 from collections import Counter
 from collections.abc import Iterable, Iterator
+from contextlib import suppress
 from dataclasses import dataclass, field as _field
 from io import TextIOBase
 from pathlib import Path
@@ -414,11 +415,11 @@ class ResultWriter:
         if self.hold_interrupt:
             signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         try:
-            if isinstance(self.target, TextIOBase):
-                self.target.write(line + "\n")
+            if isinstance(self.target, TextIOBase) or hasattr(self.target, "encoding"):
+                self.target.write(line + "\n")  # type: ignore[call-overload]  # a text stream: stdout
                 self.target.flush()
             else:
-                _write_whole(self.target, (line + "\n").encode("utf-8"))
+                _write_whole(self.target, (line + "\n").encode("utf-8"))  # type: ignore[arg-type]
             if self.fsync:
                 os.fsync(self.target.fileno())
             self.written += 1
@@ -430,9 +431,12 @@ class ResultWriter:
 def _write_whole(target: IO[bytes], data: bytes) -> None:
     """Write all of `data` to a binary file, or nothing: a write that fails part way (a full
     disk) is cut back off a regular file, so no half line is left for a reader to trip on."""
+    fd: int | None = None
+    start: int | None = None
     try:
-        fd: int | None = target.fileno()
-        start = os.fstat(fd).st_size if stat.S_ISREG(os.fstat(fd).st_mode) else None
+        fd = target.fileno()
+        info = os.fstat(fd)
+        start = info.st_size if stat.S_ISREG(info.st_mode) else None
     except (OSError, ValueError, AttributeError):
         fd = start = None
     view = memoryview(data)
@@ -443,10 +447,10 @@ def _write_whole(target: IO[bytes], data: bytes) -> None:
         target.flush()
     except OSError:
         if fd is not None and start is not None:
-            try:
+            # The error being raised says what went wrong; if even this fails, --resume cuts
+            # the torn tail.
+            with suppress(OSError):
                 os.ftruncate(fd, start)
-            except OSError:
-                pass  # the error being raised says what went wrong; --resume cuts a torn tail
         raise
 
 

@@ -6,7 +6,7 @@ import os
 import stat
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -69,12 +69,12 @@ def fd(stream) -> int | None:
 Source = Path | int | None | tuple[str, Path | int | None]
 
 
-def _sources(inputs: list[Source]) -> list[tuple[str, Path | int]]:
+def _sources(inputs: Sequence[Source]) -> list[tuple[str, Path | int]]:
     named = [s if isinstance(s, tuple) else ("input file", s) for s in inputs]
     return [(what, source) for what, source in named if source is not None]
 
 
-def check_output(path: Path, inputs: list[Source], what: str = "output") -> None:
+def check_output(path: Path, inputs: Sequence[Source], what: str = "output") -> None:
     """Refuse an output that is one of `inputs` (same file by path, symlink, hard link or
     descriptor) or a folder; nothing is opened. `path` '-' is stdout."""
     from .. import io
@@ -90,7 +90,7 @@ def check_output(path: Path, inputs: list[Source], what: str = "output") -> None
         fail(f"{what} {path} is a folder; give a file path, e.g. {path / 'out'}", 2)
 
 
-def check_stdout(inputs: list[Source]) -> None:
+def check_stdout(inputs: Sequence[Source]) -> None:
     """Refuse to run when stdout is one of `inputs` (`report r.jsonl --md - >> r.jsonl`,
     `diff a b > a`): what the command prints would land in the file it reads."""
     check_output(Path("-"), inputs)
@@ -170,7 +170,7 @@ def _mode_for(real: Path) -> int:
         return 0o666 & ~umask
 
 
-def write_output(path: Path, text: str, inputs: list[Source], what: str = "output") -> None:
+def write_output(path: Path, text: str, inputs: Sequence[Source], what: str = "output") -> None:
     """Write `text` to `path` ('-': stdout) once it is known not to be any of `inputs`;
     a file is replaced whole (see `replacing`)."""
     check_output(path, inputs, what)
