@@ -346,17 +346,33 @@ def test_hostile_cli_writers_refuse_a_folder_or_a_refused_place(run, tmp_path):
     one_line_error(cli("report", run, "--md", blocker / "r.md"), 2, "cannot create folder")
 
 
-def test_hostile_cli_writers_leave_the_old_file_whole_when_they_fail(run, tmp_path):
-    """The report is written beside its target and renamed: a refused write keeps the old."""
-    md = tmp_path / "r.md"
-    md.write_text("old report\n")
-    os.chmod(tmp_path, 0o555)
-    try:
-        res = cli("report", run, "--md", md)
-    finally:
-        os.chmod(tmp_path, 0o755)
-    assert res.exit_code in (0, 2)  # root may write a 555 folder; anyone else is refused
-    assert md.read_text() in ("old report\n", md.read_text()) and not list(tmp_path.glob(".r.md.*"))
+def test_hostile_cli_a_failed_write_leaves_the_old_file_whole(tmp_path, capsys):
+    """Files are written beside their target and renamed: a write that fails (a full disk)
+    keeps the old file and leaves no temporary file, with one line naming the path."""
+    import typer
+
+    from logicscore.cli.paths import replacing
+
+    target = tmp_path / "r.md"
+    target.write_text("old report\n")
+    with pytest.raises(typer.Exit) as stop:
+        with replacing(target, "report") as temp:
+            temp.write_text("half a rep")
+            raise OSError(errno.ENOSPC, "No space left on device")
+    assert stop.value.exit_code == 2
+    assert target.read_text() == "old report\n" and sorted(p.name for p in tmp_path.iterdir()) == ["r.md"]
+    assert f"cannot write report {target}: No space left on device" in capsys.readouterr().err
+
+
+def test_hostile_cli_a_replaced_file_keeps_its_mode_and_its_link(run, tmp_path):
+    real = tmp_path / "real.md"
+    real.write_text("old\n")
+    real.chmod(0o640)
+    link = tmp_path / "link.md"
+    link.symlink_to(real)
+    assert cli("report", run, "--md", link).exit_code == 0
+    assert link.is_symlink() and real.read_text().startswith("# logicscore report")
+    assert real.stat().st_mode & 0o777 == 0o640
 
 
 def test_hostile_cli_report_negative_seed_is_a_usage_error(run):
