@@ -391,8 +391,8 @@ def test_safety_ids_of_records_without_ids_and_of_error_records(tmp_path):
         assert json.loads(line3.stdout)["id"] == "3"
     res = cli("explain", inp, "--line", "4", "-x", "given", "--json")
     assert json.loads(res.stdout)["id"] == "7"
-    one_line_error(cli("explain", inp, "--line", 99, "-x", "given"), 1, "has 5 lines, so no line 99")
-    one_line_error(cli("explain", inp, "--id", "nope", "-x", "given"), 1, "no record with id 'nope'")
+    one_line_error(cli("explain", inp, "--line", 99, "-x", "given"), 2, "has 5 lines, so no line 99")
+    one_line_error(cli("explain", inp, "--id", "nope", "-x", "given"), 2, "no record with id 'nope'")
     one_line_error(cli("explain", inp, "--id", "1", "--line", "1"), 2, "one of --id ID, --line N")
     assert inp.read_bytes() == data
 
@@ -490,7 +490,7 @@ _EXPECT_INPUT = {
     "folder": dict.fromkeys(_GOOD, 2),
     "kernel-refused": dict.fromkeys(_GOOD, 2),
     "binary": {**_GOOD, "bench": 2},
-    "empty": {**_GOOD, "explain --id": 1, "explain --line": 1, "bench": 2},
+    "empty": {**_GOOD, "explain --id": 2, "explain --line": 2, "bench": 2},
     "good": _GOOD,
     # root reads it as any file; anyone else is refused in one line
     "chmod 000": _GOOD if ROOT_USER else dict.fromkeys(_GOOD, 2),

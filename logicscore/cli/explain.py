@@ -114,5 +114,5 @@ def _find(io, auditor, file: Path, id_: str | None, number: int | None, reading:
                     pass  # not a result after all: explain it as an input line
             return next(auditor.audit_many([line]))
     if number is not None:
-        fail(f"{file} has {lines} lines, so no line {number}", 1)
-    fail(f"no record with id {id_!r} in {file} (a record without an id has its line number as id)", 1)
+        fail(f"{file} has {lines} lines, so no line {number}", 2)
+    fail(f"no record with id {id_!r} in {file} (a record without an id has its line number as id)", 2)
