@@ -355,10 +355,9 @@ def test_hostile_cli_a_failed_write_leaves_the_old_file_whole(tmp_path, capsys):
 
     target = tmp_path / "r.md"
     target.write_text("old report\n")
-    with pytest.raises(typer.Exit) as stop:
-        with replacing(target, "report") as temp:
-            temp.write_text("half a rep")
-            raise OSError(errno.ENOSPC, "No space left on device")
+    with pytest.raises(typer.Exit) as stop, replacing(target, "report") as temp:
+        temp.write_text("half a rep")
+        raise OSError(errno.ENOSPC, "No space left on device")
     assert stop.value.exit_code == 2
     assert target.read_text() == "old report\n" and sorted(p.name for p in tmp_path.iterdir()) == ["r.md"]
     assert f"cannot write report {target}: No space left on device" in capsys.readouterr().err

@@ -1,4 +1,6 @@
-"""Checks on the files a command reads and writes, before anything is opened for writing."""
+"""Checks on the files a command reads and writes, before anything is opened for writing, and
+the one way a whole output file is written: beside its target, then renamed into place
+(docs/reliability.md)."""
 
 from __future__ import annotations
 
@@ -65,7 +67,7 @@ def fd(stream) -> int | None:
 
 
 # What a command reads, each named as its messages name it: ("input file", path), ("baseline",
-# path), ("stdin", descriptor). A bare path or descriptor is an input file.
+# path); a descriptor is standard input. A bare path or descriptor is an input file.
 Source = Path | int | None | tuple[str, Path | int | None]
 
 
@@ -84,7 +86,8 @@ def check_output(path: Path, inputs: Sequence[Source], what: str = "output") -> 
     name = f"{what} stdout" if stdout else f"{what} {path}"
     for label, source in _sources(inputs):
         if target is not None and io.same_file(source, target):
-            fail(f"{name} is the {label} {_shown(source)} itself (same file after links); writing it "
+            shown = f"{label} (standard input)" if isinstance(source, int) else f"{label} {source}"
+            fail(f"{name} is the {shown} itself (same file after links); writing it "
                  f"would destroy the {label}, so write to another file", 2)
     if not stdout and path.is_dir():
         fail(f"{what} {path} is a folder; give a file path, e.g. {path / 'out'}", 2)
@@ -94,10 +97,6 @@ def check_stdout(inputs: Sequence[Source]) -> None:
     """Refuse to run when stdout is one of `inputs` (`report r.jsonl --md - >> r.jsonl`,
     `diff a b > a`): what the command prints would land in the file it reads."""
     check_output(Path("-"), inputs)
-
-
-def _shown(source: Path | int) -> str:
-    return "(standard input)" if isinstance(source, int) else str(source)
 
 
 def make_folder(path: Path) -> None:
