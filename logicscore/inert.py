@@ -27,8 +27,9 @@ _SHOWN = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 # return is allowed but read back as a line feed, so it is shown escaped too.
 _XML_FORBIDDEN = re.compile("[^\t\n\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 # Markdown that could change what a cell or a line means once rendered: emphasis, code,
-# links and images, tables, strikethrough, raw HTML and entities, and the escape itself.
-_MD_SPECIAL = re.compile(r"[\\`*_\[\]|~]")
+# links and images, tables, strikethrough, raw HTML and entities, and the escape itself. An
+# underscore inside a word (`grounded_chain`) never starts emphasis, so it stays as it is.
+_MD_SPECIAL = re.compile(r"[\\`*\[\]|~]|(?<![^\W_])_|_(?![^\W_])")
 _MD_ENTITY = {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"}
 
 
