@@ -13,10 +13,9 @@ import re
 import signal
 import stat
 import threading
-from collections import Counter
 from collections.abc import Iterable, Iterator
 from contextlib import suppress
-from dataclasses import dataclass, field as _field
+from dataclasses import dataclass
 from io import TextIOBase
 from pathlib import Path
 from typing import IO, Any
@@ -25,6 +24,10 @@ from pydantic import ValidationError
 
 from .errors import InputError
 from .models import AuditResult, ErrorInfo, QARecord, ResultMeta
+# What an existing output holds, read back for --resume; named here too, where readers of
+# JSONL look for them.
+from .resume import (Damage, OutputState, ResumeState, cut_torn_tail, done_lines,  # noqa: F401
+                     scan_for_resume, scan_output)
 
 # Our field → the names RAG tools commonly use for it, in order of preference.
 ALIASES: dict[str, tuple[str, ...]] = {
@@ -261,107 +264,6 @@ def count_lines(path: Path) -> int:
     return count + (last != b"\n")
 
 
-@dataclass
-class OutputState:
-    """What an existing output file already holds (for `--resume`)."""
-
-    done: set[int] = _field(default_factory=set)           # input line numbers written
-    signatures: Counter = _field(default_factory=Counter)  # meta.signature -> records
-    torn: bool = False                                    # last line has no newline
-
-
-def scan_output(path: Path) -> OutputState:
-    """Read an output file without changing it: lines done, signatures, a torn last line."""
-    state = OutputState()
-    if not path.exists():
-        return state
-    with path.open("rb") as fh:  # streamed: memory stays flat in output size
-        for raw in fh:
-            if not raw.endswith(b"\n"):
-                state.torn = True  # cut by `done_lines`, redone by the resumed run
-                break
-            try:
-                meta = json.loads(raw)["meta"]
-                line, signature = meta["line"], meta.get("signature")
-                agent = meta.get("agent")
-            except (ValueError, KeyError, TypeError, AttributeError):
-                continue
-            if isinstance(signature, str) and isinstance(agent, dict) and isinstance(agent.get("signature"), str):
-                signature = f"{signature}|{agent['signature']}"  # `assess`: its agent must match too
-            if isinstance(line, int) and not isinstance(line, bool):
-                state.done.add(line)
-                if isinstance(signature, str):
-                    state.signatures[signature] += 1
-    return state
-
-
-@dataclass
-class Damage:
-    """The first output line `--resume` cannot build on, and the good prefix before it."""
-
-    line: int    # physical line of the output file
-    offset: int  # bytes before that line: the records a repair keeps
-    reason: str
-
-
-@dataclass
-class ResumeState(OutputState):
-    """An output read for `--resume`: the records in order (ids and where each starts), and
-    the first damaged line, if any. Records must be input lines 1, 2, 3, … in order, as
-    `score` writes them."""
-
-    ids: list[str | None] = _field(default_factory=list)
-    offsets: list[int] = _field(default_factory=list)
-    damage: Damage | None = None
-
-
-def scan_for_resume(path: Path) -> ResumeState:
-    """Read an output file without changing it, stopping at its first damaged line: one that
-    is not a result record, or whose input line is not the next one (a record lost, repeated
-    or moved). A torn last line (no newline: the run died mid-write) is not damage."""
-    state = ResumeState()
-    if not path.exists():
-        return state
-    offset = 0
-    with path.open("rb") as fh:
-        for number, raw in enumerate(fh, start=1):
-            if not raw.endswith(b"\n"):
-                state.torn = True
-                break
-            expected = len(state.offsets) + 1
-            try:
-                result = AuditResult.model_validate_json(raw)
-            except ValidationError:
-                state.damage = Damage(number, offset, "is not a result record (cut, merged or edited)")
-                break
-            line = result.meta.line
-            if line != expected:
-                state.damage = Damage(number, offset, f"holds input line {line} where input line "
-                                      f"{expected} was expected (a record is missing, repeated or "
-                                      "out of order)")
-                break
-            signature = result.meta.signature
-            if result.meta.agent is not None:
-                signature = f"{signature}|{result.meta.agent.signature}"  # `assess`: its agent too
-            state.done.add(line)
-            state.signatures[signature] += 1
-            state.ids.append(result.id)
-            state.offsets.append(offset)
-            offset += len(raw)
-    return state
-
-
-def done_lines(path: Path) -> set[int]:
-    """Input line numbers already written to an output file (for `--resume`).
-
-    A torn last line (the run was killed mid-write) is cut off so appending continues cleanly.
-    """
-    if not path.exists():
-        return set()
-    cut_torn_tail(path)
-    return scan_output(path).done
-
-
 def same_file(a: Path | int, b: Path | int) -> bool:
     """Whether two paths (or open file descriptors) are one regular file, after symlinks and
     hard links. A terminal or a pipe on both sides is not: reading and writing it is fine."""
@@ -372,24 +274,6 @@ def same_file(a: Path | int, b: Path | int) -> bool:
         return False
     return (stat.S_ISREG(sa.st_mode) and stat.S_ISREG(sb.st_mode)
             and (sa.st_dev, sa.st_ino) == (sb.st_dev, sb.st_ino))
-
-
-def cut_torn_tail(path: Path) -> None:
-    """Truncate the file after its last newline (a record half-written when the run died)."""
-    with path.open("r+b") as fh:
-        end = fh.seek(0, os.SEEK_END)
-        pos = end
-        while pos > 0:
-            step = min(pos, 1 << 16)
-            fh.seek(pos - step)
-            block = fh.read(step)
-            cut = block.rfind(b"\n")
-            if cut >= 0:
-                pos = pos - step + cut + 1
-                break
-            pos -= step
-        if pos != end:
-            fh.truncate(pos)
 
 
 class ResultWriter:

@@ -15,7 +15,8 @@ from .common import (BaseUrlOpt, CacheDirOpt, CacheOpt, ConcurrencyOpt, Extracto
                      MaxCallsOpt, OfflineOpt, QuietOpt, fail, llm_default, llm_options, make_auditor, reason,
                      say, stderr)
 from .paths import check_input, check_output, open_output
-from .score import lock_output, rerun_command, resume_state
+from .resume import lock_output, resume_state
+from .score import rerun_command
 
 
 @app.command()
