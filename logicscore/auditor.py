@@ -19,7 +19,7 @@ from .config import AuditorConfig
 from .errors import ConfigError, InputError, LogicscoreError
 from .extract import Extractor
 from .io import InputLine
-from .limits import GC_PAUSE_CHARS, deadline, gc_paused
+from .limits import GC_PAUSE_CHARS, count_sentences, deadline, gc_paused
 from .models import AuditResult, ErrorInfo, QARecord, ResultMeta, Signal
 from .normalize.forms import forget as forget_forms
 from .question.types import SIDED_TYPES, option_sides, question_type
@@ -60,6 +60,8 @@ class Auditor:
             a longer one is an `InputError` record.
         timeout: seconds one record may take before it becomes a `Timeout` record (None:
             no limit). Enforced with SIGALRM, so only on the main thread of a Unix process.
+        max_sentences: most sentences a long answer may have (None: no limit); a longer one
+            is an `InputError` record, found before any parse.
     Raises:
         ConfigError: an unknown stage name or option, or a value out of range.
     """
@@ -155,6 +157,12 @@ class Auditor:
                     f"record {record.id}: {field} has {size:,} characters, over the limit of "
                     f"{limit:,}; raise it with --max-chars (memory and time grow with length)",
                     line=line)
+        most = self.config.max_sentences
+        if most is not None and (count := count_sentences(record.long_answer, most)) > most:
+            raise InputError(
+                f"record {record.id}: long_answer has over {most:,} sentences ({count:,} counted "
+                f"before stopping); raise the limit with --max-sentences (memory and time grow "
+                "faster than the sentences)", line=line)
 
     def _audit(self, record: QARecord, line: int | None) -> AuditResult:
         start = time.perf_counter()

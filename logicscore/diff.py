@@ -122,13 +122,18 @@ def render(result: DiffResult):
     from rich.table import Table
     from rich.text import Text
 
+    from .inert import terminal
+
+    def sigs(run) -> str:
+        return terminal(" ; ".join(run.signature_list()))
+
     parts: list = []
     if not result.same_signature:
         parts.append(Text("signatures differ: deltas mix changed settings with changed answers\n"
-                          f"  old: {' ; '.join(result.old.signature_list())}\n"
-                          f"  new: {' ; '.join(result.new.signature_list())}", style="bold red"))
+                          f"  old: {sigs(result.old)}\n"
+                          f"  new: {sigs(result.new)}", style="bold red"))
     else:
-        parts.append(Text(f"signature: {' ; '.join(result.new.signature_list())}", style="dim"))
+        parts.append(Text(f"signature: {sigs(result.new)}", style="dim"))
     deltas = Table(title=f"{result.matched} records matched", title_justify="left")
     for col in ("metric", "old", "new", "delta"):
         deltas.add_column(col, justify="left" if col == "metric" else "right")
@@ -140,7 +145,7 @@ def render(result: DiffResult):
     for col in ("id", "line", "old", "new"):
         moved.add_column(col)
     for mv in result.moves:
-        moved.add_row(str(mv.id), str(mv.line or "-"), mv.old, mv.new)
+        moved.add_row(*(Text(terminal(cell)) for cell in (mv.id, mv.line or "-", mv.old, mv.new)))
     parts.append(moved)
     if result.only_old or result.only_new:
         parts.append(Text(f"only in old: {len(result.only_old)}  only in new: {len(result.only_new)}"))

@@ -11,11 +11,13 @@ import tomllib
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Annotated
 from xml.etree import ElementTree as ET
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from .errors import InputError
+from .inert import terminal, xml_text
 from .models import AuditResult
 from .report.aggregate import CATEGORIES, METRICS, Aggregate
 from .report.failing import describe, is_failing
@@ -28,20 +30,25 @@ class GateInputError(InputError):
     """A gate that cannot be evaluated: bad thresholds, unreadable or incomparable runs."""
 
 
+# A share or a mean between 0 and 1: a number (an integer is fine), never a boolean (TOML's
+# `true` is not 1.0), nan or infinity, never negative.
+Share = Annotated[float, Field(ge=0, le=1, strict=True, allow_inf_nan=False)]
+
+
 class Thresholds(BaseModel):
     """Every limit the gate checks; None (or an empty table) means not checked."""
 
     model_config = ConfigDict(extra="forbid")
 
-    min_completeness: float | None = Field(None, ge=0, le=1)
-    min_conciseness: float | None = Field(None, ge=0, le=1)
-    min_determinateness: float | None = Field(None, ge=0, le=1)
+    min_completeness: Share | None = None
+    min_conciseness: Share | None = None
+    min_determinateness: Share | None = None
     # Mean share of chain hops grounded in their cited documents (records with documents).
-    min_grounded: float | None = Field(None, ge=0, le=1)
-    max_failure: dict[str, float] = Field(default_factory=dict)
-    max_errors: float | None = Field(None, ge=0, le=1)
-    max_regression: dict[str, float] = Field(default_factory=dict)
-    min_records: int | None = Field(None, ge=0)
+    min_grounded: Share | None = None
+    max_failure: dict[str, Share] = Field(default_factory=dict)
+    max_errors: Share | None = None
+    max_regression: dict[str, Share] = Field(default_factory=dict)
+    min_records: Annotated[int, Field(ge=0, strict=True)] | None = None
 
     def is_empty(self) -> bool:
         return not any(v not in (None, {}) for v in self.model_dump().values())
@@ -72,31 +79,59 @@ def find_pyproject(start: Path) -> Path | None:
 
 
 def load_thresholds(pyproject: Path | None, overrides: dict) -> Thresholds:
-    """`[tool.logicscore.gate]` of `pyproject` with every non-empty override on top."""
-    base: dict = {}
-    if pyproject is not None:
-        try:
-            data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
-        except (OSError, tomllib.TOMLDecodeError) as exc:
-            raise GateInputError(f"{pyproject}: cannot read it ({exc})") from None
-        base = dict(data.get("tool", {}).get("logicscore", {}).get("gate", {}))
-    for key, value in overrides.items():
-        if isinstance(value, dict):
-            base[key] = {**base.get(key, {}), **value}
-        elif value is not None:
-            base[key] = value
+    """`[tool.logicscore.gate]` of `pyproject` with every non-empty override on top; a bad
+    table, key, type or value is a `GateInputError` naming it."""
+    flags = {k: v for k, v in overrides.items() if v not in (None, {})}
+    _validate(flags, "the gate options", lambda key: f"--{key.replace('_', '-')}")
+    base = _table(pyproject) if pyproject is not None else {}
+    where = f"[tool.logicscore.gate] in {pyproject}"
+    _validate(base, where, str)
+    for key, value in flags.items():
+        base[key] = {**base.get(key, {}), **value} if isinstance(value, dict) else value
+    return _validate(base, where if pyproject else "the gate options", str)
+
+
+def _table(pyproject: Path) -> dict:
+    """The `[tool.logicscore.gate]` table of `pyproject` ({} when it has none)."""
     try:
-        thresholds = Thresholds.model_validate(base)
+        data = tomllib.loads(pyproject.read_bytes().decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise GateInputError(f"{pyproject}: not UTF-8 text (byte {exc.start}); save it as UTF-8") from None
+    except OSError as exc:
+        raise GateInputError(f"{pyproject}: cannot read it ({exc.strerror or exc})") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise GateInputError(f"{pyproject}: not valid TOML ({exc})") from None
+    table: object = data
+    for depth, key in enumerate(("tool", "logicscore", "gate")):
+        if not isinstance(table, dict):
+            break
+        table = table.get(key, {})
+        if not isinstance(table, dict):
+            name = ".".join(("tool", "logicscore", "gate")[:depth + 1])
+            kind = "an array of tables ([[...]])" if isinstance(table, list) else f"{type(table).__name__} {table!r}"
+            raise GateInputError(f"{pyproject}: {name} must be a table ([{name}]), not {kind}")
+    assert isinstance(table, dict)
+    return dict(table)
+
+
+def _validate(values: dict, where: str, name) -> Thresholds:
+    """`values` as Thresholds, or a GateInputError naming the first bad key (as `name` shows it)."""
+    try:
+        thresholds = Thresholds.model_validate(values)
     except ValidationError as exc:
-        where = f"[tool.logicscore.gate] in {pyproject}" if pyproject else "the gate options"
         first = exc.errors()[0]
-        raise GateInputError(f"{where}: {'.'.join(map(str, first['loc']))}: {first['msg']}") from None
+        loc = [str(p) for p in first["loc"]]
+        key = name(loc[0]) + "".join(f".{p}" for p in loc[1:])
+        got = first.get("input")
+        shown = "" if isinstance(got, dict) else f" (got {got!r})"
+        raise GateInputError(f"{where}: {key}: {first['msg']}{shown}") from None
     for key in thresholds.max_failure:
         if key not in FAILURES:
-            raise GateInputError(f"max_failure: unknown failure type {key!r} (one of {', '.join(FAILURES)})")
+            raise GateInputError(f"{where}: {name('max_failure')}: unknown failure type {key!r} "
+                                 f"(one of {', '.join(FAILURES)})")
     for key in thresholds.max_regression:
         if key not in (*METRICS, *FAILURES):
-            raise GateInputError(f"max_regression: unknown measure {key!r} (one of "
+            raise GateInputError(f"{where}: {name('max_regression')}: unknown measure {key!r} (one of "
                                  f"{', '.join((*METRICS, *FAILURES))})")
     return thresholds
 
@@ -247,16 +282,16 @@ def to_junit(result: GateResult) -> str:
     suite = ET.SubElement(root, "testsuite", {"name": "logicscore.gate", "time": "0", **counts})
     props = ET.SubElement(suite, "properties")
     for sig in result.signatures:
-        ET.SubElement(props, "property", name="signature", value=sig)
+        ET.SubElement(props, "property", name="signature", value=xml_text(sig))
     for sig in result.baseline_signatures:
-        ET.SubElement(props, "property", name="baseline_signature", value=sig)
+        ET.SubElement(props, "property", name="baseline_signature", value=xml_text(sig))
     for c in result.checks:
         case = ET.SubElement(suite, "testcase", classname="logicscore.gate",
-                             name=f"{c.name} {c.op} {c.threshold:g}", time="0")
+                             name=xml_text(f"{c.name} {c.op} {c.threshold:g}"), time="0")
         if not c.passed:
             failure = ET.SubElement(case, "failure", type="threshold",
-                                    message=f"{c.name} is {_f(c.value)}, limit {c.op} {c.threshold:g}")
-            failure.text = c.detail or None
+                                    message=xml_text(f"{c.name} is {_f(c.value)}, limit {c.op} {c.threshold:g}"))
+            failure.text = xml_text(c.detail) if c.detail else None
     if result.cases:
         _record_suite(root, result.cases, bad)
     ET.indent(root)
@@ -267,12 +302,12 @@ def _record_suite(root: ET.Element, cases: list[Case], bad: int) -> None:
     counts = {"tests": str(len(cases)), "failures": str(bad), "errors": "0", "skipped": "0"}
     suite = ET.SubElement(root, "testsuite", {"name": "logicscore.records", "time": "0", **counts})
     for c in cases:
-        name = c.id if c.id is not None else f"line {c.line}"
+        name = xml_text(c.id if c.id is not None else f"line {c.line}")
         case = ET.SubElement(suite, "testcase", classname="logicscore.records", name=name, time="0")
         if c.failure is not None:
-            failure = ET.SubElement(case, "failure", type=c.failure.split(":")[0].split(";")[0],
-                                    message=c.failure)
-            failure.text = f"record {name} (input line {c.line}): {c.failure}"
+            message = xml_text(c.failure)
+            failure = ET.SubElement(case, "failure", type=message.split(":")[0].split(";")[0], message=message)
+            failure.text = f"record {name} (input line {c.line}): {message}"
 
 
 def render_table(result: GateResult):
@@ -286,14 +321,14 @@ def render_table(result: GateResult):
     for name in ("check", "value", "threshold", "verdict", "detail"):
         table.add_column(name, justify="right" if name in ("value", "threshold") else "left")
     for c in result.checks:
-        table.add_row(c.name, _f(c.value), f"{c.op} {c.threshold:g}",
-                      "pass" if c.passed else "FAIL", c.detail, style=None if c.passed else "red")
+        table.add_row(Text(terminal(c.name)), _f(c.value), f"{c.op} {c.threshold:g}",
+                      "pass" if c.passed else "FAIL", Text(terminal(c.detail)), style=None if c.passed else "red")
     failing = [c for c in result.cases if c.failure is not None]
-    lines = [f"skipped: {s}" for s in result.skipped]
+    lines = [f"skipped: {terminal(s)}" for s in result.skipped]
     if failing:
-        shown = ", ".join(str(c.id if c.id is not None else f"line {c.line}") for c in failing[:20])
+        shown = ", ".join(terminal(str(c.id if c.id is not None else f"line {c.line}")) for c in failing[:20])
         more = f" and {len(failing) - 20} more" if len(failing) > 20 else ""
         lines.append(f"failing records ({len(failing)}): {shown}{more}")
-    lines += [f"signature: {s}" for s in result.signatures]
-    lines += [f"baseline signature: {s}" for s in result.baseline_signatures]
+    lines += [f"signature: {terminal(s)}" for s in result.signatures]
+    lines += [f"baseline signature: {terminal(s)}" for s in result.baseline_signatures]
     return Group(table, *(Text(line, style="dim") for line in lines))

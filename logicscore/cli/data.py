@@ -12,7 +12,7 @@ from ..config import default
 from . import app, corpus_app
 from .common import (AltsOpt, ExtractorOpt, FuzzyOpt, ModelOpt, WorkersOpt, fail, make_auditor, reason, runner, say,
                      show)
-from .paths import check_input, check_output, make_folder
+from .paths import check_input, check_output, check_stdout, replacing
 
 
 @corpus_app.command("generate")
@@ -41,11 +41,8 @@ def corpus_generate(
     if str(output) == "-":
         fail("--output must be a file for corpus generate", 2)
     check_output(output, [])
-    make_folder(output)
-    try:
-        digest = write_corpus(output, seed=seed, n=n, hops=span, compared=compared)
-    except OSError as exc:
-        fail(f"cannot write {output}: {reason(exc)}", 1)
+    with replacing(output, "corpus") as temp:
+        digest = write_corpus(temp, seed=seed, n=n, hops=span, compared=compared)
     if not quiet:
         say(f"wrote {n + compared} cases to {output} (sha256 {digest})")
 
@@ -72,11 +69,12 @@ def bench(
         fail("give a corpus file (make one with `logicscore corpus generate -o FILE`)", 2)
     make = "; make one with `logicscore corpus generate -o FILE`"
     check_input(corpus, "corpus file", make)
+    check_stdout([("corpus file", corpus)])
     try:
         with corpus.open("rb") as fh:
             records, rejected = bench_mod.load(fh)
     except OSError as exc:
-        fail(f"cannot read corpus file {corpus}: {reason(exc)}", 1)
+        fail(f"cannot read corpus file {corpus}: {reason(exc)}", 2)
     if not records:
         why = f" ({rejected[0].error.message})" if rejected else ": it is empty"
         fail(f"{corpus} is not a gold-labelled corpus{why}{make}", 2)

@@ -11,6 +11,7 @@ import typer
 from ..errors import LogicscoreError
 from . import app
 from .common import fail, stderr
+from .paths import check_output, check_stdout, write_output
 
 PairsOpt = list[str]
 
@@ -29,7 +30,8 @@ def report(
                     "charts and every record, to filter, search and open (works offline).")] = None,
     by: Annotated[PairsOpt, typer.Option("--by", help="Also slice by this input meta field, dotted "
                   "for nesting, e.g. --by model or --by gold.perturbation (repeatable).")] = [],
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the bootstrap and the sample.")] = 0,
+    seed: Annotated[int, typer.Option("--seed", min=0, help="Seed of the bootstrap and the sample "
+                    "(0 or more).")] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as one JSON object on stdout.")] = False,
     failures: Annotated[Path | None, typer.Option("--failures", help="Write every failing record (errored "
                         "or incomplete chain) to this JSONL file, as the run has it ('-' for stdout).",
@@ -57,9 +59,16 @@ def report(
     if baseline and not html:
         fail("--baseline needs --html: the page is where the records that moved are listed; "
              "for the terminal use `logicscore diff OLD NEW`", 2)
+    inputs = [("results file", results)] + ([("baseline", baseline)] if baseline else [])
+    check_stdout(inputs)
+    for path in (p for p in (md, html, failures) if p is not None):
+        check_output(path, inputs, "report")
+    written = [str(p) for p in (md, html, failures) if p is not None and str(p) != "-"]
+    if len(set(written)) < len(written):
+        fail("--md, --html and --failures must name different files", 2)
     try:
         if failures:
-            _write_failures(read_run(results), failures)
+            _write_failures(read_run(results), failures, results)
         if html:
             from ..report.html import html_report
 
@@ -69,7 +78,7 @@ def report(
 
                 moved = d.diff(read_run(baseline), read_run(results)).baseline(baseline.name)
             rep, page = html_report(read_run(results), by=by, seed=seed, baseline=moved)
-            html.write_text(page, encoding="utf-8")
+            write_output(html, page, inputs, "report")
             stderr().print(f"wrote {html}", highlight=False)
         else:
             rep = build_report(read_run(results), by=by, seed=seed)
@@ -80,12 +89,9 @@ def report(
         if md:
             from ..report.render import render_markdown
 
-            text = render_markdown(rep)
-            typer.echo(text, nl=False) if str(md) == "-" else md.write_text(text, encoding="utf-8")
+            write_output(md, render_markdown(rep), inputs, "report")
     except LogicscoreError as exc:
         _input_error(exc)
-    except OSError as exc:
-        fail(f"cannot write {exc.filename}: {exc.strerror}", 1)
     if not (md or html or as_json or str(failures) == "-"):
         from rich.console import Console
 
@@ -94,7 +100,7 @@ def report(
         Console().print(render_terminal(rep))
 
 
-def _write_failures(results, target: Path) -> None:
+def _write_failures(results, target: Path, results_path: Path) -> None:
     """Every failing record of `results`, one JSON line each, to `target` ('-': stdout)."""
     from ..report.failing import is_failing
 
@@ -103,12 +109,9 @@ def _write_failures(results, target: Path) -> None:
         for line in lines:
             typer.echo(line, nl=False)
         return
-    count = 0
-    with target.open("w", encoding="utf-8") as fh:
-        for line in lines:
-            fh.write(line)
-            count += 1
-    stderr().print(f"wrote {count} failing records to {target}", highlight=False)
+    text = "".join(lines)
+    write_output(target, text, [("results file", results_path)], "--failures")
+    stderr().print(f"wrote {text.count(chr(10))} failing records to {target}", highlight=False)
 
 
 @app.command()
@@ -147,6 +150,10 @@ def gate(
     from ..report.aggregate import METRICS
     from ..report.source import read_run
 
+    inputs = [("results file", results), ("baseline", baseline), ("config file", config)]
+    check_stdout(inputs)
+    if junit is not None:
+        check_output(junit, inputs, "--junit")
     try:
         overrides = dict(min_completeness=min_completeness, min_conciseness=min_conciseness,
                          min_determinateness=min_determinateness, min_grounded=min_grounded,
@@ -163,9 +170,9 @@ def gate(
         verdict.cases = cases
     except LogicscoreError as exc:
         _input_error(exc)
+    if junit:  # before the table: a refused write is then the one line on stderr
+        write_output(junit, g.to_junit(verdict), inputs, "--junit")
     stderr().print(g.render_table(verdict), soft_wrap=True)
-    if junit:
-        junit.write_text(g.to_junit(verdict), encoding="utf-8")
     if as_json:
         typer.echo(json.dumps(verdict.to_json_dict(), indent=2, sort_keys=True))
     raise typer.Exit(verdict.exit_code)
@@ -184,6 +191,7 @@ def diff(
     from .. import diff as d
     from ..report.source import read_run
 
+    check_stdout([("old run", old), ("new run", new)])
     try:
         result = d.diff(read_run(old), read_run(new))
     except LogicscoreError as exc:

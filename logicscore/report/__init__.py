@@ -14,6 +14,7 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
+from ..inert import inert_copy, terminal
 from ..lexicon.questions import QUESTION_TYPES
 from ..models import AuditResult
 
@@ -91,7 +92,7 @@ def render_summary(summary: Summary) -> Table:
             n, complete = summary.types[qtype]
             table.add_row(f"{qtype} questions", f"{_pct(n, summary.scored)}, complete {complete / n:.3f}")
     for kind, count in sorted(summary.errors.items()):
-        table.add_row(f"error: {kind}", _pct(count, summary.total), style="red")
+        table.add_row(Text(f"error: {terminal(kind)}"), _pct(count, summary.total), style="red")
     return table
 
 
@@ -133,7 +134,11 @@ def _sentences(result: AuditResult) -> list[Text]:
 
 def render_explain(result: AuditResult) -> Group:
     """A person-readable account of one result: the question and answers, the long answer
-    sentence by sentence with its role, propositions, chain, gap, merges, signals."""
+    sentence by sentence with its role, propositions, chain, gap, merges, signals.
+
+    Every string of the record is shown inert (escape sequences, bidi overrides and line
+    breaks escaped): ids, names and messages come from the input."""
+    result = inert_copy(result, terminal)
     parts: list = []
     head = Text(f"record {result.id}", style="bold")
     if result.status == "error" and result.error:
