@@ -144,7 +144,8 @@ def run(records: Iterable[dict], auditor: Any, *, seed: int = 0,
             flip = copy.record is not None and (now is None or now != was)
             if flip:
                 flipped.append({"id": str(record.get("id", "")), "transform": copy.transform,
-                                "label": label, "before": was, "after": now})
+                                "label": label, "before": was, "after": now,
+                                "long_answer": copy.record.long_answer if copy.record else None})
             for transform in (ALL_TRANSFORMS, copy.transform):
                 for group in keys:
                     c = cell(transform, group, label)

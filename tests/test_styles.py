@@ -81,6 +81,13 @@ def test_bullets_and_numbered_one_sentence_per_item():
     ("Are Tarn Osk and Mira Belk both painters?", "yes",
      "Tarn Osk is a painter. Mira Belk is a painter too. So yes.",
      "**Tarn Osk** is a painter. **Mira Belk** is a painter too. So **yes**."),
+    # each side of "A and B" on its own; a name glued to a hyphen is left alone
+    ("Are both Dela Moss and Jean-Luc Tarn painters?", "Yes",
+     "Dela Moss is a painter. So both Dela Moss and Jean-Luc Tarn are painters, like the QF 6-pounder.",
+     "**Dela Moss** is a painter. So both **Dela Moss** and **Jean-Luc Tarn** are painters, like the QF 6-pounder."),
+    ("Which QF 6-pounder did Brask carry in the 20th century?", "Velk",
+     "The QF 6-pounder of Brask was the Velk (20th century).",
+     "The QF 6-pounder of **Brask** was the **Velk** (20th century)."),
     # a name inside a longer capitalised run is not bolded on its own
     ("Where was Osk born?", "Brel", "Tarn Osk was born in Brel. Osk left at ten.",
      "Tarn Osk was born in **Brel**. **Osk** left at ten."),

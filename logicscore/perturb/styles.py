@@ -185,14 +185,22 @@ def numbered(record: QARecord, rng: random.Random) -> str:
 
 
 def bold_names(record: QARecord, rng: random.Random) -> str:
-    """The question's names and the short answer in **bold** wherever written."""
+    """The question's names (each side of "A and B" on its own) and the short answer in
+    **bold** wherever written whole: set off by spaces, quotes, brackets or punctuation, never
+    glued to a hyphen or a figure ("QF 6-pounder" keeps its "QF 6"). A name with no capital
+    ("20th") is no name to bold."""
     text = record.long_answer
-    names = sorted({*asked_names(record.question), record.answer.strip()}, key=len, reverse=True)
+    asked = asked_names(record.question)
+    names = [n for n in asked if any(c.isupper() for c in n)
+             and not all(p in asked for p in _CONJOINED.split(n)[1:] or [n + " "])]
+    names = sorted({*names, record.answer.strip()}, key=len, reverse=True)
     spans: list[tuple[int, int]] = []
     for name in names:
         if len(norm(name)) < 2:
             continue
         for m in _mentions(text, name):
+            if not _set_off(text, m.start(), m.end()):
+                continue
             if not any(m.start() < e and s < m.end() for s, e in spans):
                 spans.append((m.start(), m.end()))
     if not spans:
@@ -200,6 +208,12 @@ def bold_names(record: QARecord, rng: random.Random) -> str:
     for start, end in sorted(spans, reverse=True):
         text = f"{text[:start]}**{text[start:end]}**{text[end:]}"
     return text
+
+
+def _set_off(text: str, start: int, end: int) -> bool:
+    before, after = text[start - 1:start], text[end:end + 1]
+    return (not before or before.isspace() or before in "\"“'‘([") and \
+        (not after or after.isspace() or after in "\"”'’)].,;:!?")
 
 
 _WORD_GAP = r"(?:(?!(?:" + "|".join(sorted(BINDING_STOPS)) + r")\b)[\w'-]+\s+){0,4}?"
