@@ -116,3 +116,26 @@ def test_cli_styles_same_seed_same_bytes(tmp_path):
     assert md.returncode == 0 and "| lead_in | all |" in md.stdout and "| bullets |" not in md.stdout
     bad = _cli("--styles", "--transform", "shout", str(path))
     assert bad.returncode == 2 and "unknown --transform shout" in bad.stderr
+
+
+def test_eval_script_measures_what_bench_measures(tmp_path):
+    """scripts/eval_llm_answers.py and `bench FILE` read, audit and leave out the same records."""
+    rows = [
+        _rec("fireact:a:1", long_answer="Selvarine is a 2004 film shot in Velmora. Corin Valdez directed Selvarine."),
+        _rec("fireact:a:2", label="incomplete", long_answer="Corin Valdez is a director."),
+        _rec("fireact:a:3", label="ambiguous", long_answer="Corin Valdez directed it."),
+        _rec("fireact:a:4", label="incomplete", long_answer="Selvarine was shot in Velmora by Corin Valdez."),
+    ]
+    for name in ("fireact_hotpotqa.jsonl", "probtree_2wiki_musique.jsonl"):
+        (tmp_path / name).write_text("".join(json.dumps(r) + "\n" for r in rows))
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    script = subprocess.run([sys.executable, str(ROOT / "scripts" / "eval_llm_answers.py"), "--json",
+                             "--data", str(tmp_path)], capture_output=True, text=True, env=env, timeout=600)
+    assert script.returncode == 0, script.stderr
+    ours = json.loads(script.stdout)["fireact"]["logicscore"]
+    cli = _cli("--json", str(tmp_path / "fireact_hotpotqa.jsonl"))
+    assert cli.returncode == 0, cli.stderr
+    theirs = json.loads(cli.stdout)["by_question_type"]["all"]
+    assert ours["n"] == 3 == theirs["n"]
+    for key in ("recall_hits", "specificity_hits", "balanced_accuracy"):
+        assert ours[key] == theirs[key], key
