@@ -72,6 +72,14 @@ def test_run_counts_flips_per_transform_group_and_label():
     md = invariance.render_markdown(report)
     assert "| bullets | all | 2 (0 skipped) | 100.0% (2/2) | 1 (0 skipped) | 100.0% (1/1) |" in md
     assert "| pronoun | 3 | no sentence opens with a name the sentence before writes alone |" in md
+    from io import StringIO
+
+    from rich.console import Console
+
+    buf = StringIO()
+    Console(file=buf, width=200).print(invariance.render(report))
+    table = buf.getvalue()
+    assert "100.0% (2/2)" in table and "a / m2" in table and "now 50.0%" in table
 
 
 def test_run_refuses_an_unknown_transform():
