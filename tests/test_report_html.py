@@ -3,10 +3,10 @@
 import io
 import itertools
 import re
-import shutil
 from pathlib import Path
 
 import pytest
+from conftest import chromium
 
 from logicscore.report.build import build_report
 from logicscore.report.html import render_html
@@ -14,14 +14,6 @@ from logicscore.report.html import render_html
 ROOT = Path(__file__).parents[1]
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                   "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-
-
-def _chromium() -> str:
-    path = shutil.which("chromium") or shutil.which("chromium-browser")
-    if path is None:
-        pytest.fail("Chromium is not installed: apt-get update && apt-get install -y chromium "
-                    "(.ci/run does this)")
-    return path
 
 
 @pytest.fixture(scope="session")
@@ -46,6 +38,7 @@ def _non_blank(png: bytes) -> float:
 
 
 @pytest.mark.slow
+@pytest.mark.browser  # skips, naming the install, without playwright or chromium (tests/conftest.py)
 def test_report_html_renders_offline_in_chromium(html_report, tmp_path):
     from playwright.sync_api import sync_playwright
 
@@ -53,7 +46,7 @@ def test_report_html_renders_offline_in_chromium(html_report, tmp_path):
     errors, requests = [], []
     with sync_playwright() as pw:
         browser = pw.chromium.launch_persistent_context(
-            str(tmp_path / "profile"), executable_path=_chromium(), args=CHROMIUM_FLAGS,
+            str(tmp_path / "profile"), executable_path=chromium(), args=CHROMIUM_FLAGS,
             headless=True, viewport={"width": 1200, "height": 900})
         page = browser.new_page()
         page.on("console", lambda m: m.type == "error" and errors.append(m.text))
