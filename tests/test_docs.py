@@ -133,9 +133,7 @@ def test_docs_relative_links_resolve(path):
             continue
         file, _, anchor = target.partition("#")
         dest = (path.parent / file).resolve() if file else path
-        if not dest.exists():
-            broken.append(target)
-        elif anchor and dest.suffix == ".md" and anchor not in _anchors(dest):
+        if not dest.exists() or (anchor and dest.suffix == ".md" and anchor not in _anchors(dest)):
             broken.append(target)
     assert not broken, f"{path.relative_to(ROOT)}: links that resolve to nothing: {broken}"
 
