@@ -11,13 +11,13 @@ import io
 import itertools
 import json
 import re
-import shutil
 import subprocess
 import sys
 from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from conftest import chromium as chromium_binary
 
 from logicscore.models import AuditResult
 from logicscore.report.browse import RecordIndex
@@ -31,10 +31,8 @@ CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic
 
 
 def _chromium() -> str:
-    path = shutil.which("chromium") or shutil.which("chromium-browser")
-    if path is None:
-        pytest.fail("Chromium is not installed: apt-get update && apt-get install -y chromium "
-                    "(.ci/run does this)")
+    path = chromium_binary()
+    assert path is not None, "the browser marker skips these tests without chromium (tests/conftest.py)"
     return path
 
 
@@ -131,6 +129,7 @@ def _non_blank(png: bytes) -> float:
 
 
 @pytest.mark.slow
+@pytest.mark.browser  # skips, naming the install, without playwright or chromium (tests/conftest.py)
 def test_report_html_browses_filters_and_opens_records(html_report_file, tmp_path):
     path = html_report_file
     with chromium(tmp_path) as (page, events):
@@ -199,6 +198,7 @@ def test_report_html_browses_filters_and_opens_records(html_report_file, tmp_pat
 
 
 @pytest.mark.slow
+@pytest.mark.browser  # skips, naming the install, without playwright or chromium (tests/conftest.py)
 def test_report_html_draws_only_the_rows_on_screen(tmp_path):
     run = tmp_path / "run.jsonl"
     run.write_text("".join(r.to_json() + "\n" for r in synthetic_run(5000, seed=3)), encoding="utf-8")
@@ -243,6 +243,7 @@ def _hostile_run(tmp_path) -> Path:
 
 
 @pytest.mark.slow
+@pytest.mark.browser  # skips, naming the install, without playwright or chromium (tests/conftest.py)
 def test_report_html_keeps_hostile_strings_inert(tmp_path):
     run = _hostile_run(tmp_path)
     path = _report(run, tmp_path / "hostile.html")

@@ -55,7 +55,7 @@ def single_threaded_blas() -> None:
     The parse multiplies small matrices: OpenBLAS's thread pool costs the entity recognizer
     a fifth of its time (its locking, not parallel work) and gives nothing back, and the
     cores are better spent by `--workers`. The variable must be set before the library
-    loads, which only the entry point can do; library users set it themselves (README).
+    loads, which only the entry point can do; library users set it themselves (docs/usage.md, Python API).
     """
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 

@@ -30,7 +30,7 @@ WorkersOpt = Annotated[int, typer.Option("--workers", "-w", min=1, help="Process
                        "once (the spaCy path), each loading the model once; output as with 1.")]
 EngineOpt = Annotated[str, typer.Option("--engine", help="Where records are audited: 'local' (this "
                       "machine, --workers processes) or 'ray' (a Ray cluster, --workers actors; "
-                      "RAY_ADDRESS picks the cluster; pip install 'logicscore[ray]').")]
+                      "RAY_ADDRESS picks the cluster; pip install 'logicscore\\[ray]').")]
 
 
 def llm_default(field: str) -> Any:

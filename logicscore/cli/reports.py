@@ -131,7 +131,7 @@ def gate(
                               "rise of a failure share (broken=0.05) against --baseline (repeatable).")] = [],
     allow_signature_change: Annotated[bool, typer.Option(
         help="Compare runs audited under different settings.")] = False,
-    config: Annotated[Path | None, typer.Option(help="pyproject.toml with [tool.logicscore.gate] "
+    config: Annotated[Path | None, typer.Option(help="pyproject.toml with \\[tool.logicscore.gate] "
                       "(default: the nearest one above the current folder).")] = None,
     junit: Annotated[Path | None, typer.Option(help="Write JUnit XML here: one testcase per check and one "
                      "per record (a failing record's category, gap and signals in its message).")] = None,
@@ -142,7 +142,7 @@ def gate(
     A run in which every record errored fails. --max-regression from the config is skipped
     (and said so) without --baseline.
 
-    Flags override [tool.logicscore.gate] in pyproject.toml. Example:
+    Flags override \\[tool.logicscore.gate] in pyproject.toml. Example:
 
         logicscore gate new.jsonl --min-completeness 0.8 --max-failure broken=0.1 --baseline main.jsonl --max-regression completeness=0.02 --junit gate.xml
     """  # noqa: E501 - the example command stays on one line to be copied

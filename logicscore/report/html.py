@@ -54,7 +54,8 @@ def render_html(report: Report, index: RecordIndex) -> str:
     try:
         import jinja2
     except ImportError:
-        raise ConfigError("the HTML report needs jinja2: pip install 'logicscore[report]'") from None
+        raise ConfigError("the HTML report needs jinja2 (a dependency of logicscore): "
+                          "pip install 'jinja2>=3.1,<4'") from None
     source = resources.files("logicscore.report").joinpath("templates/report.html.j2").read_text("utf-8")
     template = jinja2.Environment(autoescape=True, keep_trailing_newline=True).from_string(source)
     drawn = [("metrics", charts.metrics_chart(report)), ("failures", charts.failures_chart(report)),
