@@ -121,6 +121,7 @@ class References:
                     self.sent_of.get(top.i, -1)) is arg,
                 topic=self.topics.get(self.sent_of.get(top.i, -1)) is arg,
                 heads=heads, plural=arg.kind == "org" or self.doc[placed.root].tag_ in ("NNPS", "NNS"),
+                token=top.i,
             ))
         for res in coref.resolve(antecedents, refs):
             r = res.ref

@@ -152,8 +152,20 @@ def descriptors(root: Any, start: int, end: int, lemma: Any) -> tuple[str, ...]:
              and not start <= c.i < end]
     if root.dep_ in ("appos", "compound") and root.head.pos_ == "NOUN":
         nouns.append(root.head)
+    nouns.extend(_identified(root, lemma))
     words = {lemma(n).lower() for n in nouns}
     return tuple(sorted(w for w in words if w in DESCRIPTOR_NOUNS))
+
+
+def _identified(root: Any, lemma: Any) -> list[Any]:
+    """The noun a copula says the mention is, either way round: "the film … is Inception",
+    "that player was Kim Lee", "Inception is a 2010 film" (an identity statement, so a later
+    "the film" or "this player" points to the name)."""
+    verb = root.head
+    if root.dep_ not in ("attr", "nsubj") or verb.i == root.i or lemma(verb).lower() != "be":
+        return []
+    other = "nsubj" if root.dep_ == "attr" else "attr"
+    return [c for c in verb.children if c.dep_ == other and c.pos_ == "NOUN"]
 
 
 def top_token(doc: Any, root: Any, arg_at: dict[int, Arg]) -> Any:
