@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict
 from ..errors import ConfigError
 from ..lexicon.names import KIN
 from ..lexicon.numbers import in_words
+from ..lexicon.prose import RESTATEMENT
 from ..lexicon.pronouns import RELATIVE_PRONOUNS
 from ..models import LITERAL_KINDS, Pattern, Proposition, QARecord, Resolution
 from ..nlp import doc_text
@@ -130,13 +131,16 @@ class _Run(Paths, References):
         self.topics = self._topics()
         self._refine_kinds()
         self._resolve_references()
+        self.identified = self._identify_descriptions()
+        self.restating = {n for n, s in enumerate(self.sents) if RESTATEMENT.match(self._text(s))}
         self.which_named = self._which_names_noun()
         self.citations = self._citations(markers)
 
     def extract(self) -> Extraction:
         props: list[Draft] = []
         for n, sent in enumerate(self.sents):
-            props.extend(self._sentence(n, sent))
+            drafts = self._sentence(n, sent)
+            props.extend(self._restated(sent, drafts) if n in self.restating else drafts)
         seen: set[tuple] = set()
         out: list[Proposition] = []
         for p in sorted(props, key=lambda p: p.order):
