@@ -280,3 +280,24 @@ def test_coref_identity_statement_then_description(text, expected):
             if (r.text, r.to) not in got:
                 got.append((r.text, r.to))
     assert got == expected
+
+
+# "They" / "both of them" after a conjoined pair: each of the pair (invented text).
+PAIR_CASES = [
+    ("Ana Ruiz and Kim Lett are painters. They live in Dorrel.", ("Ana Ruiz", "Kim Lett"), "Dorrel"),
+    ("Tomas Ebb and Lina Sorel studied together. Both of them taught at Vask College.",
+     ("Tomas Ebb", "Lina Sorel"), "Vask College"),
+    ("Piet Arlo and Ada Morne wrote novels. They were both born in Hollin.",
+     ("Piet Arlo", "Ada Morne"), "Hollin"),
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("text", "pair", "place"), PAIR_CASES)
+def test_coref_plural_pronoun_to_conjoined_pair(text, pair, place):
+    from logicscore.extract.rules import RulesExtractor
+    from logicscore.models import QARecord
+
+    record = QARecord(id="c", question="q?", answer="a", long_answer=text)
+    props = RulesExtractor().extract(record, []).propositions
+    assert set(pair) <= {p.subject for p in props if p.object == place}

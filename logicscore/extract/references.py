@@ -38,6 +38,7 @@ class References:
     arg_at: dict[int, Arg]
     topics: dict[int, Arg]
     identified: dict[int, int]
+    groups: dict[int, list[Arg]]  # a plural pronoun's token → the pair it stands for
     # Per mention, in `mentions` order: its descriptor nouns, found once here for the kinds
     # and read again by the coreference.
     _heads: list[tuple[str, ...]]
@@ -112,6 +113,8 @@ class References:
         # one is read.
         last = max((r.start for r in refs), default=-1)
         antecedents = []
+        pairs: dict[str, list[Arg]] = {}
+        self.groups = {}
         for placed, heads in zip(self.mentions, self._heads):
             arg = placed.arg
             if arg.start > last:
@@ -119,18 +122,40 @@ class References:
             if is_generic(arg.text):
                 continue  # "its adaptation" never means "American" or "1993"
             top = self.doc[arg.top]
+            group = self._conjoined(top, arg)
+            if group:
+                pairs.setdefault(arg.text, group)
             antecedents.append(coref.Antecedent(
                 arg.text, arg.start, self.sent_of.get(top.i, 0), arg.kind,
                 subject=self._main_subject(top, arg) or self.topics.get(
                     self.sent_of.get(top.i, -1)) is arg,
                 topic=self.topics.get(self.sent_of.get(top.i, -1)) is arg,
-                heads=heads, plural=arg.kind == "org" or self.doc[placed.root].tag_ in ("NNPS", "NNS"),
+                heads=heads, plural=bool(group) or arg.kind == "org"
+                or self.doc[placed.root].tag_ in ("NNPS", "NNS"),
                 token=top.i,
             ))
         for res in coref.resolve(antecedents, refs):
             r = res.ref
             self.arg_at[r.token] = Arg(res.to.name, r.token, r.start, res.to.kind, res, r.end)
+            if r.kind == "plural" and res.to.name in pairs:
+                # "They", "both of them" after "A and B": each of the pair.
+                self.groups[r.token] = [
+                    replace(a, top=r.token, start=r.start, end=r.end,
+                            resolution=coref.Resolved(r, res.to, f"the pair {res.to.name}"))
+                    for a in pairs[res.to.name]]
         self._resolve_surnames()
+
+    def _conjoined(self, top: Any, arg: Arg) -> list[Arg]:
+        """The members of a conjoined pair a mention opens ("Ana Ruiz and Kim Lett" as two
+        mentions, or one mention written so), for a later "they" or "both of them"."""
+        if top.dep_ == "conj":
+            return []
+        members = [self.arg_at[c.i] for c in top.conjuncts if c.i in self.arg_at]
+        if members:
+            return [arg, *(m for m in members if m is not arg)]
+        if " and " in arg.text and arg.kind not in LITERAL_KINDS:
+            return [arg]
+        return []
 
     def _identify_descriptions(self) -> dict[int, int]:
         """A description named by a later identity statement stands for the name: "… the 2004

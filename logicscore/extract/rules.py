@@ -210,6 +210,8 @@ class _Run(Paths, References):
                 arg = self.arg_at.get(attr.i) if attr is not None else None
             if arg is None:
                 arg = self._noun_arg(subj)
+            if arg is None and self._pair(subj):
+                return self._pair(subj), subj, "relcl" if p.dep_ == "relcl" else None
             if arg is None:
                 return [], subj, None
             if arg.kind in LITERAL_KINDS or DATE.match(normalize(arg.text)):
@@ -219,7 +221,7 @@ class _Run(Paths, References):
                 if outer is not None:
                     return [outer], subj, None
             group = [arg] + [self.arg_at[c.i] for c in subj.conjuncts if c.i in self.arg_at]
-            return group, subj, "relcl" if p.dep_ == "relcl" else None
+            return self._pair(subj) or group, subj, "relcl" if p.dep_ == "relcl" else None
         if misparsed_verb(p):
             # "X, which was directed by Y, starred Z": the main clause's subject.
             root = p.sent.root
@@ -242,6 +244,18 @@ class _Run(Paths, References):
             args, _, _ = self._subjects(self.doc[self._clause_of(p.head.i)], depth + 1)
             return args, None, "conj" if p.dep_ == "conj" else None
         return [], None, None
+
+    def _pair(self, subj: Any) -> list[Arg]:
+        """The pair a plural subject stands for: "They", "Both of them", "Both"."""
+        if subj.i in self.groups:
+            return self.groups[subj.i]
+        if subj.lower_ in ("both", "all", "each"):
+            for c in subj.children:
+                if c.dep_ == "prep" and c.lower_ == "of":
+                    them = next((g for g in c.children if g.i in self.groups), None)
+                    if them is not None:
+                        return self.groups[them.i]
+        return []
 
     # ---- sentences
 
