@@ -24,7 +24,8 @@ from .mentions import Arg, find_mentions
 from .nested import nested
 from .paths import Paths
 from .references import References
-from .syntax import causal, cues, join_headings, lemma_by_token, misparsed_verb, parse_tree
+from .syntax import (causal, cues, join_headings, lemma_by_token, misparsed_verb,
+                     naming_as_copula, parse_tree)
 
 _SUBJ = ("nsubj", "nsubjpass")
 _GIVE_VERBS = frozenset({"earn", "win", "give", "award", "bring", "grant", "gain"})
@@ -110,6 +111,7 @@ class _Run(Paths, References):
     def __init__(self, doc: Any, hints: list[str], offsets: list[int], markers: list,
                  make_doc: Any, lemma: Any, answers: tuple[str, ...] = ()):
         self.doc = doc
+        naming_as_copula(doc, lemma)
         self.lemma = lemma_by_token(lemma)
         self.offsets = offsets
         self.text = doc_text(doc)

@@ -175,3 +175,21 @@ def top_token(doc: Any, root: Any, arg_at: dict[int, Arg]) -> Any:
             and not any(c.dep_ in ("prep", "relcl", "acl", "poss") for c in head.children)):
         return head
     return root
+
+
+_NAMING = frozenset({"name", "call", "title", "dub", "christen", "rename"})
+
+
+def naming_as_copula(doc: Any, lemma: Any) -> None:
+    """Read "X's mother was named Rona" as "X's mother was Rona": a passive naming verb with a
+    predicate name is an identity statement, as the copula is ("His son was called Dan Fry",
+    "The band was renamed Grey Orchard"). Rewrites the parse in place, before any rule reads it."""
+    for tok in doc:
+        if tok.pos_ != "VERB" or lemma(tok).lower() not in _NAMING:
+            continue
+        subj = next((c for c in tok.children if c.dep_ == "nsubjpass"), None)
+        name = next((c for c in tok.children if c.dep_ == "oprd"), None)
+        if subj is None or name is None or not any(c.dep_ == "auxpass" for c in tok.children):
+            continue
+        subj.dep_, name.dep_ = "nsubj", "attr"
+        tok.lemma_ = "be"
