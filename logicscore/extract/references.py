@@ -231,7 +231,7 @@ class References:
         if not named:
             return []
         inside = {i for t in named for i in range(self.doc[t].left_edge.i, self.doc[t].right_edge.i + 1)}
-        starts = {a.start for a in self._args_in(sent) if a.top in inside}
+        starts = {self.arg_at[i].start for i in inside if i in self.arg_at}
         return [d for d in drafts if d.order[1] in starts and d.order[2] in starts]
 
     def _which_names_noun(self) -> dict[int, int]:
