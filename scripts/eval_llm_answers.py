@@ -19,10 +19,13 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
-from logicscore import Auditor
+from logicscore import Auditor, bench
 from logicscore.labelled import BASELINES, LABEL, measure, strip_labels
 
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "llm-answers"
+_SHARED = Path("shared") / "data" / "llm-answers"
+# The checkout's parent holds shared/ (a worktree sits one folder deeper): the nearest one up.
+DATA = next((p / _SHARED for p in Path(__file__).resolve().parents if (p / _SHARED).is_dir()),
+            Path(__file__).resolve().parents[1].parent / _SHARED)
 SOURCES = {"fireact": "fireact_hotpotqa.jsonl", "probtree": "probtree_2wiki_musique.jsonl"}
 PREDICTORS = ("logicscore", *BASELINES)
 
@@ -40,13 +43,19 @@ def evaluate(data: Path) -> tuple[dict[str, dict[str, dict]], list[dict]]:
     pairs: dict[str, dict[str, list]] = defaultdict(lambda: defaultdict(list))
     wrong: list[dict] = []
     for source, name in SOURCES.items():
-        records = [json.loads(line) for line in (data / name).read_text(encoding="utf-8").splitlines()
-                   if line.strip()]
-        records = [r for r in records if r[LABEL] != "ambiguous"]
-        results = auditor.audit_many(strip_labels(r) for r in records)
+        # Read, audited and left out exactly as `logicscore bench FILE` does: the same decoding
+        # and rejections, every record audited, ambiguous ones left out of the figures only.
+        with (data / name).open("rb") as fh:
+            records, rejected = bench.load(fh)
+        if rejected:
+            raise SystemExit(f"{data / name}: {len(rejected)} lines are not labelled records; "
+                             f"first: {rejected[0].error.message}")
+        results = list(auditor.audit_many(strip_labels(r) for r in records))
         for record, result in zip(records, results):
+            if record[LABEL] == "ambiguous":
+                continue
             gold = record[LABEL] == "complete"
-            ours = None if result.scores is None else bool(result.scores.completeness)
+            ours = None if result.status != "ok" or result.scores is None else bool(result.scores.completeness)
             for key in _groups(source, record):
                 pairs[key]["logicscore"].append((gold, ours))
                 for base, fn in BASELINES.items():
