@@ -151,8 +151,13 @@ class _Run(Paths, References):
                 continue
             seen.add(key)
             out.append(p.build(f"P{len(out) + 1}"))
+        # A restating sentence's names are the question's own words, not the answer's: the
+        # question is matched to what the answer writes (only a description named later counts).
+        named = {i for t in self.identified
+                 for i in range(self.doc[t].left_edge.i, self.doc[t].right_edge.i + 1)}
         mentions = [Mention(m.arg.text, self._orig(m.arg.start), self._orig(m.arg.end - 1) + 1,
-                            m.arg.kind) for m in self.mentions]
+                            m.arg.kind) for m in self.mentions
+                    if self.sent_of.get(m.start) not in self.restating or m.root in named]
         return Extraction(out, mentions)
 
     def _citations(self, markers: list) -> dict[int, list[str]]:
