@@ -84,3 +84,24 @@ def test_restating_the_question_never_makes_a_chain(prefix, body, question):
     alone = auditor.audit(question, "Dorrel", body)
     prefixed = auditor.audit(question, "Dorrel", prefix + body)
     assert alone.scores.completeness == prefixed.scores.completeness == 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("prefix", "body", "question", "answer"), [
+    ("The question asks which city the club that Piet Arlo joined is based in. ",
+     "Piet Arlo joined Vask United. Vask United is based in Hollin.",
+     "Which city is the club that Piet Arlo joined based in?", "Hollin"),
+    ('I need to determine the answer to "Who directed the film in which Ana Ruiz played Kim?". ',
+     "Ana Ruiz played Kim in Red Lake. Red Lake was directed by Paul Moss.",
+     "Who directed the film in which Ana Ruiz played Kim?", "Paul Moss"),
+    ("To answer this, we need to determine where the author of Grey Orchard was born. ",
+     "Grey Orchard was written by Lina Sorel. Lina Sorel was born in Dorrel.",
+     "Where was the author of Grey Orchard born?", "Dorrel"),
+])
+def test_restating_the_question_keeps_a_complete_answer_complete(prefix, body, question, answer):
+    from logicscore import Auditor
+
+    auditor = Auditor(timing=False)
+    alone = auditor.audit(question, answer, body)
+    prefixed = auditor.audit(question, answer, prefix + body)
+    assert alone.scores.completeness == prefixed.scores.completeness == 1
