@@ -105,3 +105,17 @@ def test_restating_the_question_keeps_a_complete_answer_complete(prefix, body, q
     alone = auditor.audit(question, answer, body)
     prefixed = auditor.audit(question, answer, prefix + body)
     assert alone.scores.completeness == prefixed.scores.completeness == 1
+
+
+@pytest.mark.parametrize(("text", "kept"), [
+    ('The question asks the answer to "Where was Lina Sorel born?". Lina Sorel was born in Dorrel.',
+     "Lina Sorel was born in Dorrel."),
+    ("We need to find the club Piet Arlo joined. Piet Arlo joined Vask United.",
+     "Piet Arlo joined Vask United."),
+    ("Ana Ruiz played Kim. I need to determine who directed Red Lake. Paul Moss directed it.",
+     "Ana Ruiz played Kim. Paul Moss directed it."),
+])
+def test_question_names_are_read_without_restating_sentences(text, kept):
+    from logicscore.question.reader import unrestated
+
+    assert unrestated(text) == kept
