@@ -220,3 +220,84 @@ def test_coref_titled_sentence_limits(ref_, title_kind, expected):
     earlier = Antecedent("Lassie", 0, 0, "other", heads=("film", "city"))
     out = resolve([earlier, _titled(title_kind)], [ref_])
     assert [r.to.name for r in out] == ([expected] if expected else [])
+
+
+# The sieve's passes, by name, most precise first.
+def test_coref_passes_in_order():
+    from logicscore.normalize.coref import PASSES
+
+    assert [name for name, _ in PASSES] == ["title", "strict head", "relaxed head", "pronoun"]
+
+
+def test_coref_description_before_pronoun_across_text():
+    # A description after a pronoun is resolved in its own (earlier) pass, and the pronoun
+    # then sees it: both point to the film, not the person.
+    ants = [ent("Orla Venn", 0, 0, "person", subject=True),
+            ent("Marrow Bay", 25, 0, "work", heads=("film",))]
+    refs = [ref("The film", 50, 1, "thing", head="film"), ref("it", 80, 1, "thing", subject=False)]
+    got = resolve(ants, refs)
+    assert [(r.ref.text, r.to.name) for r in got] == [("The film", "Marrow Bay"), ("it", "Marrow Bay")]
+
+
+def test_coref_object_never_its_own_subject():
+    # "Tavi Orr performed in this film": the object is bound away from its verb's subject.
+    ants = [Antecedent("Glass Tide", 0, 0, "work"),
+            Antecedent("Tavi Orr", 30, 1, "work", subject=True, token=7)]
+    this_film = Reference("this film", 50, 59, 1, "thing", head="film", subject=False,
+                          bound=frozenset({7}))
+    assert [r.to.name for r in resolve(ants, [this_film])] == ["Glass Tide"]
+
+
+# Identity statements give a name its description's head noun, so a later description of
+# that kind points to it (three phrasings each; invented names).
+IDENTITY_CASES = [
+    ("The film starring Orla Venn is Marrow Bay. Tavi Orr wrote music for this film.",
+     [("this film", "Marrow Bay")]),
+    ("The movie in question was Glass Tide. The Pell Quartet performed in the movie.",
+     [("the movie", "Glass Tide")]),
+    ("Marrow Bay is a 2004 film by Orla Venn. The band Tarn Hollow recorded a song for the film.",
+     [("the film", "Marrow Bay")]),
+    ("The singer of the band was Kim Lett. Ada Morne toured with this singer in 1990.",
+     [("this singer", "Kim Lett")]),
+    ("The organization that Ada Morne led is the Northern Reed League. Piet Arlo later joined "
+     "this organization.", [("this organization", "Northern Reed League")]),
+    ("Piet Arlo is the novelist who wrote Glass Tide. Ada Morne reviewed the novelist's books.",
+     [("the novelist", "Piet Arlo")]),
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("text", "expected"), IDENTITY_CASES)
+def test_coref_identity_statement_then_description(text, expected):
+    from logicscore.extract.rules import RulesExtractor
+    from logicscore.models import QARecord
+
+    record = QARecord(id="c", question="q?", answer="a", long_answer=text)
+    props = RulesExtractor().extract(record, []).propositions
+    got = []
+    for p in props:
+        for r in p.resolutions:
+            if (r.text, r.to) not in got:
+                got.append((r.text, r.to))
+    assert got == expected
+
+
+# "They" / "both of them" after a conjoined pair: each of the pair (invented text).
+PAIR_CASES = [
+    ("Ana Ruiz and Kim Lett are painters. They live in Dorrel.", ("Ana Ruiz", "Kim Lett"), "Dorrel"),
+    ("Tomas Ebb and Lina Sorel studied together. Both of them taught at Vask College.",
+     ("Tomas Ebb", "Lina Sorel"), "Vask College"),
+    ("Piet Arlo and Ada Morne wrote novels. They were both born in Hollin.",
+     ("Piet Arlo", "Ada Morne"), "Hollin"),
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("text", "pair", "place"), PAIR_CASES)
+def test_coref_plural_pronoun_to_conjoined_pair(text, pair, place):
+    from logicscore.extract.rules import RulesExtractor
+    from logicscore.models import QARecord
+
+    record = QARecord(id="c", question="q?", answer="a", long_answer=text)
+    props = RulesExtractor().extract(record, []).propositions
+    assert set(pair) <= {p.subject for p in props if p.object == place}

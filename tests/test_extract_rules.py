@@ -428,3 +428,18 @@ def test_signature_names_the_components_a_parse_leaves_out(extractor):
     assert doc.has_annotation("DEP") and doc.has_annotation("POS") and doc.has_annotation("ENT_IOB")
     assert not any(t.lemma_ for t in doc)
     assert {"tok2vec", "tagger", "parser", "attribute_ruler", "ner"}.isdisjoint(off)
+
+
+# A passive naming verb with a predicate name is an identity statement (invented text).
+@pytest.mark.parametrize(("text", "triple"), [
+    ("Kelp Arno's mother was named Rona Vell.", ("Rona Vell", "mother of", "Kelp Arno")),
+    ("The wife of Tavi Orr was called Ana Ruiz.", ("Ana Ruiz", "wife of", "Tavi Orr")),
+    ("Dan Fry's eldest son was named Orrin Fry.", ("Orrin Fry", "son of", "Dan Fry")),
+])
+def test_naming_verb_reads_as_copula(text, triple):
+    from logicscore.extract.rules import RulesExtractor
+    from logicscore.models import QARecord
+
+    record = QARecord(id="n", question="q?", answer="a", long_answer=text)
+    props = RulesExtractor().extract(record, []).propositions
+    assert triple in {(p.subject, p.relation, p.object) for p in props}

@@ -7,10 +7,11 @@ from dataclasses import replace
 from typing import Any
 
 from ..lexicon.generic import is_generic
-from ..lexicon.kinds import PERSON_NOUNS
+from ..lexicon.kinds import DESCRIPTOR_NOUNS, PERSON_NOUNS
 from ..lexicon.names import ARTICLES
 from ..models import LITERAL_KINDS
 from ..normalize import coref
+from .draft import Draft
 from .mentions import Arg, Placed
 from .syntax import Tree, descriptors, member_role, top_token
 
@@ -19,6 +20,8 @@ _PERSON_VERBS = frozenset({
     "act", "portray", "narrate", "co-write", "screenwrite",
 })
 _SUBJ = ("nsubj", "nsubjpass")
+_DESCRIBING = frozenset({"the", "a", "an", "this", "that", "which", "what", "whose"})
+_POINTING = frozenset({"the", "this", "that"})
 
 
 class References:
@@ -34,6 +37,8 @@ class References:
     mentions: list[Placed]
     arg_at: dict[int, Arg]
     topics: dict[int, Arg]
+    identified: dict[int, int]
+    groups: dict[int, list[Arg]]  # a plural pronoun's token → the pair it stands for
     # Per mention, in `mentions` order: its descriptor nouns, found once here for the kinds
     # and read again by the coreference.
     _heads: list[tuple[str, ...]]
@@ -108,6 +113,8 @@ class References:
         # one is read.
         last = max((r.start for r in refs), default=-1)
         antecedents = []
+        pairs: dict[str, list[Arg]] = {}
+        self.groups = {}
         for placed, heads in zip(self.mentions, self._heads):
             arg = placed.arg
             if arg.start > last:
@@ -115,17 +122,117 @@ class References:
             if is_generic(arg.text):
                 continue  # "its adaptation" never means "American" or "1993"
             top = self.doc[arg.top]
+            group = self._conjoined(top, arg)
+            if group:
+                pairs.setdefault(arg.text, group)
             antecedents.append(coref.Antecedent(
                 arg.text, arg.start, self.sent_of.get(top.i, 0), arg.kind,
                 subject=self._main_subject(top, arg) or self.topics.get(
                     self.sent_of.get(top.i, -1)) is arg,
                 topic=self.topics.get(self.sent_of.get(top.i, -1)) is arg,
-                heads=heads, plural=arg.kind == "org" or self.doc[placed.root].tag_ in ("NNPS", "NNS"),
+                heads=heads, plural=bool(group) or arg.kind == "org"
+                or self.doc[placed.root].tag_ in ("NNPS", "NNS"),
+                token=top.i,
             ))
         for res in coref.resolve(antecedents, refs):
             r = res.ref
             self.arg_at[r.token] = Arg(res.to.name, r.token, r.start, res.to.kind, res, r.end)
+            if r.kind == "plural" and res.to.name in pairs:
+                # "They", "both of them" after "A and B": each of the pair.
+                self.groups[r.token] = [
+                    replace(a, top=r.token, start=r.start, end=r.end,
+                            resolution=coref.Resolved(r, res.to, f"the pair {res.to.name}"))
+                    for a in pairs[res.to.name]]
         self._resolve_surnames()
+
+    def _conjoined(self, top: Any, arg: Arg) -> list[Arg]:
+        """The members of a conjoined pair a mention opens ("Ana Ruiz and Kim Lett" as two
+        mentions, or one mention written so), for a later "they" or "both of them"."""
+        if top.dep_ == "conj":
+            return []
+        members = [self.arg_at[c.i] for c in top.conjuncts if c.i in self.arg_at]
+        if members:
+            return [arg, *(m for m in members if m is not arg)]
+        if " and " in arg.text and arg.kind not in LITERAL_KINDS:
+            return [arg]
+        return []
+
+    def _identify_descriptions(self) -> dict[int, int]:
+        """A description named by a later identity statement stands for the name: "… the 2004
+        film in which Ana Ruiz played Kim. The film is Red Lake." makes the first "film" Red
+        Lake, so Ana Ruiz played in Red Lake (the strict head match of docs/coreference.md,
+        across sentences). Returns each identified noun → the sentence naming it."""
+        out: dict[int, int] = {}
+        named_at: dict[int, Arg] = {}
+        for verb in self.doc:
+            if verb.pos_ not in ("AUX", "VERB") or self.lemma(verb) != "be":
+                continue
+            noun = next((c for c in verb.children if c.dep_ == "nsubj"), None)
+            name = next((c for c in verb.children if c.dep_ == "attr" and c.i in self.arg_at), None)
+            if noun is None or name is None:
+                # "Red Lake is the film": the same identity, the other way round.
+                noun = next((c for c in verb.children if c.dep_ == "attr"), None)
+                name = next((c for c in verb.children if c.dep_ == "nsubj" and c.i in self.arg_at), None)
+            if (noun is None or name is None or noun.i in self.arg_at or noun.pos_ != "NOUN"
+                    or not any(c.dep_ == "det" and c.lower_ in _POINTING for c in noun.children)
+                    or not self._bare(noun)):
+                continue
+            arg = self.arg_at[name.i]
+            if arg.kind in LITERAL_KINDS:
+                continue
+            named_at[noun.i] = arg
+        if not named_at:
+            return out
+        for i, arg in sorted(named_at.items()):
+            head = self.lemma(self.doc[i]).lower()
+            if head not in DESCRIPTOR_NOUNS:
+                continue
+            here = self.sent_of.get(i, -1)
+            earlier = next((t for t in range(i - 1, -1, -1)
+                            if self._description(t, head) and -1 < self.sent_of.get(t, -1) < here), None)
+            if earlier is None:
+                continue
+            tok = self.doc[earlier]
+            ref = coref.Reference(tok.text, tok.idx, tok.idx + len(tok), self.sent_of[earlier],
+                                  "thing", head=head, token=earlier)
+            ante = coref.Antecedent(arg.text, arg.start, here, arg.kind)
+            res = coref.Resolved(ref, ante, f"identity: the {head} is {arg.text}")
+            self.arg_at[earlier] = Arg(arg.text, earlier, tok.idx, arg.kind, res, tok.idx + len(tok))
+            out[earlier] = here
+        return out
+
+    def _description(self, t: int, head: str) -> bool:
+        """Token t is a description with head noun `head` that nothing names yet."""
+        tok = self.doc[t]
+        return (tok.pos_ == "NOUN" and t not in self.arg_at and self.lemma(tok).lower() == head
+                and any(c.dep_ in ("det", "poss") and c.lower_ in _DESCRIBING for c in tok.children)
+                and tok.dep_ not in ("attr", "appos", "compound")
+                and not any(c.dep_ == "appos" and c.i in self.arg_at for c in tok.children)
+                and not (tok.dep_ == "nsubj" and self.lemma(tok.head) == "be" and any(
+                    c.dep_ == "attr" and c.i in self.arg_at for c in tok.head.children)))
+
+    @staticmethod
+    def _bare(noun: Any) -> bool:
+        """A description that points back rather than describes anew: "the film", "this
+        organization", "the film in question", not "the actress who starred in X"."""
+        for c in noun.children:
+            if c.dep_ in ("relcl", "acl", "poss", "appos"):
+                return False
+            if c.dep_ == "prep" and not (c.lower_ == "in" and any(
+                    g.lower_ == "question" for g in c.children)):
+                return False
+        return True
+
+    def _restated(self, sent: Any, drafts: list[Draft]) -> list[Draft]:
+        """The claims a sentence restating the question keeps: none of its own, only those
+        inside a description a later sentence names ("the film in which Ana Ruiz played Kim"
+        … "the film is Red Lake": Ana Ruiz played in Red Lake, and Kim)."""
+        named = [t for t in self.identified if sent.start <= t < sent.end]
+        if not named:
+            return []
+        inside = {i for t in named for i in range(self.doc[t].left_edge.i, self.doc[t].right_edge.i + 1)}
+        starts = {self.arg_at[i].start for i in inside if i in self.arg_at}
+        return [d for d in drafts if d.order[1] in starts and d.order[2] in starts]
 
     def _which_names_noun(self) -> dict[int, int]:
         """"the series created by X, which is Y": "which" never stands for a person, nor for

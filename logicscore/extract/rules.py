@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict
 from ..errors import ConfigError
 from ..lexicon.names import KIN
 from ..lexicon.numbers import in_words
+from ..lexicon.prose import RESTATEMENT
 from ..lexicon.pronouns import RELATIVE_PRONOUNS
 from ..models import LITERAL_KINDS, Pattern, Proposition, QARecord, Resolution
 from ..nlp import doc_text
@@ -23,7 +24,8 @@ from .mentions import Arg, find_mentions
 from .nested import nested
 from .paths import Paths
 from .references import References
-from .syntax import causal, cues, join_headings, lemma_by_token, misparsed_verb, parse_tree
+from .syntax import (causal, cues, join_headings, lemma_by_token, misparsed_verb,
+                     naming_as_copula, parse_tree)
 
 _SUBJ = ("nsubj", "nsubjpass")
 _GIVE_VERBS = frozenset({"earn", "win", "give", "award", "bring", "grant", "gain"})
@@ -109,6 +111,7 @@ class _Run(Paths, References):
     def __init__(self, doc: Any, hints: list[str], offsets: list[int], markers: list,
                  make_doc: Any, lemma: Any, answers: tuple[str, ...] = ()):
         self.doc = doc
+        naming_as_copula(doc, lemma)
         self.lemma = lemma_by_token(lemma)
         self.offsets = offsets
         self.text = doc_text(doc)
@@ -130,13 +133,16 @@ class _Run(Paths, References):
         self.topics = self._topics()
         self._refine_kinds()
         self._resolve_references()
+        self.identified = self._identify_descriptions()
+        self.restating = {n for n, s in enumerate(self.sents) if RESTATEMENT.match(self._text(s))}
         self.which_named = self._which_names_noun()
         self.citations = self._citations(markers)
 
     def extract(self) -> Extraction:
         props: list[Draft] = []
         for n, sent in enumerate(self.sents):
-            props.extend(self._sentence(n, sent))
+            drafts = self._sentence(n, sent)
+            props.extend(self._restated(sent, drafts) if n in self.restating else drafts)
         seen: set[tuple] = set()
         out: list[Proposition] = []
         for p in sorted(props, key=lambda p: p.order):
@@ -145,8 +151,13 @@ class _Run(Paths, References):
                 continue
             seen.add(key)
             out.append(p.build(f"P{len(out) + 1}"))
+        # A restating sentence's names are the question's own words, not the answer's: the
+        # question is matched to what the answer writes (only a description named later counts).
+        named = {i for t in self.identified
+                 for i in range(self.doc[t].left_edge.i, self.doc[t].right_edge.i + 1)}
         mentions = [Mention(m.arg.text, self._orig(m.arg.start), self._orig(m.arg.end - 1) + 1,
-                            m.arg.kind) for m in self.mentions]
+                            m.arg.kind) for m in self.mentions
+                    if self.sent_of.get(m.start) not in self.restating or m.root in named]
         spans = [(self._orig(s.start_char), self._orig(s.end_char - 1) + 1) for s in self.sents]
         return Extraction(out, mentions, sentences=spans)
 
@@ -207,6 +218,8 @@ class _Run(Paths, References):
                 arg = self.arg_at.get(attr.i) if attr is not None else None
             if arg is None:
                 arg = self._noun_arg(subj)
+            if arg is None and self._pair(subj):
+                return self._pair(subj), subj, "relcl" if p.dep_ == "relcl" else None
             if arg is None:
                 return [], subj, None
             if arg.kind in LITERAL_KINDS or DATE.match(normalize(arg.text)):
@@ -216,7 +229,7 @@ class _Run(Paths, References):
                 if outer is not None:
                     return [outer], subj, None
             group = [arg] + [self.arg_at[c.i] for c in subj.conjuncts if c.i in self.arg_at]
-            return group, subj, "relcl" if p.dep_ == "relcl" else None
+            return self._pair(subj) or group, subj, "relcl" if p.dep_ == "relcl" else None
         if misparsed_verb(p):
             # "X, which was directed by Y, starred Z": the main clause's subject.
             root = p.sent.root
@@ -239,6 +252,18 @@ class _Run(Paths, References):
             args, _, _ = self._subjects(self.doc[self._clause_of(p.head.i)], depth + 1)
             return args, None, "conj" if p.dep_ == "conj" else None
         return [], None, None
+
+    def _pair(self, subj: Any) -> list[Arg]:
+        """The pair a plural subject stands for: "They", "Both of them", "Both"."""
+        if subj.i in self.groups:
+            return self.groups[subj.i]
+        if subj.lower_ in ("both", "all", "each"):
+            for c in subj.children:
+                if c.dep_ == "prep" and c.lower_ == "of":
+                    them = next((g for g in c.children if g.i in self.groups), None)
+                    if them is not None:
+                        return self.groups[them.i]
+        return []
 
     # ---- sentences
 

@@ -152,8 +152,20 @@ def descriptors(root: Any, start: int, end: int, lemma: Any) -> tuple[str, ...]:
              and not start <= c.i < end]
     if root.dep_ in ("appos", "compound") and root.head.pos_ == "NOUN":
         nouns.append(root.head)
+    nouns.extend(_identified(root, lemma))
     words = {lemma(n).lower() for n in nouns}
     return tuple(sorted(w for w in words if w in DESCRIPTOR_NOUNS))
+
+
+def _identified(root: Any, lemma: Any) -> list[Any]:
+    """The noun a copula says the mention is, either way round: "the film … is Inception",
+    "that player was Kim Lee", "Inception is a 2010 film" (an identity statement, so a later
+    "the film" or "this player" points to the name)."""
+    verb = root.head
+    if root.dep_ not in ("attr", "nsubj") or verb.i == root.i or lemma(verb).lower() != "be":
+        return []
+    other = "nsubj" if root.dep_ == "attr" else "attr"
+    return [c for c in verb.children if c.dep_ == other and c.pos_ == "NOUN"]
 
 
 def top_token(doc: Any, root: Any, arg_at: dict[int, Arg]) -> Any:
@@ -163,3 +175,21 @@ def top_token(doc: Any, root: Any, arg_at: dict[int, Arg]) -> Any:
             and not any(c.dep_ in ("prep", "relcl", "acl", "poss") for c in head.children)):
         return head
     return root
+
+
+_NAMING = frozenset({"name", "call", "title", "dub", "christen", "rename"})
+
+
+def naming_as_copula(doc: Any, lemma: Any) -> None:
+    """Read "X's mother was named Rona" as "X's mother was Rona": a passive naming verb with a
+    predicate name is an identity statement, as the copula is ("His son was called Dan Fry",
+    "The band was renamed Grey Orchard"). Rewrites the parse in place, before any rule reads it."""
+    for tok in doc:
+        if tok.pos_ != "VERB" or lemma(tok).lower() not in _NAMING:
+            continue
+        subj = next((c for c in tok.children if c.dep_ == "nsubjpass"), None)
+        name = next((c for c in tok.children if c.dep_ == "oprd"), None)
+        if subj is None or name is None or not any(c.dep_ == "auxpass" for c in tok.children):
+            continue
+        subj.dep_, name.dep_ = "nsubj", "attr"
+        tok.lemma_ = "be"

@@ -38,3 +38,21 @@ OTHER_LANGUAGES: dict[str, frozenset[str]] = {
     "pt": words("o os as e é foi um uma do da dos das em por com para que não no na"),
     "nl": words("de het een en is was van niet met op voor dat die zijn werd ook bij"),
 }
+
+# A sentence that restates the question instead of answering it: "The question asks for …",
+# "We need to find …", "To answer this, first …", "I need to determine …". Its own claims are
+# the question's, not the answer's; its descriptions may still be named later.
+RESTATEMENT = re.compile(
+    r"^\W*(?:(?:so|first|now|here|ok(?:ay)?|well|alright)\b,?\s+)?(?:"
+    r"(?:the|this) question (?:is |was )?(?:ask(?:s|ing|ed)?|want(?:s|ing)|request(?:s|ing)?"
+    r"|seek(?:s|ing)|inquir(?:es|ing)|concern(?:s|ing)|is about|is looking)"
+    r"|(?:the|this) question is(?: asking)?:?\s+(?:who|what|which|where|when|how|whether|why)"
+    r"|(?:we|i) (?:first |will |must |should )?(?:need|have|want|are asked|am asked|are trying|am trying)"
+    r" to (?:first )?(?:find|determine|identify|know|figure out|work out|establish|answer)"
+    r"|(?:we|i) (?:first )?(?:must|should|will|shall) (?:first )?(?:find|determine|identify|figure out|work out)"
+    r"|(?:in order )?to answer (?:this|the|that)(?: question)?"
+    r"|let(?:'s|’s| us) (?:first )?(?:find|determine|identify|figure out|work out|break)"
+    r"|(?:we|i) (?:are|am) (?:looking for|asked (?:for|about|to))"
+    r")\b",
+    re.I,
+)

@@ -6,7 +6,7 @@ in text order, so it can be tested without a model.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
@@ -44,6 +44,7 @@ class Antecedent:
     heads: tuple[str, ...] = ()
     plural: bool = False
     topic: bool = False  # the title of a "Title: body" sentence
+    token: int = -1  # its root token, for the references whose clause binds it
 
 
 @dataclass(frozen=True)
@@ -58,6 +59,9 @@ class Reference:
     head: str | None = None
     subject: bool = False
     token: int = -1
+    # Tokens of the mentions its own clause binds (its verb's subject, for an object): never
+    # its antecedent ("X performed in this film" does not make X the film).
+    bound: frozenset[int] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -81,49 +85,96 @@ def noun_class(head: str | None) -> str | None:
 
 
 def resolve(antecedents: Iterable[Antecedent], references: Iterable[Reference]) -> list[Resolved]:
-    """Resolve each reference to the most recent compatible antecedent, in text order.
+    """Resolve references by the sieve: each pass of `PASSES`, most precise first, over every
+    reference still open, in text order (docs/coreference.md).
 
-    A resolved reference becomes an antecedent itself, so "He … He …" chains hold.
+    A reference resolved by an earlier pass (or earlier in the same pass) is an antecedent
+    for every later reference, so "He … He …" chains hold and a pronoun sees the names its
+    descriptions were resolved to.
     """
-    # Antecedents sort before references at the same offset: a mention precedes its use.
-    events: list[tuple[int, int, Any]] = [(a.start, 0, a) for a in antecedents]
-    events += [(r.start, 1, r) for r in references]
-    events.sort(key=lambda e: (e[0], e[1]))
-    history: list[Antecedent] = []
+    ants = sorted(antecedents, key=lambda a: a.start)
+    refs = sorted(references, key=lambda r: r.start)
+    done: dict[int, Resolved] = {}
+    for _name, step in PASSES:
+        for k, ref in enumerate(refs):
+            if k in done:
+                continue
+            history = _history(ref, ants, refs, done)
+            found = step(ref, history, _subjects(history))
+            if found is not None:
+                done[k] = Resolved(ref, found[0], found[1])
+    return [done[k] for k in sorted(done)]
+
+
+def _history(ref: Reference, ants: Sequence[Antecedent], refs: Sequence[Reference],
+             done: Mapping[int, Resolved]) -> list[Antecedent]:
+    """What `ref` may point to, in text order: the mentions at or before it (a mention precedes
+    its use at one offset), and the references before it already resolved, each standing at
+    its own place with its antecedent's name and kind. A mention `ref`'s clause binds (its
+    subject, for an object reference) is left out: "X performed in this film" never means X."""
+    out = [a for a in ants if a.start <= ref.start]
+    for k, res in done.items():
+        r = refs[k]
+        if r.start < ref.start:
+            out.append(replace(res.to, start=r.start, sentence=r.sentence, subject=r.subject,
+                               token=r.token))
+    out.sort(key=lambda a: a.start)
+    return [a for a in out if a.token < 0 or a.token not in ref.bound]
+
+
+def _subjects(history: Sequence[Antecedent]) -> dict[int, Antecedent]:
     subjects: dict[int, Antecedent] = {}
-    out: list[Resolved] = []
-    for _, is_ref, item in events:
-        if not is_ref:
-            _remember(item, history, subjects)
-            continue
-        found = _resolve_one(item, history, subjects)
-        if found is None:
-            continue
-        target, reason = found
-        out.append(Resolved(item, target, reason))
-        _remember(
-            replace(target, start=item.start, sentence=item.sentence, subject=item.subject),
-            history, subjects,
-        )
-    return out
+    for a in history:
+        if a.subject and a.sentence not in subjects:
+            subjects[a.sentence] = a
+    return subjects
 
 
-def _remember(a: Antecedent, history: list[Antecedent], subjects: dict[int, Antecedent]) -> None:
-    history.append(a)
-    if a.subject and a.sentence not in subjects:
-        subjects[a.sentence] = a
-
-
-def _resolve_one(
-    ref: Reference, history: Sequence[Antecedent], subjects: dict[int, Antecedent],
-) -> tuple[Antecedent, str] | None:
+def _title(ref: Reference, history: Sequence[Antecedent],
+           subjects: dict[int, Antecedent]) -> tuple[Antecedent, str] | None:
+    """Pass 1: the body of a "Title: body" sentence is about its title."""
     topic = _topic_of(ref, subjects, history)
-    if topic is not None:
-        return topic, "the sentence's title"
+    return (topic, "the sentence's title") if topic is not None else None
+
+
+def _strict_head(ref: Reference, history: Sequence[Antecedent],
+                 subjects: dict[int, Antecedent]) -> tuple[Antecedent, str] | None:
+    """Pass 2: a description joins the nearest mention its head noun was said of ("the film"
+    after "the film Inception", "Inception, a 2010 film", "the film … is Inception")."""
     if ref.head:
         for a in reversed(history):
             if ref.head in a.heads:
                 return a, f"head noun '{ref.head}' seen with {a.name}"
+    return None
+
+
+def _relaxed_head(ref: Reference, history: Sequence[Antecedent],
+                  subjects: dict[int, Antecedent]) -> tuple[Antecedent, str] | None:
+    """Pass 3: a description joins the nearest mention of the kind its noun names."""
+    return _by_agreement(ref, history, subjects) if ref.head else None
+
+
+def _pronoun(ref: Reference, history: Sequence[Antecedent],
+             subjects: dict[int, Antecedent]) -> tuple[Antecedent, str] | None:
+    """Pass 4: a pronoun, by number, animacy and the salience of subjects."""
+    return None if ref.head else _by_agreement(ref, history, subjects)
+
+
+Pass = Callable[[Reference, Sequence[Antecedent], dict[int, Antecedent]],
+                tuple[Antecedent, str] | None]
+# The sieve, most precise first; exact, alias and identity links come before it, from the
+# linker's clustering and the extractor's copulas and appositions (docs/coreference.md).
+PASSES: tuple[tuple[str, Pass], ...] = (
+    ("title", _title),
+    ("strict head", _strict_head),
+    ("relaxed head", _relaxed_head),
+    ("pronoun", _pronoun),
+)
+
+
+def _by_agreement(
+    ref: Reference, history: Sequence[Antecedent], subjects: dict[int, Antecedent],
+) -> tuple[Antecedent, str] | None:
     # The current sentence's subject counts when it precedes the reference ("X …, and it …").
     prev = subjects.get(ref.sentence) or subjects.get(ref.sentence - 1)
     if ref.kind == "person":
@@ -232,7 +283,8 @@ def find_references(
             if kind is None or _pleonastic(tok):
                 continue
             refs.append(Reference(tok.text, tok.idx, tok.idx + len(tok), sentence_of[i], kind,
-                                  subject=tok.dep_ in ("nsubj", "nsubjpass"), token=tok.i))
+                                  subject=tok.dep_ in ("nsubj", "nsubjpass"), token=tok.i,
+                                  bound=_bound(tok)))
         # The article test first: a noun without one needs no lemma (the lemmatizer's
         # suffix rules are the costly part of this loop).
         elif ((det := _definite(tok)) is not None and lemma(tok).lower() in DESCRIPTOR_NOUNS
@@ -241,8 +293,28 @@ def find_references(
             kind = "person" if head in PERSON_NOUNS else "thing"
             refs.append(Reference(doc[det.i:tok.i + 1].text, det.idx, tok.idx + len(tok),
                                   sentence_of[i], kind, head=head,
-                                  subject=tok.dep_ in ("nsubj", "nsubjpass"), token=tok.i))
+                                  subject=tok.dep_ in ("nsubj", "nsubjpass"), token=tok.i,
+                                  bound=_bound(tok)))
     return refs
+
+
+def _bound(tok: Any) -> frozenset[int]:
+    """The subject of the verb whose object `tok` is, directly or through prepositions and the
+    nouns they hang from ("X performed a promo for this film"): a non-reflexive object never
+    points back to it. A possessive ("X won its title") or a subject binds nothing."""
+    if tok.dep_ not in ("dobj", "pobj", "dative"):
+        return frozenset()
+    verb = tok.head
+    for _ in range(6):
+        if verb.pos_ in ("VERB", "AUX") or verb.head.i == verb.i:
+            break
+        verb = verb.head
+    if verb.pos_ not in ("VERB", "AUX"):
+        return frozenset()
+    subj = next((c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+    if subj is None:
+        return frozenset()
+    return frozenset({subj.i, *(c.i for c in subj.conjuncts)})
 
 
 def _pleonastic(tok: Any) -> bool:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict
 
 from ..lexicon.generic import is_generic
+from ..lexicon.prose import RESTATEMENT
 from ..models import QARecord, QuestionEntity
 from ..stages import SpacyPipeline
 from .detect import detect_question_entities, known
@@ -42,7 +44,7 @@ class RulesQuestionReader:
             # before it keep a signature that names no spaCy model.
             return
         nlp = self.spacy.nlp
-        texts = [r.question for r in todo if not known(r.question, nlp, r.long_answer)]
+        texts = [r.question for r in todo if not known(r.question, nlp, unrestated(r.long_answer))]
         try:
             self._docs = parse_many(nlp, texts)
         except Exception:  # noqa: BLE001 - each record then parses alone and fails alone
@@ -53,9 +55,20 @@ class RulesQuestionReader:
         if record.question_entities:
             return [QuestionEntity(name=n, anchor=not is_generic(n)) for n in record.question_entities]
         return detect_question_entities(record.question, nlp=self.spacy.nlp,
-                                        context=record.long_answer,
+                                        context=unrestated(record.long_answer),
                                         doc=self._docs.get(record.question))
 
     def signature(self) -> list[tuple[str, object]]:
         spacy = self.spacy.model_id() if self.spacy.loaded else None
         return [("question", "rules"), ("spacy", spacy)]
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[.!?][\"”’)])\s+")
+
+
+def unrestated(long_answer: str) -> str:
+    """The long answer without its sentences that restate the question: the question's names
+    are read as the answer writes them, not from the answer's copy of the question."""
+    parts = _SENTENCE_END.split(long_answer)
+    kept = [s for s in parts if not RESTATEMENT.match(s)]
+    return long_answer if len(kept) == len(parts) else " ".join(kept)
