@@ -1,4 +1,4 @@
-"""Honest baselines the auditor is measured beside (SPEC §8): the majority label, "the answer
+"""Honest baselines the auditor is measured beside (docs/measurements.md): the majority label, "the answer
 is mentioned", and the reference implementation's greedy first-match search."""
 
 from __future__ import annotations

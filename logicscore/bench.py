@@ -1,4 +1,4 @@
-"""Measure the auditor against a gold corpus, beside honest baselines (SPEC §8).
+"""Measure the auditor against a gold corpus, beside honest baselines (docs/measurements.md).
 
     report = bench.run(records, Auditor(extractor="rules", timing=False))
     print(report.to_json_dict()["failure_macro_f1"])
@@ -56,7 +56,7 @@ _DESCRIPTOR = re.compile(r"^(the |a |an )?((film|novel|band|club|company|city|co
 
 
 def normalize(name: str) -> str:
-    """Compare entity names the way SPEC §4.2 does: the text key of the name without a
+    """Compare entity names the way docs/architecture.md does: the text key of the name without a
     possessive, a leading article or a descriptor."""
     return _DESCRIPTOR.sub("", text_key(re.sub(r"['’][sS]\b", "", name))).strip()
 

@@ -1,4 +1,4 @@
-"""Backward chaining and the failure taxonomy (SPEC §4.4–§4.5).
+"""Backward chaining and the failure taxonomy (docs/metrics.md).
 
 The graph is undirected: entities are nodes and every non-negated, non-conclusion
 proposition is an edge. Pmin is a shortest chain (one anchor: BFS) or a minimum Steiner
@@ -142,8 +142,8 @@ def bypassing(props: list[Proposition], answer: str | None, question: set[str],
     the body had already chained to a bridge of its own: "'Tarn Fair' is a parody of that
     song. So the other singer associated with 'Tarn Fair' is Ilo Vask" skips the hop the
     question asks about (who wrote the song) and states its result with the question's
-    description filled in. Such a claim bridges nothing, like the conclusion it is (SPEC
-    §4.5). A question entity the body never develops is the conclusion's own to reach: "The
+    description filled in. Such a claim bridges nothing, like the conclusion it is (docs/metrics.md).
+    A question entity the body never develops is the conclusion's own to reach: "The
     largest city in Brask County is Osk. So Route 9 ends in Osk." A conclusion that speaks of
     the bridge, by name or by its kind ("won the Velmar Prize … Therefore, the award that R
     received was first given in 1931"), goes through it and bridges as its claims say.
@@ -334,7 +334,7 @@ def _fill_incomplete(ctx: _Ctx, result: Chain, answer: str | None,
 
 
 def _circular(ctx: _Ctx, answer: str | None, comp: dict[str, int], question_text: str | None) -> bool:
-    """The answer's component loops back on itself (SPEC §4.5).
+    """The answer's component loops back on itself (docs/metrics.md).
 
     A cycle anywhere in the component (a triangle through the answer, a link restated as
     mutual support), an entity linked to itself, or a proposition restating the question

@@ -1,4 +1,4 @@
-"""Completeness by type: comparison and yes/no questions (SPEC §4.7).
+"""Completeness by type: comparison and yes/no questions (docs/metrics.md).
 
 A comparison or yes/no question is no chain from one question entity to the answer: it
 compares sides. Each side (a compared entity) must be tied to a value of the compared

@@ -40,7 +40,7 @@ class AuditorConfig(BaseModel):
         None, description="spaCy pipeline shared by the stages that parse text (default: "
                           "en_core_web_sm if installed, else the bundled re-upload)")
     timing: bool = Field(True, description="record meta.latency_ms")
-    # Bounds for huge or adversarial input (SPEC §7). Real long answers are a few thousand
+    # Bounds for huge or adversarial input (docs/reliability.md). Real long answers are a few thousand
     # characters; a 1,000,000-character one peaks near 2.5 GB and minutes of work, so the
     # default stops at 200,000 and a user who needs more raises it knowingly.
     max_chars: int = Field(

@@ -1,4 +1,4 @@
-"""Determinateness, rules path (SPEC §4.6): does LA alone, closed-world, yield SA?"""
+"""Determinateness, rules path (docs/metrics.md): does LA alone, closed-world, yield SA?"""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Graph search for chaining (SPEC §4.4): BFS, all shortest paths with a cap, Steiner trees.
+"""Graph search for chaining (docs/metrics.md): BFS, all shortest paths with a cap, Steiner trees.
 
 Nodes are entity ids; edges are proposition indices, so parallel propositions stay distinct.
 A node is *passable* when a path may go through it; literals (dates, numbers) are made

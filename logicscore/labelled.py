@@ -1,4 +1,4 @@
-"""Measure the auditor on labelled real answers, the second kind of gold `bench` reads (SPEC §8).
+"""Measure the auditor on labelled real answers, the second kind of gold `bench` reads (docs/measurements.md).
 
     records, _ = bench.load(open("answers.jsonl", "rb"))   # records carry label_completeness
     report = labelled.run(records, Auditor(extractor="rules", timing=False))

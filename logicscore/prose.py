@@ -1,4 +1,4 @@
-"""What a model's answer says about itself (SPEC §4.8): a refusal to answer, and a long
+"""What a model's answer says about itself (docs/metrics.md): a refusal to answer, and a long
 answer in a language the rules path does not read. Pure functions over the record's text."""
 
 from __future__ import annotations

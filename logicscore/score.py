@@ -1,4 +1,4 @@
-"""The three scores plus the partial ones (SPEC §1), from the chain analysis and the verdict."""
+"""The three scores plus the partial ones (docs/metrics.md), from the chain analysis and the verdict."""
 
 from __future__ import annotations
 

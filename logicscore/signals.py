@@ -1,4 +1,4 @@
-"""Signals from the reasoning-trace verification literature (SPEC §5), in a fixed order."""
+"""Signals from the reasoning-trace verification literature (docs/metrics.md), in a fixed order."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Measure the rules path on real multi-hop QA dev data (SPEC §8, issue 4).
+"""Measure the rules path on real multi-hop QA dev data (docs/measurements.md).
 
 Builds long answers from gold supporting sentences (and labelled perturbations of them),
 audits them, and reports completeness recall, incompleteness detection, precision,

@@ -1,4 +1,4 @@
-"""Determinateness verdicts, rules path (SPEC §4.6)."""
+"""Determinateness verdicts, rules path (docs/metrics.md)."""
 
 from __future__ import annotations
 
@@ -75,7 +75,7 @@ QL = "Where is the band that Kim Lee joined based?"
 
 @pytest.mark.parametrize("extra, verdict", [
     ([], "entailed"),
-    # A second value for the final relation, in other words: contradicted (SPEC §4.6).
+    # A second value for the final relation, in other words: contradicted (docs/metrics.md).
     ([("The Quartet", "is headquartered in", "Kasheim")], "contradicted"),
     ([("Kasheim", "is the home of", "The Quartet")], "contradicted"),
     # Tarova's being home to another band competes with nothing.

@@ -1,5 +1,5 @@
 """corpora/prose-holdout-v1.jsonl: invented answers in the styles models write, labelled by
-SPEC §4.3 / §4.7. These tests keep the file readable by bench and its labels well-formed; they
+docs/metrics.md. These tests keep the file readable by bench and its labels well-formed; they
 do not look at scores (the file is a measure, not a target)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Model prose on the rules path (SPEC §4.8): the shapes models write, in invented text.
+"""Model prose on the rules path (docs/metrics.md): the shapes models write, in invented text.
 
 Each row is one mechanism: (question, short answer, long answer, propositions that must be
 read, whether the answer is complete).

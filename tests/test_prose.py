@@ -1,4 +1,4 @@
-"""prose: refusals and unread languages, from the record's text alone (SPEC §4.8)."""
+"""prose: refusals and unread languages, from the record's text alone (docs/metrics.md)."""
 
 from __future__ import annotations
 

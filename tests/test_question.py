@@ -1,4 +1,4 @@
-"""Question entities (SPEC §4.3): detection, and which are anchors."""
+"""Question entities (docs/metrics.md): detection, and which are anchors."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Reliability (SPEC §7): one record per input line whatever the line holds, typed errors,
+"""Reliability (docs/reliability.md): one record per input line whatever the line holds, typed errors,
 nothing lost when a run is killed, bounded time and memory on huge input."""
 
 from __future__ import annotations

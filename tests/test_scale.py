@@ -1,4 +1,4 @@
-"""Shortcuts taken for long answers give what the plain search gives (SPEC §4.4)."""
+"""Shortcuts taken for long answers give what the plain search gives (docs/metrics.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Scores from a chain result and a verdict (SPEC §1)."""
+"""Scores from a chain result and a verdict (docs/metrics.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Signals (SPEC §5): kinds, severities, deterministic order."""
+"""Signals (docs/metrics.md): kinds, severities, deterministic order."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Measuring the auditor on real multi-hop QA data (SPEC §8; run by `scripts/eval_real.py`,
+"""Measuring the auditor on real multi-hop QA data (docs/measurements.md; run by `scripts/eval_real.py`,
 cases written for `logicscore bench` by `scripts/real_cases.py`).
 
     from benchmarks.realdata import evaluate, locate_data

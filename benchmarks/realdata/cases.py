@@ -1,4 +1,4 @@
-"""Audit cases with known labels, built from public multi-hop QA records (SPEC §8).
+"""Audit cases with known labels, built from public multi-hop QA records (docs/measurements.md).
 
 Each record becomes an `Item`: its gold hops in question → answer order, each hop the
 supporting sentences written as an answer would read them ("Title: " prefixed where a
@@ -145,7 +145,7 @@ def gap_removal(item: Item) -> Removal:
     """What a hop-removed case takes out: the question-side hop, unless that leaves an
     unsound "incomplete" label (`_noise`); then the same hop with its restatements, then a
     later hop (alone, then with restatements) whose removal is sound with the answer still
-    written (SPEC §8: build perturbations whose label holds). When none is, the
+    written (docs/measurements.md: build perturbations whose label holds). When none is, the
     question-side hop, flagged with its noise."""
     first = None
     for hop in range(len(item.hops)):

@@ -1,4 +1,4 @@
-"""Comparison and yes/no questions measured by type (SPEC §4.7).
+"""Comparison and yes/no questions measured by type (docs/metrics.md).
 
 The comparison family (2Wiki `comparison` and `bridge_comparison`, HotpotQA `comparison`
 and its yes/no answers) gets two kinds of case from the gold sentences: the gold answer

@@ -1,4 +1,4 @@
-"""The real-data cases as a gold-labelled corpus that `logicscore bench` scores (SPEC §8).
+"""The real-data cases as a gold-labelled corpus that `logicscore bench` scores (docs/measurements.md).
 
 A case's gold is what its construction knows: the label (a gold or padded answer is
 complete; a hop removed or replaced breaks it), the short answer, and the name the gold

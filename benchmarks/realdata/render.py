@@ -100,7 +100,7 @@ def markdown(report: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-# (key, label, target): the comparison family measured by type (SPEC §4.7).
+# (key, label, target): the comparison family measured by type (docs/metrics.md).
 BY_TYPE_ROWS = (
     ("type_match", "question type read as comparison/yes-no", 0.95),
     ("gold_complete", "gold answer complete", 0.85),

@@ -1,4 +1,4 @@
-"""`report`, `gate` and `diff` (SPEC §6): they read output records only, so they work on any run."""
+"""`report`, `gate` and `diff` (docs/usage.md): they read output records only, so they work on any run."""
 
 from __future__ import annotations
 

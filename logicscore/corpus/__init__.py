@@ -1,4 +1,4 @@
-"""Seeded generator of fictional multi-hop QA with gold labels (SPEC §8).
+"""Seeded generator of fictional multi-hop QA with gold labels (docs/measurements.md).
 
     from logicscore.corpus import generate, write_corpus
     records = list(generate(seed=1, n=600))

@@ -1,4 +1,4 @@
-"""Seeded comparison and yes/no cases with gold labels (SPEC §4.7, §8).
+"""Seeded comparison and yes/no cases with gold labels (docs/metrics.md, docs/measurements.md).
 
 Each case compares two invented entities by one attribute (a year, a country). Its kind
 says what the long answer does: states both sides (`both_sides`), drops one side

@@ -1,4 +1,4 @@
-"""Gold labels computed from the generated links with SPEC §4.4–4.5 applied literally.
+"""Gold labels computed from the generated links with docs/metrics.md applied literally.
 
 The generator knows which entity each mention denotes, so it can run the method on the true
 graph: this is the reference an auditor's labels are compared with. Every label is derived

@@ -271,7 +271,7 @@ class Paths:
         return out
 
     def _conclusion(self, sent: Any, args: list[Arg], base: SentenceBase) -> list[Draft]:
-        """One proposition stating the result; it never bridges (SPEC §4.5)."""
+        """One proposition stating the result; it never bridges (docs/metrics.md)."""
         m = ANSWER_IS.search(base.text)
         x = m.group("x").strip().strip(".\"'“”").strip() if m else ""
         subject = "answer"

@@ -1,4 +1,4 @@
-"""The offline `rules` extractor: spaCy dependency patterns into propositions (SPEC §3)."""
+"""The offline `rules` extractor: spaCy dependency patterns into propositions (docs/architecture.md)."""
 
 from __future__ import annotations
 

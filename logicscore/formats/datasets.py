@@ -1,6 +1,6 @@
 """Public multi-hop QA records (2WikiMultihopQA, HotpotQA, MuSiQue) parsed
 into `Item`s: the gold hops in question → answer order, each hop its supporting sentences
-as an answer would write them (SPEC §8). One parser per dataset; each reads the record's
+as an answer would write them (docs/measurements.md). One parser per dataset; each reads the record's
 own fields only and raises KeyError/TypeError/IndexError on a record of another shape.
 """
 

@@ -1,7 +1,7 @@
 """A public multi-hop QA record, parsed: its gold hops in question → answer order.
 
 Each hop holds the supporting sentences written as an answer would read them ("Title: "
-prefixed where a sentence does not name its paragraph's subject, SPEC §8). The dataset
+prefixed where a sentence does not name its paragraph's subject, docs/measurements.md). The dataset
 adapter joins them into a long answer; the real-data harness builds labelled cases from them.
 """
 

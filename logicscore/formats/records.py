@@ -2,7 +2,7 @@
 
 The long answer is the record's gold chain written out: its supporting sentences in
 question → answer order, "Title: " prefixed where a sentence does not name its paragraph's
-subject (SPEC §8, the same parsers the real-data figures are built with). The short and gold
+subject (docs/measurements.md, the same parsers the real-data figures are built with). The short and gold
 answers are the dataset's answer. Every paragraph of the record becomes a document, numbered
 "1", "2", … in the record's order, its text prefixed by its title ("Title: sentences"),
 the titles also in `meta.titles`.

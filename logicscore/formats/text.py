@@ -1,5 +1,5 @@
 """Fixed text helpers for reading dataset records: the adapters' gold long answers and the
-real-data cases (SPEC §8).
+real-data cases (docs/measurements.md).
 
 These are deliberately independent of `logicscore.normalize`: the answers a benchmark
 measures must not change when the pipeline under test changes. They read only the

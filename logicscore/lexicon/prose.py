@@ -1,5 +1,5 @@
 """Words of a model's answer about itself: refusals, and the function words that tell which
-language a long answer is written in (SPEC §4.8)."""
+language a long answer is written in (docs/metrics.md)."""
 
 from __future__ import annotations
 

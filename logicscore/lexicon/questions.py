@@ -1,4 +1,4 @@
-"""Words that tell a question's type (SPEC §4.7) and which way a comparison points."""
+"""Words that tell a question's type (docs/metrics.md) and which way a comparison points."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Relation families (SPEC §4.6, §5): the phrases of each, which of its arguments take one
+"""Relation families (docs/metrics.md): the phrases of each, which of its arguments take one
 value, and the slots only a person fills."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The LLM path's plumbing, shared by the `llm` extractor and the `llm` judge (SPEC §3, §4.6).
+"""The LLM path's plumbing, shared by the `llm` extractor and the `llm` judge (docs/architecture.md, docs/metrics.md).
 
     prompts.py   versioned prompt files, read from the wheel or the checkout, and their hash
     cache.py     the on-disk answer cache keyed by (model, prompt hash, input)

@@ -1,4 +1,4 @@
-"""The `llm` judge (SPEC §4.6): one call with only Q and LA, "answer from this passage alone".
+"""The `llm` judge (docs/metrics.md): one call with only Q and LA, "answer from this passage alone".
 
 The model's answer is compared with the short answer after normalization and fuzzy match
 (the linker's answer equality): the same answer is `entailed`, UNKNOWN `underdetermined`,

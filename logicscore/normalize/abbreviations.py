@@ -1,4 +1,4 @@
-"""Abbreviations and the names they shorten (SPEC §4.2): "US" and "U.S." are "United States",
+"""Abbreviations and the names they shorten (docs/architecture.md): "US" and "U.S." are "United States",
 "MLB MVP" is "Major League Baseball Most Valuable Player Award", "BAe" is "British Aerospace".
 
 Only written abbreviations count: two to five capitals, dotted or not, the last capital

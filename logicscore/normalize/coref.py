@@ -1,4 +1,4 @@
-"""Rule-based coreference for the rules path (SPEC §4.1): pronouns and definite descriptions.
+"""Rule-based coreference for the rules path (docs/coreference.md): pronouns and definite descriptions.
 
 `find_references` reads a parsed Doc; `resolve` is pure and walks antecedents and references
 in text order, so it can be tested without a model.

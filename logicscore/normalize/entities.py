@@ -1,4 +1,4 @@
-"""Entity linking (SPEC §4.2): one entity node per real-world thing.
+"""Entity linking (docs/architecture.md): one entity node per real-world thing.
 
 Mentions are clustered in text order. A mention joins a cluster on an equal normalized key,
 on containment whose extra words are lowercase descriptors, on a person's name inside the

@@ -1,5 +1,5 @@
 """Matching a question entity or the short answer to the clusters of the long answer
-(SPEC §4.2): the mention rules first, then the looser ways questions write names."""
+(docs/architecture.md): the mention rules first, then the looser ways questions write names."""
 
 from __future__ import annotations
 

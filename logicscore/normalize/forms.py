@@ -1,4 +1,4 @@
-"""A mention's comparable form (SPEC §4.2), read by ordered, named rules.
+"""A mention's comparable form (docs/architecture.md), read by ordered, named rules.
 
 A mention is split into words, masked (parentheticals, possessive 's), then read in three
 passes, each a tuple of small rules applied in order by a short driver:

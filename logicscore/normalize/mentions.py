@@ -1,4 +1,4 @@
-"""Mention matching (SPEC §4.2): how two forms of `forms.analyze` compare."""
+"""Mention matching (docs/architecture.md): how two forms of `forms.analyze` compare."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Relation phrases → relation families with argument roles (SPEC §4.6, §5).
+"""Relation phrases → relation families with argument roles (docs/metrics.md).
 
 Contradiction and determinateness need to know that "X was directed by A", "A directed X",
 "A is the director of X" and "X's director is A" are one claim, and that "born in A" and

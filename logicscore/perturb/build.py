@@ -7,7 +7,7 @@ Every builder reads the long answer as fixed text (`perturb.text`), never throug
 stages under test: a copy's claimed label must not move when the rules do. A copy whose
 claim is not sure to hold is kept with `discard` naming why, so it is counted, not used:
 the dropped fact is restated elsewhere, every question name is still written beside the
-answer, a donor sentence names something this answer names, and so on (SPEC §8).
+answer, a donor sentence names something this answer names, and so on (docs/measurements.md).
 """
 
 from __future__ import annotations
@@ -125,7 +125,7 @@ def _failure_left(answer: Answer, remaining: Sequence[str]) -> str | None:
     """broken while a question name is still written (an anchor without its hop); deviated
     when none is and the rest still states two links (two sentences that are no conclusion,
     naming two things beside the answer), so the answer's side goes two propositions deep
-    elsewhere (SPEC §4.5). Otherwise None: incomplete for sure, but whether the rest goes
+    elsewhere (docs/metrics.md). Otherwise None: incomplete for sure, but whether the rest goes
     two propositions deep is not something fixed text can tell, so no failure type is claimed."""
     text = " ".join(remaining)
     if any(contains(text, n) for n in answer.asked):
@@ -303,7 +303,7 @@ def perturb(answer: Answer, result: AuditResult | None, donors: Sequence[Answer]
     why = "a comparison or yes/no question: a compared side is dropped instead"
     builders: dict[str, Callable[[], Perturbation]] = {
         "body_dropped": lambda: drop_body(answer),
-        # Loops and swapped answer sides are failures of a chain to one answer (SPEC §4.5).
+        # Loops and swapped answer sides are failures of a chain to one answer (docs/metrics.md).
         "cycle": lambda: (_unbuilt(answer, "cycle", why, failure="circular") if compared
                           else add_cycle(answer)),
         "answer_swapped": lambda: (_unbuilt(answer, "answer_swapped", why) if compared

@@ -1,4 +1,4 @@
-"""Fixed text helpers for perturbations with known labels (SPEC §8).
+"""Fixed text helpers for perturbations with known labels (docs/measurements.md).
 
 These are deliberately independent of `logicscore.normalize`: the labels a perturbation
 claims must not change when the pipeline under test changes. They read only the lexicon's

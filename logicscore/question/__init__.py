@@ -1,4 +1,4 @@
-"""Question reading (SPEC §4.3), in layers; each imports only those above it in this list:
+"""Question reading (docs/metrics.md), in layers; each imports only those above it in this list:
 
 - `forms`: written forms of a name in a parsed text (proper-noun runs, roles, overlaps);
   other stages may use these too.

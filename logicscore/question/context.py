@@ -1,4 +1,4 @@
-"""Question candidates read against the long answer (SPEC §4.3): a title the answer writes
+"""Question candidates read against the long answer (docs/metrics.md): a title the answer writes
 out in full beats the pieces the question's capitalisation suggests. What the answer never
 names is left as the question has it: an anchor the answer lacks must stay an anchor."""
 

@@ -1,4 +1,4 @@
-"""Question entities (SPEC §4.3): the rules run over the question, and over the long answer
+"""Question entities (docs/metrics.md): the rules run over the question, and over the long answer
 when known; what the question names, and which of those are anchors."""
 
 from __future__ import annotations

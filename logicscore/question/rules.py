@@ -1,4 +1,4 @@
-"""The rules that read a question on its own (SPEC §4.3), as ordered, named tables.
+"""The rules that read a question on its own (docs/metrics.md), as ordered, named tables.
 
 A question's candidates come from `SOURCES`, in order; each goes through `STEPS`, in order
 (a step may move a candidate's ends or drop it); `KEPT_SOURCES` name whole things that win

@@ -1,4 +1,4 @@
-"""The question's type (SPEC §4.7), by named rules over its words, tried in order, and
+"""The question's type (docs/metrics.md), by named rules over its words, tried in order, and
 the sides a comparison or yes/no question names.
 
 A rule answers with a type or passes. The first that answers wins; a question no rule

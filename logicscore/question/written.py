@@ -1,4 +1,4 @@
-"""The long answer as a lookup of written names (SPEC §4.3): a name is found the way the
+"""The long answer as a lookup of written names (docs/metrics.md): a name is found the way the
 answer writes it, whatever the question's case and punctuation ("avengers age of ultron" is
 "Avengers: Age of Ultron")."""
 

@@ -36,7 +36,7 @@ class Summary:
     # Exact running sums: the mean `statistics.mean` gives, in memory that does not grow
     # with the run (a float is a binary fraction, so the sum stays small).
     sums: dict[str, Fraction] = field(default_factory=lambda: {m: Fraction(0) for m in METRICS})
-    # question type → [records scored, complete ones] (SPEC §4.7)
+    # question type → [records scored, complete ones] (docs/metrics.md)
     types: dict[str, list[int]] = field(default_factory=dict)
 
     def add(self, result: AuditResult) -> None:

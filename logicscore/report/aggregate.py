@@ -1,7 +1,7 @@
 """Streaming accumulators over output records: counts, running moments, a seeded reservoir.
 
 Everything here is O(1) memory in the number of records, so `report`, `gate` and `diff` read
-a run of any size in one pass. Only the `AuditResult` contract (SPEC §2) is read.
+a run of any size in one pass. Only the `AuditResult` contract (docs/records.md) is read.
 """
 
 from __future__ import annotations
