@@ -12,8 +12,8 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from . import __version__, stages
-from . import ground, prose
-from .chain import analyze, refused
+from . import ground, hops, prose
+from .chain import analyze, mismatched, refused
 from .compare import audit_sides
 from .config import AuditorConfig
 from .errors import ConfigError, InputError, LogicscoreError
@@ -174,12 +174,17 @@ class Auditor:
         if extraction is None:
             extraction = self.extractor.extract(record, [q.name for q in questions])
         linked = self.linker.link(extraction, questions, record)
+        bridge = qtype not in SIDED_TYPES
         result = analyze(
             linked.propositions, linked.answer_entity, linked.question,
             entities=linked.entities, max_alternatives=self.config.max_alternatives,
             answer_text=record.answer, question_text=record.question,
+            restated=hops.restated_kin(linked.propositions, record.question) if bridge else frozenset(),
         )
         own = prose.signals(record.answer, record.long_answer)
+        if bridge and result.complete:
+            result, hop_signals = self._asked_hops(record, linked, result)
+            own += hop_signals
         if any(s.kind == "refusal" for s in own):
             result = refused(result)
         verdict = self.judge.judge(record, linked, result)
@@ -223,6 +228,21 @@ class Auditor:
             correct=correct,
             meta=self._meta(start, line, record.hops, record.meta, grounded=grounding is not None),
         )
+
+    @staticmethod
+    def _asked_hops(record: QARecord, linked: Any, result: Any) -> tuple[Any, list[Signal]]:
+        """A complete chain whose kin hops add up to another relation than the question
+        asks is incomplete, with a `relation_mismatch` signal."""
+        asked = hops.kin_mismatch(linked.propositions, result.chain, record.question)
+        if asked is None:
+            return result, []
+        names = {e.id: e.name for e in linked.entities}
+        anchor = next((q.name for q in linked.question if q.anchor and q.entity), record.question)
+        answer = names.get(linked.answer_entity or "", record.answer)
+        signal = Signal(kind="relation_mismatch", severity="hard", propositions=list(result.chain),
+                        message=f"the question asks '{asked.text}'; the chain's kin hops "
+                                "add up to another relation")
+        return mismatched(result, anchor, answer), [signal]
 
     def audit_many(self, records: Iterable[QARecord | InputLine]) -> Iterator[AuditResult]:
         """Audit a stream in order; every item yields exactly one result, scored or errored.

@@ -1,0 +1,133 @@
+"""Every asked hop, not only every anchor (docs/questions-and-answers.md): the kin hops a
+question asks, read as paths of one-generation steps, against the hops the chain states.
+
+Two passes, each named and tested (tests/test_hops.py):
+
+- `restated_kin`: a claim that states the question's own multi-step kin term between two
+  people ("X's paternal grandmother is Y") names no bridge the question describes (X's
+  father); like a conclusion, it bridges nothing.
+- `kin_mismatch`: the kin terms the chain states add up to another number of generations
+  or of sibling and spouse steps than the question asks ("nephew" for "child", a mother's
+  father's father for a maternal grandfather): the hop is not the one asked.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+from .lexicon.kin import KIN_STEPS, KIN_TERM, NOT_KIN_AFTER
+from .models import Proposition
+
+_OF = re.compile(r"\s+of\b", re.I)
+# A possessive name before the term, perhaps with one word between ("X's maternal …").
+_POSSESSOR = re.compile(r"(?<!\bher)(?<!\bhis)(?<!\bits)(?<!\btheir)(?:'s|’s|s'|s’)\s+(?:[a-z-]+\s+)?$")
+# Relations that only say "is": the kin term of such a claim is in its sentence.
+_COPULAS = frozenset({"be", "is", "was", "are", "were"})
+
+
+@dataclass(frozen=True)
+class KinTerm:
+    """One kin term written in a text: its words and its steps."""
+
+    text: str
+    steps: str
+
+    @property
+    def shape(self) -> Counter[str]:
+        """Generations (parent and child steps alike: "A's son" is "B's father" read back),
+        sibling and spouse steps: what a chain's terms must add up to."""
+        return Counter("G" if s in "PC" else s for s in self.steps)
+
+
+def kin_terms(text: str) -> list[KinTerm]:
+    """The kin terms of `text`, in order; a capitalised one mid-text is part of a name
+    ("Mother Teresa"), one before "company" names no person ("parent company")."""
+    return [t for t, _ in _matches(text)]
+
+
+def asked_kin(question: str) -> list[KinTerm]:
+    """The kin hops a question asks, in the order it writes them: a kin term that relates
+    to a named or described person ("the father of X", "X's paternal grandmother"), not
+    one of a person the question has already described ("… with her mother")."""
+    return [t for t, (start, end) in _matches(question)
+            if _OF.match(question, end) or _POSSESSOR.search(question, 0, start)]
+
+
+def _matches(text: str) -> list[tuple[KinTerm, tuple[int, int]]]:
+    out = []
+    for m in KIN_TERM.finditer(text):
+        start, end = (m.start("term") if not m.group("great") else m.start()), m.end("term")
+        if not text[start:end].islower() and start > 0 and text[start - 2:start] not in (". ", ""):
+            continue
+        if (m.group("after") or "").strip().lower() in NOT_KIN_AFTER:
+            continue
+        steps = KIN_STEPS[m.group("term").lower()]
+        greats = m.group("great").lower().count("great")
+        if greats and steps[0] * len(steps) == steps and steps[0] in "PC":
+            steps += steps[0] * greats
+        end += text[end:end + 1] == "s"  # a plural
+        out.append((KinTerm(text[start:end], steps), (start, end)))
+    return out
+
+
+def _shape(terms: list[KinTerm]) -> Counter[str]:
+    total: Counter[str] = Counter()
+    for t in terms:
+        total += t.shape
+    return total
+
+
+def restated_kin(props: list[Proposition], question: str) -> frozenset[int]:
+    """Indices of claims stating the question's multi-step kin term as one hop."""
+    asked = [t for t in asked_kin(question) if len(t.steps) > 1]
+    if not asked:
+        return frozenset()
+    wanted = {t.steps for t in asked}
+    out = set()
+    for i, p in enumerate(props):
+        terms = _claim_terms(p)
+        if terms and all(t.steps in wanted for t in terms):
+            out.add(i)
+    return frozenset(out)
+
+
+def _claim_terms(p: Proposition) -> list[KinTerm]:
+    """The kin terms a claim states: those of its relation, or, when the relation only says
+    "is", those of its sentence."""
+    own = kin_terms(p.relation)
+    if own:
+        return own
+    if p.relation.lower() in _COPULAS:
+        return kin_terms(p.text)
+    return []
+
+
+def kin_mismatch(props: list[Proposition], chain: list[str], question: str) -> KinTerm | None:
+    """The asked kin term the chain's kin terms do not add up to, or None (no kin asked, no
+    kin stated on the chain, or they agree). A sentence's terms count once, however many of
+    its claims the chain uses."""
+    asked = asked_kin(question)
+    if not asked:
+        return None
+    on_chain = set(chain)
+    by_sentence: dict[int, list[KinTerm]] = {}
+    for p in props:
+        if p.id not in on_chain:
+            continue
+        own = kin_terms(p.relation)
+        if own:
+            by_sentence.setdefault(p.sentence, [])
+            for t in own:
+                if t not in by_sentence[p.sentence]:
+                    by_sentence[p.sentence].append(t)
+        elif p.relation.lower() in _COPULAS and p.sentence not in by_sentence:
+            terms = kin_terms(p.text)
+            if terms:
+                by_sentence[p.sentence] = terms
+    stated = [t for terms in by_sentence.values() for t in terms]
+    if not stated or _shape(stated) == _shape(asked):
+        return None
+    return asked[0] if len(asked) == 1 else KinTerm(" / ".join(t.text for t in asked),
+                                                     "".join(t.steps for t in asked))
