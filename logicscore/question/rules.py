@@ -87,9 +87,9 @@ def _split_or(span: Any, label: str) -> list[Candidate]:
     ands = [tok for tok in span if tok.lower_ == "and" and span.start < tok.i < span.end - 1]
     if ands and not cuts:
         bounds = [span.start, *[t.i for t in ands], span.end]
-        parts = [span.doc[a + (a != span.start):b] for a, b in zip(bounds, bounds[1:])]
-        if all(sum(not t.is_lower and not t.is_punct for t in p) >= 2 for p in parts) and not any(
-                p[0].lower_ in ("the", "a", "an") for p in parts[1:]):
+        sides = [span.doc[a + (a != span.start):b] for a, b in zip(bounds, bounds[1:])]
+        if all(sum(not t.is_lower and not t.is_punct for t in p) >= 2 for p in sides) and not any(
+                p[0].lower_ in ("the", "a", "an") for p in sides[1:]):
             cuts = ands
     parts: list[Candidate] = []
     start = span.start
