@@ -181,7 +181,7 @@ class Auditor:
             answer_text=record.answer, question_text=record.question,
             restated=hops.restated_kin(linked.propositions, record.question) if bridge else frozenset(),
         )
-        own = prose.signals(record.answer, record.long_answer)
+        own = prose.signals(record.answer, record.long_answer, asks_a_thing=qtype in ("bridge", "intersection"))
         if bridge and result.complete:
             result, hop_signals = self._asked_hops(record, linked, result)
             own += hop_signals
@@ -231,17 +231,22 @@ class Auditor:
 
     @staticmethod
     def _asked_hops(record: QARecord, linked: Any, result: Any) -> tuple[Any, list[Signal]]:
-        """A complete chain whose kin hops add up to another relation than the question
-        asks is incomplete, with a `relation_mismatch` signal."""
-        asked = hops.kin_mismatch(linked.propositions, result.chain, record.question)
-        if asked is None:
-            return result, []
+        """A complete chain that states a hop with another relation than the question asks
+        (kin hops adding up to another kin term, a hop that only links, an asked relation no
+        hop states) is incomplete, with a `relation_mismatch` signal."""
+        kin = hops.kin_mismatch(linked.propositions, result.chain, record.question)
+        if kin is not None:
+            message = f"the question asks '{kin.text}'; the chain's kin hops add up to another relation"
+        else:
+            family = hops.family_mismatch(linked.propositions, result.chain, record.question)
+            if family is None:
+                return result, []
+            message = f"the question asks a '{family}' hop; no hop of the chain states it"
         names = {e.id: e.name for e in linked.entities}
         anchor = next((q.name for q in linked.question if q.anchor and q.entity), record.question)
         answer = names.get(linked.answer_entity or "", record.answer)
         signal = Signal(kind="relation_mismatch", severity="hard", propositions=list(result.chain),
-                        message=f"the question asks '{asked.text}'; the chain's kin hops "
-                                "add up to another relation")
+                        message=message)
         return mismatched(result, anchor, answer), [signal]
 
     def audit_many(self, records: Iterable[QARecord | InputLine]) -> Iterator[AuditResult]:

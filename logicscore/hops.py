@@ -18,8 +18,11 @@ from collections import Counter
 from dataclasses import dataclass
 
 from .lexicon.kin import KIN_STEPS, KIN_TERM, NOT_KIN_AFTER
+from .lexicon.relations import HOP_FAMILIES, IMPLIED_FAMILIES, ROLE_NOUNS, VAGUE_RELATIONS
+from .lexicon.text import crude_stem
 from .models import Proposition
 
+_WORD = re.compile(r"[^\W_]+")
 _OF = re.compile(r"\s+of\b", re.I)
 # A possessive name before the term, perhaps with one word between ("X's maternal …").
 _POSSESSOR = re.compile(r"(?<!\bher)(?<!\bhis)(?<!\bits)(?<!\btheir)(?:'s|’s|s'|s’)\s+(?:[a-z-]+\s+)?$")
@@ -131,3 +134,82 @@ def kin_mismatch(props: list[Proposition], chain: list[str], question: str) -> K
         return None
     return asked[0] if len(asked) == 1 else KinTerm(" / ".join(t.text for t in asked),
                                                      "".join(t.steps for t in asked))
+
+
+# Relation families of one hop (`HOP_FAMILIES`), read as crude stems.
+
+def _stems(text: str) -> list[str]:
+    return [crude_stem(w) for w in _WORD.findall(text.lower().replace("-", " "))]
+
+
+def _phrase_stems(table: dict[str, tuple[str, ...]]) -> dict[str, list[tuple[str, ...]]]:
+    return {name: [tuple(_stems(p)) for p in phrases] for name, phrases in table.items()}
+
+
+_FAMILY_STEMS = _phrase_stems(HOP_FAMILIES)
+_VAGUE_STEMS = [tuple(_stems(p)) for p in VAGUE_RELATIONS]
+_ROLES = frozenset(ROLE_NOUNS)
+
+
+def _holds(stems: list[str], phrase: tuple[str, ...]) -> int | None:
+    """Where `phrase` starts in `stems`, or None."""
+    n = len(phrase)
+    return next((i for i in range(len(stems) - n + 1) if tuple(stems[i:i + n]) == phrase), None)
+
+
+def families(text: str) -> set[str]:
+    """The hop families a text states."""
+    stems = _stems(text)
+    return {name for name, phrases in _FAMILY_STEMS.items()
+            if any(_holds(stems, p) is not None for p in phrases)}
+
+
+def asked_families(question: str) -> set[str]:
+    """The hop families a question asks; one that a number or year follows ("founded in
+    1901") constrains the answer by a value, and a role noun asks a hop only as "the N of
+    X" or "X's N": neither is a hop to chain."""
+    low = question.lower().replace("-", " ").replace("’", "'")
+    words = _WORD.findall(low)
+    stems = [crude_stem(w) for w in words]
+    out = set()
+    for name, phrases in _FAMILY_STEMS.items():
+        for p in phrases:
+            at = _holds(stems, p)
+            if at is None:
+                continue
+            after = words[at + len(p):at + len(p) + 3]
+            if any(w.isdigit() for w in after):
+                continue
+            role = " ".join(words[at:at + len(p)]).removesuffix("s") in _ROLES
+            if role and after[:1] != ["of"] and not (at >= 1 and words[at - 1] == "s"):
+                continue
+            out.add(name)
+    return out
+
+
+def vague(relation: str) -> bool:
+    """A relation that says only that two things are linked ("associated with")."""
+    stems = _stems(relation)
+    return any(_holds(stems, p) is not None for p in _VAGUE_STEMS)
+
+
+def family_mismatch(props: list[Proposition], chain: list[str], question: str) -> str | None:
+    """The asked relation a chain never states, or None. A chain hop that only links
+    ("associated with") states no asked relation; when every hop states a known family,
+    an asked family none of them states is a hop not taken ("studied in" for "died in")."""
+    asked = asked_families(question)
+    if not asked:
+        return None
+    on_chain = set(chain)
+    hops = [p for p in props if p.id in on_chain]
+    if not hops:
+        return None
+    stated = [families(p.relation) for p in hops]
+    for p, fams in zip(hops, stated):
+        if vague(p.relation) and not fams & asked and not vague(question):
+            return sorted(asked)[0]
+    if all(stated):
+        missing = asked - set().union(*stated) - IMPLIED_FAMILIES
+        if missing:
+            return sorted(missing)[0]
+    return None

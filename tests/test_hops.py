@@ -107,3 +107,69 @@ def test_each_pass_is_needed(auditor, monkeypatch, name, rows):
 
     monkeypatch.setattr(hops, name, lambda *a, **k: frozenset() if name == "restated_kin" else None)
     assert any(_audit(auditor, *row).scores.completeness == 1 for row in rows)
+
+
+@pytest.mark.parametrize(("question", "families"), [
+    ("Where was the founder of Velmora Foods born?", {"found", "birth"}),
+    ("What company is the employer of Ada Brennick part of?", {"employ", "part"}),
+    ("Where did the director of Red Lake die?", {"direct", "death"}),
+    # A number after the relation is a value, not a hop; a role noun alone describes.
+    ("Which author born in 1950 wrote Low Tide?", {"write"}),
+    ("Which bass singer married Rona Pell?", {"spouse"}),
+    ("Who was Tarn Hall's founder?", {"found"}),
+])
+def test_asked_families(question, families):
+    from logicscore.hops import asked_families
+
+    assert asked_families(question) == families
+
+
+# A hop the question asks that the chain states with another relation, or only links.
+FAMILY_MISMATCHED = [
+    ("What company is the employer of Ada Brennick part of?", "Tarn College",
+     "Ada Brennick is employed by Tarn College. So the answer is: Tarn College."),
+    ("Where did the founder of Velmora Foods die?", "Osk",
+     "Velmora Foods was founded by Ilsa Brask. Ilsa Brask studied in Osk."),
+    ("Which state is home to the company that acquired Tarn Mills?", "Velmora",
+     "Tarn Mills is associated with Pell Group, which is based in Velmora."),
+]
+# The same questions, each asked hop stated.
+FAMILY_STATED = [
+    ("What company is the employer of Ada Brennick part of?", "Brask Group",
+     "Ada Brennick is employed by Tarn College. Tarn College is part of Brask Group."),
+    ("Where did the founder of Velmora Foods die?", "Osk",
+     "Velmora Foods was founded by Ilsa Brask. Ilsa Brask died in Osk."),
+    ("Which state is home to the company that acquired Tarn Mills?", "Velmora",
+     "Tarn Mills was acquired by Pell Group, which is based in Velmora."),
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("question", "answer", "long_answer"), FAMILY_MISMATCHED)
+def test_family_mismatch_is_incomplete(auditor, question, answer, long_answer):
+    result = _audit(auditor, question, answer, long_answer)
+    assert result.scores.completeness == 0
+    assert "relation_mismatch" in [s.kind for s in result.diagnosis.signals]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("question", "answer", "long_answer"), FAMILY_STATED)
+def test_family_stated_is_complete(auditor, question, answer, long_answer):
+    result = _audit(auditor, question, answer, long_answer)
+    assert result.scores.completeness == 1
+    assert "relation_mismatch" not in [s.kind for s in result.diagnosis.signals]
+
+
+@pytest.mark.slow
+def test_family_pass_is_needed(auditor, monkeypatch):
+    from logicscore import hops
+
+    monkeypatch.setattr(hops, "family_mismatch", lambda *a, **k: None)
+    assert any(_audit(auditor, *row).scores.completeness == 1 for row in FAMILY_MISMATCHED)
+
+
+@pytest.mark.slow
+def test_vague_link_asked_by_the_question_is_no_mismatch(auditor):
+    result = _audit(auditor, "Ilo Vask is associated with which member of the Tarn Guild?", "Ada Brennick",
+                    "Ilo Vask is associated with Ada Brennick, who is a member of the Tarn Guild.")
+    assert "relation_mismatch" not in [s.kind for s in result.diagnosis.signals]
