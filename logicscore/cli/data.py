@@ -65,6 +65,13 @@ def bench(
     spacy_model: ModelOpt = None,
     max_alternatives: AltsOpt = default("max_alternatives"),
     workers: WorkersOpt = 1,
+    styles: Annotated[bool, typer.Option(
+        "--styles", help="Restyle each labelled answer (lead-ins, bullets, a restated question, "
+                         "pronouns, …; docs/styles.md) and report how often the verdict flips.")] = False,
+    seed: Annotated[int, typer.Option("--seed", help="With --styles: picks phrasings and places; "
+                                      "same seed, same rewrites.")] = 0,
+    transform: Annotated[list[str] | None, typer.Option(
+        "--transform", help="With --styles: only this transform (repeatable; default all).")] = None,
 ) -> None:
     from .. import bench as bench_mod
 
@@ -81,8 +88,26 @@ def bench(
         why = f" ({rejected[0].error.message})" if rejected else ": it is empty"
         fail(f"{corpus} is not a gold-labelled corpus{why}{make}", 2)
     auditor = make_auditor(extractor, fuzzy_threshold, spacy_model, max_alternatives, False)
+    if styles:
+        _styles(corpus, records, rejected, runner(auditor, workers), seed, transform, as_json, as_md)
+        return
     report = bench_mod.run(records, runner(auditor, workers), rejected=rejected)
     show(report, bench_mod, as_json, as_md)
+
+
+def _styles(corpus: Path, records: list, rejected: list, auditor, seed: int,
+            transforms: list[str] | None, as_json: bool, as_md: bool) -> None:
+    from .. import invariance, labelled
+    from ..perturb.styles import TRANSFORMS
+
+    if not all(labelled.is_labelled(r) for r in records):
+        fail(f"--styles needs labelled answers (label_completeness); {corpus} is a gold corpus", 2)
+    unknown = [t for t in transforms or () if t not in TRANSFORMS]
+    if unknown:
+        fail(f"unknown --transform {', '.join(unknown)}; choose from {', '.join(TRANSFORMS)}", 2)
+    report = invariance.run(records, auditor, seed=seed, transforms=tuple(transforms or ()) or None,
+                            rejected=rejected)
+    show(report, invariance, as_json, as_md)
 
 
 @app.command()
