@@ -235,7 +235,10 @@ class Auditor:
         (kin hops adding up to another kin term, a hop that only links, an asked relation no
         hop states) is incomplete, with a `relation_mismatch` signal."""
         kin = hops.kin_mismatch(linked.propositions, result.chain, record.question)
-        if kin is not None:
+        anchors = {q.entity for q in linked.question if q.anchor and q.entity}
+        if not result.chain and linked.answer_entity in anchors:
+            message = "the answer is the question's own anchor: no asked hop is stated"
+        elif kin is not None:
             message = f"the question asks '{kin.text}'; the chain's kin hops add up to another relation"
         else:
             family = hops.family_mismatch(linked.propositions, result.chain, record.question)

@@ -26,8 +26,9 @@ _WORD = re.compile(r"[^\W_]+")
 _OF = re.compile(r"\s+of\b", re.I)
 # A possessive name before the term, perhaps with one word between ("X's maternal …").
 _POSSESSOR = re.compile(r"(?<!\bher)(?<!\bhis)(?<!\bits)(?<!\btheir)(?:'s|’s|s'|s’)\s+(?:[a-z-]+\s+)?$")
-# Relations that only say "is": the kin term of such a claim is in its sentence.
-_COPULAS = frozenset({"be", "is", "was", "are", "were"})
+# Relations that only say "is" (or a possessive, read as "of"): the kin term of such a claim
+# is in its sentence.
+_COPULAS = frozenset({"be", "is", "was", "are", "were", "of"})
 
 
 @dataclass(frozen=True)

@@ -173,3 +173,18 @@ def test_vague_link_asked_by_the_question_is_no_mismatch(auditor):
     result = _audit(auditor, "Ilo Vask is associated with which member of the Tarn Guild?", "Ada Brennick",
                     "Ilo Vask is associated with Ada Brennick, who is a member of the Tarn Guild.")
     assert "relation_mismatch" not in [s.kind for s in result.diagnosis.signals]
+
+
+# The answer is the question's own anchor (a possessive read as "of" joins the two): no hop.
+OWN_ANCHOR = [
+    ("Who is Ilo Vask Ii's paternal grandfather?", "Ilo Vask", "Ilo Vask Ii's paternal grandfather is Ilo Vask."),
+    ("Who was Tarn Osk Jr.'s maternal grandmother?", "Tarn Osk", "Tarn Osk Jr.'s maternal grandmother was Tarn Osk."),
+    ("Who is Dan Moe III's grandfather?", "Dan Moe",
+     "Dan Moe III's grandfather is Dan Moe. So the answer is: Dan Moe."),
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("question", "answer", "long_answer"), OWN_ANCHOR)
+def test_answer_that_is_the_anchor_states_no_hop(auditor, question, answer, long_answer):
+    assert _audit(auditor, question, answer, long_answer).scores.completeness == 0
