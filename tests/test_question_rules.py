@@ -35,6 +35,12 @@ ROWS: dict[str, list[tuple[str, list[tuple[str, bool]]]]] = {
     "work_titles": [
         ("Who wrote the song Under My Wing?", [("Under My Wing", True)]),
     ],
+    "conjoined_words": [
+        ("Are Afterwards and The Velmora (Film) from the same country?",
+         [("Afterwards", True), ("Velmora", True)]),
+        ("Is Nowhere or Red Lake the older film?", [("Nowhere", True), ("Red Lake", True)]),
+        ("Did Yesterday or Osk Road come out first?", [("Yesterday", True), ("Osk Road", True)]),
+    ],
     "trim": [
         ("Who is the singer in the song Brassfield's first album?", [("Brassfield", True)]),
     ],
@@ -198,7 +204,7 @@ def test_question_rules_run_in_order():
     from logicscore.question import rules
 
     assert [r.name for r in rules.SOURCES] == [
-        "quoted", "entities", "proper_runs", "title_runs", "wh_names", "work_titles"]
+        "quoted", "entities", "proper_runs", "title_runs", "wh_names", "work_titles", "conjoined_words"]
     assert [r.name for r in rules.STEPS] == [
         "trim", "model_number", "needs_capital", "no_disambiguator", "no_epithet", "no_bare_role"]
 

@@ -153,6 +153,26 @@ def work_titles(doc: Any) -> list[Candidate]:
     return out
 
 
+def conjoined_words(doc: Any) -> list[Candidate]:
+    """A capitalised word mid-question joined by "and"/"or" to a capitalised name is a name
+    too, whatever the tagger calls it ("Are Afterwards and The Long Hall from one country?")."""
+    toks = list(doc)
+    out: list[Candidate] = []
+    for i, tok in enumerate(toks[:-2]):
+        if not tok.is_title or tok.i == sentence_start(tok) or tok.lower_ in WH_WORDS or tok.text == "I":
+            continue
+        if i > 0 and (toks[i - 1].is_title and toks[i - 1].i != sentence_start(toks[i - 1])):
+            continue  # the last word of a longer capitalised run: the other sources' job
+        if toks[i + 1].lower_ not in ("and", "or"):
+            continue
+        j = i + 2
+        if j < len(toks) - 1 and toks[j].lower_ in ("the", "a", "an") and toks[j].is_title:
+            j += 1
+        if toks[j].is_title:
+            out.append(Candidate(tok.idx, token_end(tok), "CONJOINED"))
+    return out
+
+
 def comparison(doc: Any) -> list[Candidate]:
     """"…, X or Y?" names two whole things, even when they hold lowercase words or commas."""
     m = _COMPARE.search(doc_text(doc))
@@ -311,6 +331,7 @@ SOURCES: tuple[Rule, ...] = (
     Rule("title_runs", title_runs),
     Rule("wh_names", wh_names),
     Rule("work_titles", work_titles),
+    Rule("conjoined_words", conjoined_words),
 )
 _TRIM = Rule("trim", trim)
 STEPS: tuple[Rule, ...] = (
