@@ -210,7 +210,10 @@ def family_mismatch(props: list[Proposition], chain: list[str], question: str) -
         if vague(p.relation) and not fams & asked and not vague(question):
             return sorted(asked)[0]
     if all(stated):
-        missing = asked - set().union(*stated) - IMPLIED_FAMILIES
+        # A sentence may state a hop its claims fold away ("The founder of X, Y, was born
+        # in Z" read as "X born in Z"): what the chain's sentences write counts as stated.
+        written = set().union(*stated, *(families(p.text) for p in hops))
+        missing = asked - written - IMPLIED_FAMILIES
         if missing:
             return sorted(missing)[0]
     return None
