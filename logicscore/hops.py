@@ -104,8 +104,16 @@ def _claim_terms(p: Proposition) -> list[KinTerm]:
     if own:
         return own
     if p.relation.lower() in _COPULAS:
-        return kin_terms(p.text)
+        return _sentence_terms(p)
     return []
+
+
+def _sentence_terms(p: Proposition) -> list[KinTerm]:
+    """The kin terms of a claim's sentence written before the later of its two names ("The
+    mother of X is Y", "X's grandfather is Y"): a term after both names is another claim's
+    ("X ; 1634 – 1675) ruled under his mother")."""
+    last = max(p.text.rfind(p.subject), p.text.rfind(p.object))
+    return [t for t, (start, _) in _matches(p.text) if start < last]
 
 
 def kin_mismatch(props: list[Proposition], chain: list[str], question: str) -> KinTerm | None:
@@ -127,7 +135,7 @@ def kin_mismatch(props: list[Proposition], chain: list[str], question: str) -> K
                 if t not in by_sentence[p.sentence]:
                     by_sentence[p.sentence].append(t)
         elif p.relation.lower() in _COPULAS and p.sentence not in by_sentence:
-            terms = kin_terms(p.text)
+            terms = _sentence_terms(p)
             if terms:
                 by_sentence[p.sentence] = terms
     stated = [t for terms in by_sentence.values() for t in terms]
@@ -196,8 +204,11 @@ def vague(relation: str) -> bool:
 
 def family_mismatch(props: list[Proposition], chain: list[str], question: str) -> str | None:
     """The asked relation a chain never states, or None. A chain hop that only links
-    ("associated with") states no asked relation; when every hop states a known family,
-    an asked family none of them states is a hop not taken ("studied in" for "died in")."""
+    ("associated with") states no asked relation; when every hop states a known family and
+    the chain has fewer hops than the question asks relations, an asked family none of its
+    sentences writes is a hop not taken ("the employer of X part of" answered by X's
+    employer alone). A chain with as many hops as asked may word one otherwise ("written by"
+    for "composer"): it is left alone."""
     asked = asked_families(question)
     if not asked:
         return None
@@ -209,7 +220,7 @@ def family_mismatch(props: list[Proposition], chain: list[str], question: str) -
     for p, fams in zip(hops, stated):
         if vague(p.relation) and not fams & asked and not vague(question):
             return sorted(asked)[0]
-    if all(stated):
+    if all(stated) and len(hops) < len(asked):  # a hop is missing, not one reworded
         # A sentence may state a hop its claims fold away ("The founder of X, Y, was born
         # in Z" read as "X born in Z"): what the chain's sentences write counts as stated.
         written = set().union(*stated, *(families(p.text) for p in hops))

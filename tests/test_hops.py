@@ -128,8 +128,8 @@ def test_asked_families(question, families):
 FAMILY_MISMATCHED = [
     ("What company is the employer of Ada Brennick part of?", "Tarn College",
      "Ada Brennick is employed by Tarn College. So the answer is: Tarn College."),
-    ("Where did the founder of Velmora Foods die?", "Osk",
-     "Velmora Foods was founded by Ilsa Brask. Ilsa Brask studied in Osk."),
+    ("Where did the founder of Velmora Foods study?", "Osk",
+     "Velmora Foods was founded in Osk. So the answer is: Osk."),
     ("Which state is home to the company that acquired Tarn Mills?", "Velmora",
      "Tarn Mills is associated with Pell Group, which is based in Velmora."),
 ]
