@@ -234,8 +234,11 @@ class Auditor:
         """A complete chain that states a hop with another relation than the question asks
         (kin hops adding up to another kin term, a hop that only links, an asked relation no
         hop states) is incomplete, with a `relation_mismatch` signal."""
-        kin = hops.kin_mismatch(linked.propositions, result.chain, record.question)
         anchors = {q.entity for q in linked.question if q.anchor and q.entity}
+        # With several anchors the kin terms may be constraints on one person ("the husband
+        # of A, who was the father of B"), not one path of hops.
+        kin = (hops.kin_mismatch(linked.propositions, result.chain, record.question)
+               if len(anchors) <= 1 else None)
         if not result.chain and linked.answer_entity in anchors:
             message = "the answer is the question's own anchor: no asked hop is stated"
         elif kin is not None:

@@ -18,7 +18,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from .lexicon.kin import KIN_STEPS, KIN_TERM, NOT_KIN_AFTER
-from .lexicon.relations import HOP_FAMILIES, IMPLIED_FAMILIES, ROLE_NOUNS, VAGUE_RELATIONS
+from .lexicon.relations import HOP_FAMILIES, IMPLIED_FAMILIES, ROLE_NOUNS
 from .lexicon.text import crude_stem
 from .models import Proposition
 
@@ -116,10 +116,20 @@ def _sentence_terms(p: Proposition) -> list[KinTerm]:
     return [t for t, (start, _) in _matches(p.text) if start < last]
 
 
+_KIN_FILLERS = frozenset({"of", "be", "is", "was", "have", "has", "had", "name", "named", "'s", "the", "a",
+                          "paternal", "maternal", "great", "step", "half", "in", "law"})
+
+
+def _pure_kin(relation: str) -> bool:
+    """The relation says a kin hop and nothing else ("mother of", "have nephew name")."""
+    return all(w in _KIN_FILLERS or w.rstrip("s") in KIN_STEPS or w in KIN_STEPS
+               for w in relation.lower().replace("-", " ").split())
+
+
 def kin_mismatch(props: list[Proposition], chain: list[str], question: str) -> KinTerm | None:
     """The asked kin term the chain's kin terms do not add up to, or None (no kin asked, no
-    kin stated on the chain, or they agree). A sentence's terms count once, however many of
-    its claims the chain uses."""
+    kin stated on the chain, or they agree). Only the terms of the chain's relations count
+    (in dense prose a sentence holds other claims' kin terms), each sentence's once."""
     asked = asked_kin(question)
     if not asked:
         return None
@@ -129,15 +139,13 @@ def kin_mismatch(props: list[Proposition], chain: list[str], question: str) -> K
         if p.id not in on_chain:
             continue
         own = kin_terms(p.relation)
+        if own and not _pure_kin(p.relation):
+            return None  # "appear as mother", "take daughter": kin words, no kin hop to count
         if own:
             by_sentence.setdefault(p.sentence, [])
             for t in own:
                 if t not in by_sentence[p.sentence]:
                     by_sentence[p.sentence].append(t)
-        elif p.relation.lower() in _COPULAS and p.sentence not in by_sentence:
-            terms = _sentence_terms(p)
-            if terms:
-                by_sentence[p.sentence] = terms
     stated = [t for terms in by_sentence.values() for t in terms]
     if not stated or _shape(stated) == _shape(asked):
         return None
@@ -156,7 +164,6 @@ def _phrase_stems(table: dict[str, tuple[str, ...]]) -> dict[str, list[tuple[str
 
 
 _FAMILY_STEMS = _phrase_stems(HOP_FAMILIES)
-_VAGUE_STEMS = [tuple(_stems(p)) for p in VAGUE_RELATIONS]
 _ROLES = frozenset(ROLE_NOUNS)
 
 
@@ -196,15 +203,8 @@ def asked_families(question: str) -> set[str]:
     return out
 
 
-def vague(relation: str) -> bool:
-    """A relation that says only that two things are linked ("associated with")."""
-    stems = _stems(relation)
-    return any(_holds(stems, p) is not None for p in _VAGUE_STEMS)
-
-
 def family_mismatch(props: list[Proposition], chain: list[str], question: str) -> str | None:
-    """The asked relation a chain never states, or None. A chain hop that only links
-    ("associated with") states no asked relation; when every hop states a known family and
+    """The asked relation a chain never states, or None. When every hop states a known family and
     the chain has fewer hops than the question asks relations, an asked family none of its
     sentences writes is a hop not taken ("the employer of X part of" answered by X's
     employer alone). A chain with as many hops as asked may word one otherwise ("written by"
@@ -217,9 +217,6 @@ def family_mismatch(props: list[Proposition], chain: list[str], question: str) -
     if not hops:
         return None
     stated = [families(p.relation) for p in hops]
-    for p, fams in zip(hops, stated):
-        if vague(p.relation) and not fams & asked and not vague(question):
-            return sorted(asked)[0]
     if all(stated) and len(hops) < len(asked):  # a hop is missing, not one reworded
         # A sentence may state a hop its claims fold away ("The founder of X, Y, was born
         # in Z" read as "X born in Z"): what the chain's sentences write counts as stated.

@@ -130,8 +130,8 @@ FAMILY_MISMATCHED = [
      "Ada Brennick is employed by Tarn College. So the answer is: Tarn College."),
     ("Where did the founder of Velmora Foods study?", "Osk",
      "Velmora Foods was founded in Osk. So the answer is: Osk."),
-    ("Which state is home to the company that acquired Tarn Mills?", "Velmora",
-     "Tarn Mills is associated with Pell Group, which is based in Velmora."),
+    ("Where was the director of Red Lake born?", "Osk",
+     "Red Lake was directed in Osk. So the answer is: Osk."),
 ]
 # The same questions, each asked hop stated.
 FAMILY_STATED = [

@@ -142,6 +142,3 @@ ROLE_NOUNS: tuple[str, ...] = ("singer", "performer", "director", "founder", "co
                                "employee", "employer", "spouse", "wife", "husband")
 # Families stated as often by apposition ("Osk, Velmora") as by a verb: never missing.
 IMPLIED_FAMILIES = frozenset({"locate"})
-# Relations that state only that two things are linked somehow: no asked relation.
-VAGUE_RELATIONS: tuple[str, ...] = ("associated with", "linked to", "linked with", "connected to",
-                                   "connected with", "tied to", "affiliated with")
