@@ -12,8 +12,8 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from . import __version__, stages
-from . import ground, prose
-from .chain import analyze, refused
+from . import ground, hops, prose
+from .chain import analyze, mismatched, refused
 from .compare import audit_sides
 from .config import AuditorConfig
 from .errors import ConfigError, InputError, LogicscoreError
@@ -183,12 +183,17 @@ class Auditor:
         if extraction is None:
             extraction = self.extractor.extract(record, [q.name for q in questions])
         linked = self.linker.link(extraction, questions, record)
+        bridge = qtype not in SIDED_TYPES
         result = analyze(
             linked.propositions, linked.answer_entity, linked.question,
             entities=linked.entities, max_alternatives=self.config.max_alternatives,
             answer_text=record.answer, question_text=record.question,
+            restated=hops.restated_kin(linked.propositions, record.question) if bridge else frozenset(),
         )
-        own = prose.signals(record.answer, record.long_answer)
+        own = prose.signals(record.answer, record.long_answer, asks_a_thing=qtype in ("bridge", "intersection"))
+        if bridge and result.complete:
+            result, hop_signals = self._asked_hops(record, linked, result)
+            own += hop_signals
         if any(s.kind == "refusal" for s in own):
             result = refused(result)
         verdict = self.judge.judge(record, linked, result)
@@ -238,6 +243,32 @@ class Auditor:
             meta=self._meta(start, line, record.hops, record.meta, grounded=grounding is not None,
                             record=record),
         )
+
+    @staticmethod
+    def _asked_hops(record: QARecord, linked: Any, result: Any) -> tuple[Any, list[Signal]]:
+        """A complete chain that states a hop with another relation than the question asks
+        (kin hops adding up to another kin term, a hop that only links, an asked relation no
+        hop states) is incomplete, with a `relation_mismatch` signal."""
+        anchors = {q.entity for q in linked.question if q.anchor and q.entity}
+        # With several anchors the kin terms may be constraints on one person ("the husband
+        # of A, who was the father of B"), not one path of hops.
+        kin = (hops.kin_mismatch(linked.propositions, result.chain, record.question)
+               if len(anchors) <= 1 else None)
+        if not result.chain and linked.answer_entity in anchors:
+            message = "the answer is the question's own anchor: no asked hop is stated"
+        elif kin is not None:
+            message = f"the question asks '{kin.text}'; the chain's kin hops add up to another relation"
+        else:
+            family = hops.family_mismatch(linked.propositions, result.chain, record.question)
+            if family is None:
+                return result, []
+            message = f"the question asks a '{family}' hop; no hop of the chain states it"
+        names = {e.id: e.name for e in linked.entities}
+        anchor = next((q.name for q in linked.question if q.anchor and q.entity), record.question)
+        answer = names.get(linked.answer_entity or "", record.answer)
+        signal = Signal(kind="relation_mismatch", severity="hard", propositions=list(result.chain),
+                        message=message)
+        return mismatched(result, anchor, answer), [signal]
 
     def audit_many(self, records: Iterable[QARecord | InputLine]) -> Iterator[AuditResult]:
         """Audit a stream in order; every item yields exactly one result, scored or errored.

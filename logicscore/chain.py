@@ -82,6 +82,19 @@ def refused(result: Chain) -> Chain:
                        unmatched_anchors=result.unmatched_anchors, conclusions=result.conclusions)
 
 
+def mismatched(result: Chain, anchor: str, answer: str) -> Chain:
+    """The analysis of a chain that reaches every anchor but states a hop with another
+    relation than the question asks (`hops.kin_mismatch`): incomplete, broken between the
+    anchor and the answer, with the stated chain kept as the best partial one."""
+    gap = Gap(from_=anchor, to=answer, anchor=anchor)
+    diagnosis = result.diagnosis.model_copy(update={"failure": "broken", "gap": gap, "gaps": [gap]})
+    k = len(result.chain)
+    return Chain(reached=result.reached, diagnosis=diagnosis, unmatched_anchors=result.unmatched_anchors,
+                 conclusions=result.conclusions, best_partial=list(result.chain),
+                 partial_completeness=round(k / (k + 1), 4), conciseness_partial=result.conciseness_partial,
+                 fallback=result.fallback)
+
+
 def analyze(
     propositions: list[Proposition],
     answer_entity: str | None,
@@ -91,6 +104,7 @@ def analyze(
     max_alternatives: int = 16,
     answer_text: str | None = None,
     question_text: str | None = None,
+    restated: frozenset[int] = frozenset(),
 ) -> Chain:
     """Find the minimal chain from the question entities to the answer, or diagnose why none.
 
@@ -103,11 +117,13 @@ def analyze(
         answer_text: the short answer, named in the gap when it matched no entity.
         question_text: the question Q; a proposition restating it with the answer filled
             in makes an incomplete answer circular.
+        restated: indices of propositions that restate a relation the question asks with
+            the answer filled in (`hops.restated_kin`): like conclusions, they bridge nothing.
     Returns:
         a `Chain`; `chain` is ordered from the question side to the answer.
     """
     q_ids = {q.entity for q in question if q.entity}
-    skipped = bypassing(propositions, answer_entity, q_ids, entities)
+    skipped = bypassing(propositions, answer_entity, q_ids, entities) | restated
     ctx = _Ctx(propositions, entities, skipped)
     mentioned = ctx.mentioned
     anchors = list(dict.fromkeys(q.entity for q in question if q.anchor and q.entity))

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from .lexicon.prose import ENGLISH, OTHER_LANGUAGES, REFUSAL, REFUSAL_ANSWER
+from .lexicon.prose import ENGLISH, OTHER_LANGUAGES, REFUSAL, REFUSAL_ANSWER, YES_OR_NO
 from .models import Signal
 
 __all__ = ["refusal", "language", "signals"]
@@ -35,10 +35,11 @@ def _tables_of() -> dict[str, tuple[str, ...]]:
 _TABLES_OF = _tables_of()
 
 
-def refusal(answer: str, long_answer: str) -> str | None:
-    """The words that refuse, when the short answer only refuses or the long answer refuses
+def refusal(answer: str, long_answer: str, asks_a_thing: bool = False) -> str | None:
+    """The words that refuse, when the short answer only refuses ("Unknown", "None"; "Yes"
+    or "No" when the question `asks_a_thing`, not a yes or no) or the long answer refuses
     without writing the short answer."""
-    if REFUSAL_ANSWER.match(answer):
+    if REFUSAL_ANSWER.match(answer) or (asks_a_thing and YES_OR_NO.match(answer)):
         return answer.strip()
     said = _refusing_words(long_answer)
     if said is None:
@@ -75,10 +76,11 @@ def language(long_answer: str) -> str | None:
     return best if count >= 3 and count > 2 * english else None
 
 
-def signals(answer: str, long_answer: str) -> list[Signal]:
-    """`refusal` (hard) and `unsupported_language` (hard) for one record."""
+def signals(answer: str, long_answer: str, asks_a_thing: bool = False) -> list[Signal]:
+    """`refusal` (hard) and `unsupported_language` (hard) for one record (`asks_a_thing`:
+    the question asks for a thing, not a yes or no)."""
     out = []
-    refused = refusal(answer, long_answer)
+    refused = refusal(answer, long_answer, asks_a_thing)
     if refused is not None:
         out.append(Signal(kind="refusal", severity="hard",
                           message=f"the answer refuses: '{refused[:80]}'"))

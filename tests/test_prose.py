@@ -21,6 +21,22 @@ def test_prose_refusal(answer, long_answer, refused):
     assert (prose.refusal(answer, long_answer) is not None) is refused
 
 
+@pytest.mark.parametrize(("answer", "asks_a_thing", "refused"), [
+    ("None", False, True),
+    ("None.", True, True),
+    ("Cannot be determined", False, True),
+    ("It cannot be determined.", False, True),
+    ("Not stated", False, True),
+    # "Yes" or "No" refuses only a question that asks for a thing.
+    ("Yes", True, True),
+    ("No.", True, True),
+    ("Yes", False, False),
+    ("Nonesuch Records", True, False),
+])
+def test_prose_refusing_short_answers(answer, asks_a_thing, refused):
+    assert (prose.refusal(answer, "Moonfall was directed by Ilo Vask.", asks_a_thing) is not None) is refused
+
+
 @pytest.mark.parametrize(("long_answer", "language"), [
     ("Moonfall wurde von Ilo Vask gedreht. Der Film ist ein Drama und war auch ein Erfolg.", "de"),
     ("Le film Moonfall est un drame. Il a été réalisé par Ilo Vask dans la ville de Tarvel.", "fr"),

@@ -35,6 +35,12 @@ ROWS: dict[str, list[tuple[str, list[tuple[str, bool]]]]] = {
     "work_titles": [
         ("Who wrote the song Under My Wing?", [("Under My Wing", True)]),
     ],
+    "conjoined_words": [
+        ("Are Afterwards and The Velmora (Film) from the same country?",
+         [("Afterwards", True), ("Velmora", True)]),
+        ("Is Nowhere or Red Lake the older film?", [("Nowhere", True), ("Red Lake", True)]),
+        ("Did Yesterday or Osk Road come out first?", [("Yesterday", True), ("Osk Road", True)]),
+    ],
     "trim": [
         ("Who is the singer in the song Brassfield's first album?", [("Brassfield", True)]),
     ],
@@ -73,13 +79,65 @@ ROWS: dict[str, list[tuple[str, list[tuple[str, bool]]]]] = {
         ("Tarn Osk was the father of the Danish Basketball Player who won what?",
          [("Tarn Osk", True), ("Danish Basketball Player", False)]),
     ],
+    "describing_adjectives": [
+        ("In Ancient Egyptian religion, who judged the dead?", [("Ancient Egyptian", False)]),
+        ("Which Ancient Roman road led to Osk?", [("Ancient Roman", False), ("Osk", True)]),
+        ("Who led the Medieval Italian guild of Tarn?", [("Medieval Italian", False), ("Tarn", True)]),
+    ],
     "asked_for": [
+        ("In which U.S. state is Tarn Hospital?", [("U.S.", False), ("Tarn Hospital", True)]),
         ("Who coaches what Western rowing club?", [("Western", False)]),
         ("The Velmora hotel is located in which US city?", [("Velmora", True), ("US", False)]),
         ("Which Velvet Crow member played the drums in Norway?",
          [("Velvet Crow", False), ("Norway", True)]),
     ],
 }
+
+# rule → [(question, long answer, expected [(name, anchor)])]: the `apart` rules read a
+# window the long answer writes as one name against the question's own parse.
+APART_ROWS: dict[str, list[tuple[str, str, list[tuple[str, bool]]]]] = {
+    "two_full_names": [
+        ("Who coached Ilo Vask and Dan Oxmoor-Vask at Tarn?",
+         "Ilo Vask and Dan Oxmoor-Vask trained at Tarn under Ada Brennick.",
+         [("Ilo Vask", True), ("Dan Oxmoor-Vask", True), ("Tarn", True)]),
+        ("Which team signed Case Moe and Colt Moe during different years?",
+         "Case Moe and Colt Moe played for the Tarn Hawks.", [("Case Moe", True), ("Colt Moe", True)]),
+        ("Which label released Tarn Hill and Osk Bay Blues?",
+         "Tarn Hill and Osk Bay Blues were released by Pell Records.",
+         [("Tarn Hill", True), ("Osk Bay Blues", True)]),
+    ],
+    "spoken_of_as_several": [
+        ("Zeta and Orbit are what kind of journals?", "Zeta and Orbit are science journals.",
+         [("Zeta", True), ("Orbit", True)]),
+        ("Which city is home to both Tarn and Velmora?", "Tarn and Velmora are both in Osk.",
+         [("Tarn", True), ("Velmora", True)]),
+        ("Brask and Pell were founded in which year?", "Brask and Pell were founded in 1901.",
+         [("Brask", True), ("Pell", True)]),
+    ],
+    "cut_description": [
+        ("Which road joins Osk and Tarn county's seat?",
+         "The road that joins Osk and Tarn county's seat is Route 9.", [("Osk", True), ("Tarn", True)]),
+        ("Who mapped the Brask and Velmora valley farms?",
+         "The Brask and Velmora valley farms were mapped by Ilo Vask.",
+         [("Brask", True), ("Velmora", True)]),
+        ("Which river forms the border between Velmora and Tarn district's country?",
+         "The border between Velmora and Tarn district's country is the Pell River.",
+         [("Velmora", True), ("Tarn", True)]),
+    ],
+    "place_after": [
+        ("Who chairs the Hall Council in Velmora?", "The Hall Council in Velmora is chaired by Ilo Vask.",
+         [("Hall Council", True), ("Velmora", True)]),
+        ("What is Opry Hall in Nashville, Tennessee?", "Opry Hall in Nashville, Tennessee is a mall.",
+         [("Opry Hall", True), ("Nashville", True), ("Tennessee", True)]),
+        ("When did Tarn College in London open?", "Tarn College in London opened in 1901.",
+         [("Tarn College", True), ("London", True)]),
+    ],
+}
+
+# A title the answer writes whole stays one name: no `apart` rule holds for it.
+KEPT_APART_ROWS = [
+    ("Who sang in Moss and the Tide?", "Moss and the Tide is a 1990 musical.", [("Moss and the Tide", True)]),
+]
 
 # Rows that hold with every rule but that no single rule's absence breaks: a band read as a
 # people after "The" stays an anchor; a year after a name is its edition, not its number.
@@ -96,10 +154,10 @@ def nlp():
     return load()
 
 
-def _names(question, nlp, rules=None):
+def _names(question, nlp, rules=None, context=None):
     from logicscore.question.detect import RULES, detect
 
-    return [(q.name, q.anchor) for q in detect(question, nlp, None, rules or RULES)]
+    return [(q.name, q.anchor) for q in detect(question, nlp, context, rules or RULES)]
 
 
 @pytest.mark.slow
@@ -119,10 +177,26 @@ def test_question_rules_each_rule_is_needed(nlp, rule):
     assert any(_names(q, nlp, without) != expected for q, expected in ROWS[rule])
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize(("question", "context", "expected"),
+                         [row for rows in APART_ROWS.values() for row in rows] + KEPT_APART_ROWS)
+def test_question_apart_rows(nlp, question, context, expected):
+    assert _names(question, nlp, context=context) == expected
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rule", sorted(APART_ROWS))
+def test_question_apart_each_rule_is_needed(nlp, rule):
+    from logicscore.question.detect import RULES
+
+    without = RULES.without(rule)
+    assert any(_names(q, nlp, without, c) != expected for q, c, expected in APART_ROWS[rule])
+
+
 def test_question_rules_every_rule_has_rows():
     from logicscore.question.detect import RULES
 
-    assert set(RULES.names()) == set(ROWS)
+    assert set(RULES.names()) == set(ROWS) | set(APART_ROWS)
     assert len(RULES.names()) == len(set(RULES.names())) + 1  # "trim" also trims comparisons
 
 
@@ -130,12 +204,12 @@ def test_question_rules_run_in_order():
     from logicscore.question import rules
 
     assert [r.name for r in rules.SOURCES] == [
-        "quoted", "entities", "proper_runs", "title_runs", "wh_names", "work_titles"]
+        "quoted", "entities", "proper_runs", "title_runs", "wh_names", "work_titles", "conjoined_words"]
     assert [r.name for r in rules.STEPS] == [
         "trim", "model_number", "needs_capital", "no_disambiguator", "no_epithet", "no_bare_role"]
 
 
-MODULES = ["forms", "written", "rules", "context", "detect", "reader"]
+MODULES = ["forms", "written", "rules", "context", "apart", "detect", "reader"]
 
 
 @pytest.mark.parametrize("first", MODULES)

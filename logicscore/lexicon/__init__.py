@@ -12,6 +12,7 @@ Stages import their tables from here and never from each other:
 - `function_words`: question words and the small words inside names and titles.
 - `sentences`: abbreviations whose full stop ends no sentence.
 - `relations`: relation families, person slots and the words of functional relations.
+- `kin`: kin terms as paths of one-generation steps (the hops a kin question asks).
 - `text`: the one text key for names (`key`, `fold`) and the stemmers.
 - `signals`: what each signal kind means, for reports.
 """

@@ -19,8 +19,11 @@ REFUSAL = re.compile(
 )
 # A short answer that only refuses.
 REFUSAL_ANSWER = re.compile(
-    r"^\W*(?:unknown|not known|no answer|none given|n/?a|insufficient information|"
-    r"cannot (?:be )?(?:determined|answered)|i (?:do not|don't|don’t) know)\W*$", re.I)
+    r"^\W*(?:unknown|not known|no answer|none given|none|nobody|no one|n/?a|insufficient information|"
+    r"not enough information|undetermined|unclear|not (?:stated|mentioned|specified|given)|"
+    r"(?:it )?cannot (?:be )?(?:determined|answered)|i (?:do not|don't|don’t) know)\W*$", re.I)
+# A short answer that only says yes or no: to a question that asks for a thing, no answer.
+YES_OR_NO = re.compile(r"^\W*(?:yes|no)\W*$", re.I)
 
 # The commonest function words of English and of the languages models most often answer in
 # instead; a long answer whose words are mostly another language's is not read as English.

@@ -110,3 +110,35 @@ IRREGULAR_VERBS: dict[str, str] = {
         "overthrow": "overthrew overthrown", "forsake": "forsook forsaken", "split": "split",
     }.items() for past in forms.split()
 }
+
+# The relations a question asks of one hop, and the phrases of a claim that state them
+# (docs/questions-and-answers.md, "Asked hops"). Compared as stems, so "founded", "founder"
+# and "co-founded" are one family; a claim whose relation no family lists says nothing either
+# way. Kin hops are read apart, as steps (`kin`).
+HOP_FAMILIES: dict[str, tuple[str, ...]] = {
+    "birth": ("born", "bear in", "birthplace", "birth place", "place of birth", "native of", "hometown"),
+    "death": ("died", "die", "death", "place of death", "buried", "burial"),
+    "spouse": ("married", "marry", "spouse", "wife", "husband", "wed"),
+    "direct": ("directed", "director"),
+    "found": ("founded", "founder", "co founded", "co founder", "established", "founding"),
+    "acquire": ("acquired", "acquisition", "bought", "buy", "purchased", "took over", "take over",
+                "takeover"),
+    "part": ("part of", "subsidiary of", "division of", "parent company", "owned by", "owner of",
+             "owns", "own", "owned", "member of"),
+    "employ": ("employer", "employed", "works for", "worked for", "works at", "worked at",
+               "employee"),
+    "study": ("studied", "study", "educated", "attended", "alma mater", "graduated", "alumnus", "alumni"),
+    "locate": ("located", "headquartered", "headquarters", "based in", "situated", "lies in"),
+    "write": ("wrote", "written", "author", "writer", "penned"),
+    "compose": ("composed", "composer"),
+    "produce": ("produced", "producer"),
+    "perform": ("performed", "performer", "sang", "sing", "singer", "recorded"),
+    "publish": ("published", "publisher"),
+}
+# Role nouns: in a question they ask a hop only as "the N of X" or "X's N"; elsewhere they
+# describe the thing asked for ("Which bass singer married …?").
+ROLE_NOUNS: tuple[str, ...] = ("singer", "performer", "director", "founder", "co founder", "author",
+                               "writer", "composer", "producer", "publisher", "owner",
+                               "employee", "employer", "spouse", "wife", "husband")
+# Families stated as often by apposition ("Osk, Velmora") as by a verb: never missing.
+IMPLIED_FAMILIES = frozenset({"locate"})

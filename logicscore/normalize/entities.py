@@ -26,7 +26,7 @@ from ..models import LITERAL_KINDS, Entity, Mention, Proposition, QARecord, Ques
 from .abbreviations import abbreviation
 from .aliases import alias_pairs
 from .clusters import MAX_ABBREVIATIONS, Cluster, FormIndex, Rec, absorb, kind_of
-from .external import expansion, match_external
+from .external import expansion, match_answer, match_external
 
 if TYPE_CHECKING:  # the extractor's output, read here; extract/ itself uses normalize/
     from ..extract import Extraction
@@ -302,10 +302,15 @@ def link(extraction: Extraction, question: list[QuestionEntity], answer: str,
     ]
     q_out = []
     index = FormIndex(clusters, threshold)  # the clusters are final: one index for every name
+    asked = set()
     for q in question:
         qi = match_external(clusters, q.name, threshold, index, question_text)
         q_out.append(q.model_copy(update={"entity": ids[id(clusters[qi])] if qi is not None else None}))
+        if qi is not None:
+            asked.add(qi)
     ai = match_external(clusters, answer, threshold, index) if answer.strip() else None
+    if ai is None and answer.strip():
+        ai = match_answer(clusters, answer, threshold, index, frozenset(asked))
     return Linked(props, entities, q_out, ids[id(clusters[ai])] if ai is not None else None)
 
 

@@ -125,3 +125,31 @@ def _head_of(short: Form, long: Form) -> bool:
 
 def _without_small_words(form: Form) -> tuple[str, ...]:
     return tuple(t for t in form.tokens if t not in ("of", "the"))
+
+
+# Where a short answer is no name the long answer writes whole (docs/questions-and-answers.md,
+# "Answer matching"): a place before its region, a list's first item, a name written inside a
+# description.
+_LIST_SEPARATORS = re.compile(r",\s*|;\s*|\s+(?:and|or|&)\s+", re.I)
+
+
+def match_answer(clusters: list[Cluster], text: str, threshold: float, index: FormIndex,
+                 asked: frozenset[int] = frozenset()) -> int | None:
+    """The cluster a short answer names when `match_external` finds none.
+
+    In order: the first part of a place with its region or of a list that names a cluster
+    ("Lyon, France", "Royalists and Roundheads"); the longest cluster a description or a
+    sentence writes inside it, other than the question's own `asked` clusters ("Velmoran
+    origin" → "Velmoran").
+    """
+    parts = [p.strip(" .") for p in _LIST_SEPARATORS.split(text) if p.strip(" .")]
+    if len(parts) > 1:
+        for part in parts:
+            hit = match_external(clusters, part, threshold, index)
+            if hit is not None and hit not in asked:
+                return hit
+    key = f" {analyze(text).key} "
+    inside = [(len(f.key), ci) for ci, c in enumerate(clusters) if ci not in asked
+              and not c.recs[0].pronoun for f in c.forms.values()
+              if f.key and f" {f.key} " in key]
+    return max(inside)[1] if inside else None

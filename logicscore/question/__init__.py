@@ -5,6 +5,8 @@
 - `written`: the long answer as a lookup of the names it writes.
 - `rules`: the rules that read the question on its own.
 - `context`: the rules that read the question against the long answer.
+- `apart`: the rules that send a window the answer writes as one name back to the
+  question's own names ("A and B", "A in B").
 - `detect`: runs the rules over the question and the long answer.
 - `reader`: the `rules` question reader stage.
 """

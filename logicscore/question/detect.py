@@ -9,10 +9,21 @@ from typing import Any
 from ..lexicon.function_words import WH_WORDS
 from ..models import QuestionEntity
 from ..nlp import load, parse
+from .apart import cut_description, place_after, spoken_of_as_several, two_full_names
 from .context import named_windows, prefer_written, widen, written_nouns
 from .forms import Candidate, longest_first
 from .rules import GENERIC_RULES, KEPT_SOURCES, KEPT_STEPS, SOURCES, STEPS, Rule, clean
 from .written import Written, written_form
+
+
+# A window the long answer writes as one name that the question means as several names
+# (`apart`): any of these holding sends it back to the question's own candidates.
+APART_RULES: tuple[Rule, ...] = (
+    Rule("two_full_names", two_full_names),
+    Rule("spoken_of_as_several", spoken_of_as_several),
+    Rule("cut_description", cut_description),
+    Rule("place_after", place_after),
+)
 
 
 @dataclass(frozen=True)
@@ -24,11 +35,12 @@ class Rules:
     kept_sources: tuple[Rule, ...] = KEPT_SOURCES
     kept_steps: tuple[Rule, ...] = KEPT_STEPS
     generic: tuple[Rule, ...] = GENERIC_RULES
+    apart: tuple[Rule, ...] = APART_RULES
 
     def names(self) -> list[str]:
         """Every rule's name, table by table, in order."""
         return [r.name for table in (self.sources, self.steps, self.kept_sources,
-                                     self.kept_steps, self.generic) for r in table]
+                                     self.kept_steps, self.generic, self.apart) for r in table]
 
     def without(self, name: str) -> Rules:
         """These rules with every rule called `name` left out."""
@@ -36,7 +48,7 @@ class Rules:
             return tuple(r for r in table if r.name != name)
         return replace(self, sources=drop(self.sources), steps=drop(self.steps),
                        kept_sources=drop(self.kept_sources), kept_steps=drop(self.kept_steps),
-                       generic=drop(self.generic))
+                       generic=drop(self.generic), apart=drop(self.apart))
 
 
 RULES = Rules()
@@ -94,8 +106,10 @@ def detect(question: str, nlp: Any, context: str | None = None,
     written = None
     if context:
         written = Written(context)
+        own = spans
         spans = widen(doc, spans, written)
         spans = prefer_written(doc, spans + named_windows(doc, spans, written), written)
+        spans = apart(doc, spans, own, rules)
         if all(generic(s) for s in spans):
             spans = sorted(spans + [c for c in written_nouns(doc, written)
                                     if not any(c.overlaps(s) for s in spans)])
@@ -111,6 +125,20 @@ def detect(question: str, nlp: Any, context: str | None = None,
         seen.add(name.lower())
         out.append(QuestionEntity(name=name, anchor=not is_generic))
     return out
+
+
+def apart(doc: Any, spans: list[Candidate], own: list[Candidate], rules: Rules = RULES) -> list[Candidate]:
+    """`spans` with each window read against the answer that joins two or more of the
+    question's `own` candidates replaced by them, when an `apart` rule holds."""
+    out: list[Candidate] = []
+    for span in spans:
+        pieces = sorted(c for c in own if c.within(span.start, span.end) and c != span)
+        if span.label in ("CONTEXT", "CASED") and len(pieces) >= 2 and any(
+                rule.apply(doc, span, pieces) for rule in rules.apart):
+            out.extend(pieces)
+        else:
+            out.append(span)
+    return sorted(out)
 
 
 def _generic(doc: Any, span: Candidate, question: str, rules: Rules) -> bool:

@@ -39,6 +39,7 @@ _NAME_START = re.compile(r"^[\"“‘'(]?[A-Z0-9]")
 _QUOTED = re.compile(r"\"([^\"]{2,120})\"|“([^”]{2,120})”|‘([^’]{2,120})’")
 _LEADING = re.compile(r"^(?:(?:which|what|whose|the|a|an)\s+)+", re.I)
 _POSSESSIVE = re.compile(r"(?:'s|’s|')$")
+_ABBREVIATION = re.compile(r"^(?:[A-Z]\.){2,}$")
 _CAPITAL_OR_DIGIT = re.compile(r"[A-Z0-9]")
 _LOWER_HEAD = re.compile(r"^(?:[a-z][\w-]*\s+)+")
 _LOWER_TAIL = re.compile(r"(?:(?:'s|’s)?\s+[a-z][\w-]*)+$")
@@ -61,7 +62,8 @@ def quoted(doc: Any) -> list[Candidate]:
 
 
 def entities(doc: Any) -> list[Candidate]:
-    """The named entities, ordinals aside, "X or Y" inside one split in two. A capitalised
+    """The named entities, ordinals aside, "X or Y" (and "two-word name and two-word name")
+    inside one split in two. A capitalised
     date or number that is no calendar word is a name ending in a digit."""
     found: list[Candidate] = []
     for ent in doc.ents:
@@ -75,15 +77,26 @@ def entities(doc: Any) -> list[Candidate]:
 
 
 def _split_or(span: Any, label: str) -> list[Candidate]:
-    if "or" not in doc_text(span.doc)[span.start_char:span.end_char].lower():
-        return [Candidate(span.start_char, span.end_char, label)]  # most: no "or" to split on
+    """`span` split at each "or", and at each "and" between names of two or more words the
+    second of which opens with no article ("Tarn Hospital and Osk Hospital"; not "Moss and
+    the Tide", nor "Brask and Moe", which may be one firm's name)."""
+    low = doc_text(span.doc)[span.start_char:span.end_char].lower()
+    if "or" not in low and " and " not in low:
+        return [Candidate(span.start_char, span.end_char, label)]  # most: nothing to split on
+    cuts = [tok for tok in span if tok.lower_ == "or" and tok.i > span.start]
+    ands = [tok for tok in span if tok.lower_ == "and" and span.start < tok.i < span.end - 1]
+    if ands and not cuts:
+        bounds = [span.start, *[t.i for t in ands], span.end]
+        sides = [span.doc[a + (a != span.start):b] for a, b in zip(bounds, bounds[1:])]
+        if all(sum(not t.is_lower and not t.is_punct for t in p) >= 2 for p in sides) and not any(
+                p[0].lower_ in ("the", "a", "an") for p in sides[1:]):
+            cuts = ands
     parts: list[Candidate] = []
     start = span.start
-    for tok in span:
-        if tok.lower_ == "or":
-            if tok.i > start:
-                parts.append(Candidate(span.doc[start].idx, token_end(span.doc[tok.i - 1]), label))
-            start = tok.i + 1
+    for tok in cuts:
+        if tok.i > start:
+            parts.append(Candidate(span.doc[start].idx, token_end(span.doc[tok.i - 1]), label))
+        start = tok.i + 1
     if start < span.end:
         parts.append(Candidate(span.doc[start].idx, token_end(span.doc[span.end - 1]), label))
     return parts
@@ -137,6 +150,26 @@ def work_titles(doc: Any) -> list[Candidate]:
             j -= 1
         if j > i + 1:
             out.append(Candidate(toks[i + 1].idx, token_end(toks[j - 1]), "TITLE"))
+    return out
+
+
+def conjoined_words(doc: Any) -> list[Candidate]:
+    """A capitalised word mid-question joined by "and"/"or" to a capitalised name is a name
+    too, whatever the tagger calls it ("Are Afterwards and The Long Hall from one country?")."""
+    toks = list(doc)
+    out: list[Candidate] = []
+    for i, tok in enumerate(toks[:-2]):
+        if not tok.is_title or tok.i == sentence_start(tok) or tok.lower_ in WH_WORDS or tok.text == "I":
+            continue
+        if i > 0 and (toks[i - 1].is_title and toks[i - 1].i != sentence_start(toks[i - 1])):
+            continue  # the last word of a longer capitalised run: the other sources' job
+        if toks[i + 1].lower_ not in ("and", "or"):
+            continue
+        j = i + 2
+        if j < len(toks) - 1 and toks[j].lower_ in ("the", "a", "an") and toks[j].is_title:
+            j += 1
+        if toks[j].is_title:
+            out.append(Candidate(tok.idx, token_end(tok), "CONJOINED"))
     return out
 
 
@@ -239,6 +272,17 @@ def described_person(doc: Any, cand: Candidate, name: str) -> bool:
     return len(words) > 1 and words[0] in DEMONYMS and words[-1] in PERSON_NOUNS
 
 
+def describing_adjectives(doc: Any, cand: Candidate, name: str) -> bool:
+    """Capitalised adjectives before a lowercase noun ("Ancient Velmoran religion", "the
+    Vice Presidential debate") describe a kind of thing; they name none."""
+    toks = [t for t in doc if cand.start <= t.idx < cand.end]
+    if cand.quoted or not toks or not all(t.pos_ == "ADJ" or t.lower_ in DEMONYMS for t in toks):
+        return False
+    last = toks[-1]
+    return last.dep_ in ("amod", "compound") and last.head.i > last.i and last.head.is_lower and (
+        last.head.pos_ == "NOUN")
+
+
 def asked_for(doc: Any, cand: Candidate, name: str) -> bool:
     """A name inside "what/which … noun" describes what is asked for; it is no chain end."""
     return any(cand.within(a, b) for a, b in wh_phrases(doc))
@@ -272,7 +316,8 @@ def _wh_phrases(doc: Any) -> tuple[tuple[int, int], ...]:
         if i > 0 and not tok.is_lower:
             continue
         j = i + 1
-        while j < len(toks) and (toks[j].is_title or toks[j].is_upper) and toks[j].is_alpha:
+        while j < len(toks) and (toks[j].is_title or toks[j].is_upper) and (
+                toks[j].is_alpha or _ABBREVIATION.match(toks[j].text)):
             j += 1
         if j > i + 1 and j < len(toks) and toks[j].is_lower and toks[j].pos_ == "NOUN":
             spans.append((tok.idx, token_end(toks[j])))
@@ -286,6 +331,7 @@ SOURCES: tuple[Rule, ...] = (
     Rule("title_runs", title_runs),
     Rule("wh_names", wh_names),
     Rule("work_titles", work_titles),
+    Rule("conjoined_words", conjoined_words),
 )
 _TRIM = Rule("trim", trim)
 STEPS: tuple[Rule, ...] = (
@@ -303,6 +349,7 @@ GENERIC_RULES: tuple[Rule, ...] = (
     Rule("people_or_language", people_or_language),
     Rule("generic_name", generic_name),
     Rule("described_person", described_person),
+    Rule("describing_adjectives", describing_adjectives),
     Rule("asked_for", asked_for),
 )
 

@@ -1,0 +1,84 @@
+"""The short answer matched to what the long answer writes (normalize.external.match_answer,
+prose.refusal): invented text, each rule in three phrasings."""
+
+from __future__ import annotations
+
+import pytest
+
+# (question, short answer, long answer, the entity the answer names)
+ROWS = {
+    "part_of_a_name": [
+        ("Who directed Red Lake?", "Ted", "Red Lake was directed by Ted Roe.", "Ted Roe"),
+        ("Who founded Velmora Foods?", "Brask", "Velmora Foods was founded by Ilsa Brask.", "Ilsa Brask"),
+        ("Who wrote Low Tide?", "Ada Brennick", "Low Tide was written by Ada Brennick.", "Ada Brennick"),
+    ],
+    "place_with_region": [
+        ("Where is Tarn College?", "Lyon, France", "Tarn College is in Lyon, in France.", "Lyon"),
+        ("Where was Ilo Vask born?", "Osk, Velmora", "Ilo Vask was born in Osk.", "Osk"),
+        ("Where is the Pell Group based?", "Brask City, Tarnland",
+         "The Pell Group is based in Brask City.", "Brask City"),
+    ],
+    "list": [
+        ("Which two groups fought at Tarn Field?", "Royalists and Roundheads",
+         "The Battle of Tarn Field was fought between the Royalists and the Roundheads.", "Royalists"),
+        ("Which cities host the Tarn Games?", "Osk and Pell",
+         "The Tarn Games are held in Osk. Pell also hosts the Tarn Games.", "Osk"),
+        ("Which towns does Route 9 join?", "Osk; Pell",
+         "Route 9 joins Osk to the town of Pell.", "Osk"),
+    ],
+    "inside_a_description": [
+        ("Why are Route 9 and Route 12 alike?", "Both were built by the Velmora Road Board in 1950",
+         "Route 9 and Route 12 were both built by the Velmora Road Board.", "Velmora Road Board"),
+        ("The Tarn Helmet and the Osk Helmet are linked because of which feature?", "Norse-Velmoran origin",
+         "The Tarn Helmet and the Osk Helmet are both Norse-Velmoran helmets, used by the Norse-Velmorans.",
+         "Norse-Velmoran"),
+        ("What do Ilo Vask and Ada Brennick share?", "their Tarn Valley roots",
+         "Ilo Vask and Ada Brennick were both born in the Tarn Valley.", "Tarn Valley"),
+    ],
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("question", "answer", "long_answer", "entity"),
+                         [row for rows in ROWS.values() for row in rows])
+def test_answer_names_a_written_mention(auditor, question, answer, long_answer, entity):
+    result = auditor.audit(question, answer, long_answer)
+    assert not result.diagnosis.answer_absent
+    named = next(e.id for e in result.entities if e.name == result.answer_entity)
+    # The claims about the answer's entity are about the mention the long answer writes.
+    about = [p for p in result.propositions if named in (p.subject_entity, p.object_entity)]
+    assert about and all(entity.lower() in p.text.lower() for p in about)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rows", ["place_with_region", "list", "inside_a_description"])
+def test_answer_rules_are_needed(auditor, monkeypatch, rows):
+    """Without `match_answer`, these short answers name no entity."""
+    from logicscore.normalize import entities
+
+    monkeypatch.setattr(entities, "match_answer", lambda *a, **k: None)
+    assert any(auditor.audit(q, a, la).answer_entity is None for q, a, la, _ in ROWS[rows])
+
+
+# An abstention: `answer_absent`, with a `refusal` signal, however the chain looks.
+ABSTAINING = [
+    ("Who directed Red Lake?", "Unknown", "Red Lake is a film by a director from Osk."),
+    ("Which film did Ilo Vask direct?", "None", "Ilo Vask directed Red Lake in 1990."),
+    ("Which city hosts Tarn College?", "Yes", "Tarn College is in Osk."),
+    ("Who founded Velmora Foods?", "It cannot be determined.", "Velmora Foods was founded in Osk."),
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("question", "answer", "long_answer"), ABSTAINING)
+def test_abstention_is_an_absent_answer(auditor, question, answer, long_answer):
+    result = auditor.audit(question, answer, long_answer)
+    assert result.scores.completeness == 0
+    assert result.diagnosis.answer_absent
+    assert "refusal" in [s.kind for s in result.diagnosis.signals]
+
+
+@pytest.mark.slow
+def test_yes_answers_a_yes_no_question(auditor):
+    result = auditor.audit("Is Tarn College in Osk?", "Yes", "Tarn College is in Osk.")
+    assert "refusal" not in [s.kind for s in result.diagnosis.signals]
