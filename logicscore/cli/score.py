@@ -20,7 +20,7 @@ from . import app
 from .common import (AltsOpt, BaseUrlOpt, CacheDirOpt, CacheOpt, ConcurrencyOpt, EngineOpt, ExtractorOpt, FuzzyOpt,
                      FormatOpt, GroundingOpt, JudgeOpt, LLMModelOpt, LLMTimeoutOpt, MapOpt, MaxCallsOpt, ModelOpt,
                      OfflineOpt, QuietOpt, WorkersOpt, fail, llm_default, llm_options, make_auditor, reason, runner,
-                     say, stderr)
+                     MaxBytesOpt, StructuredOpt, say, stderr)
 from .paths import check_input, check_output, engine_inputs, fd, make_folder, open_output
 
 if TYPE_CHECKING:
@@ -123,6 +123,8 @@ def score(
     offline: OfflineOpt = False,
     cache: CacheOpt = True,
     cache_dir: CacheDirOpt = None,
+    structured: StructuredOpt = llm_default("structured"),
+    llm_max_bytes: MaxBytesOpt = llm_default("max_body_bytes"),
     estimate: Annotated[bool, typer.Option("--estimate", help="Print the LLM calls and input tokens "
                         "the run would make (JSON, stdout) and stop without calling.")] = False,
     workers: WorkersOpt = 1,
@@ -158,9 +160,10 @@ def score(
                                max_chars=max_chars, timeout=timeout or None, judge=determinateness,
                                grounder=grounding,
                                llm=llm_options(base_url, model, llm_timeout, concurrency, max_calls, offline,
-                                               cache, cache_dir))
+                                               cache, cache_dir, structured, llm_max_bytes))
         skip: set[int] = set()
         if resume:
+            _adopt_structured(io, output, auditor.llm)
             skip = resume_state(io, output, auditor.signature, allow_signature_change,
                                 (auditor.grounded_signature,))
         if estimate:
@@ -308,6 +311,26 @@ class _Run:
     def interrupted(self) -> NoReturn:
         say(f"Interrupted: {self.where()}; {self.resume_hint()}", "yellow")
         raise typer.Exit(130)
+
+
+def _adopt_structured(io, output: Path, llm) -> None:
+    """Resume in the structured-output mode the records already written were scored in, when
+    this run has not learnt one yet (`--no-cache`): the server took it then."""
+    from ..signature import Signature
+
+    if llm.structured_mode() != "auto":
+        return
+    try:
+        written = io.scan_output(output).signatures
+    except OSError:
+        return  # resume_state reports it
+    for text in written:
+        try:
+            mode = Signature.parse(text).as_dict().get("structured")
+        except ValueError:
+            continue
+        if mode is not None and llm.adopt(str(mode)):
+            return
 
 
 def resume_state(io, output: Path, signature: str, allow_change: bool,

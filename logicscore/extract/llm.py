@@ -73,7 +73,7 @@ class LLMExtractor(PromptedStage):
 
     def signature(self) -> list[tuple[str, object]]:
         return [("extractor", "llm"), ("model", self.llm.model_id()), ("prompt", self.prompt.sha),
-                ("temp", 0)]
+                ("structured", self.llm.structured_mode()), ("temp", 0)]
 
 
 def to_extraction(long_answer: str, reply: Decomposition) -> Extraction:
