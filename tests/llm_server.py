@@ -192,7 +192,8 @@ class FakeLLM:
             # A string is a free-text reply (the agent under test of `assess`), sent as it is.
             content = reply if isinstance(reply, str) else json.dumps(reply)
         delay = self.latency + (fault.delay if fault is not None else 0.0)
-        return 200, {}, json.dumps(_completion(body.get("model", "m"), content)), delay, fault
+        headers = fault.headers if fault is not None else {}
+        return 200, headers, json.dumps(_completion(body.get("model", "m"), content)), delay, fault
 
     def _handler(self):
         server = self

@@ -88,10 +88,6 @@ class _Refused(Exception):
         self.status, self.body = status, body
 
 
-class _CallTimeout(Exception):
-    """One call ran past `timeout` (retried like a timeout of the client's)."""
-
-
 class _DeadlineHit(Exception):
     """The record's `deadline` ran out during a call."""
 
@@ -209,9 +205,18 @@ class Endpoint:
         from .transport import client
 
         api_key = os.environ.get(KEY_ENV)
-        return openai.AsyncOpenAI(api_key=api_key or NO_KEY, base_url=self.config.base_url,
+        made = openai.AsyncOpenAI(api_key=api_key or NO_KEY, base_url=self.config.base_url,
                                   timeout=self.config.timeout, max_retries=0,
                                   http_client=client(self.config.max_body_bytes, self.config.timeout))
+        # The client imports and builds its response models on first use; that is done here,
+        # off the clock of the first record's calls (seconds on a busy machine).
+        from openai.types.chat import ChatCompletion
+
+        made.chat.completions  # noqa: B018
+        ChatCompletion.model_validate({"id": "", "object": "chat.completion", "created": 0, "model": "",
+                                       "choices": [{"index": 0, "finish_reason": "stop",
+                                                    "message": {"role": "assistant", "content": ""}}]})
+        return made
 
     def _deadline(self, label: str) -> float | None:
         """The monotonic time the calls of `label` must end by (None: no deadline)."""
@@ -291,7 +296,7 @@ class Endpoint:
                 with attempt:
                     made = attempt.retry_state.attempt_number
                     return await self._post(client, messages, fields, label, end, negotiating)
-        except (_DeadlineHit, openai.APITimeoutError, _CallTimeout) as exc:
+        except (_DeadlineHit, openai.APITimeoutError) as exc:
             if isinstance(exc, _DeadlineHit) or (end is not None and time.monotonic() >= end - 0.05):
                 raise Timeout(f"{label}: the LLM calls of this record ran past its "
                               f"{self.config.deadline:g} s ({_attempts(made)}); raise --timeout") from None
@@ -323,18 +328,16 @@ class Endpoint:
         if budget is not None and self.calls >= budget:
             raise LLMError(f"the budget of {budget} LLM calls is spent; raise --max-calls "
                            "or rerun with --resume")
-        limit = self.config.timeout
-        if end is not None:
-            limit = min(limit, end - time.monotonic())
-            if limit <= 0:
-                raise _DeadlineHit()
+        # One call's own time is bounded in the transport; the record's here.
+        limit = None if end is None else end - time.monotonic()
+        if limit is not None and limit <= 0:
+            raise _DeadlineHit()
         self.calls += 1
         try:
             response = await asyncio.wait_for(client.chat.completions.create(
                 model=self.model_id(), messages=messages, temperature=0, **fields), limit)
         except TimeoutError:
-            raise (_DeadlineHit() if end is not None and time.monotonic() >= end - 0.05
-                   else _CallTimeout()) from None
+            raise _DeadlineHit() from None
         except openai.APIStatusError as exc:
             if negotiating and structured.refused(exc.status_code, _body(exc)):
                 raise _Refused(exc.status_code, _body(exc)) from None
@@ -431,7 +434,7 @@ def _transient(exc: BaseException) -> bool:
         return exc.status_code == 429 or exc.status_code >= 500
     if isinstance(exc, openai.APIConnectionError):  # includes APITimeoutError
         return not isinstance(exc.__cause__, BodyRefused)
-    return isinstance(exc, _CallTimeout)
+    return False
 
 
 def _attempts(made: int) -> str:
