@@ -10,8 +10,9 @@ import typer
 
 from ..config import default
 from . import app, corpus_app
-from .common import (AltsOpt, ExtractorOpt, FuzzyOpt, ModelOpt, WorkersOpt, fail, make_auditor, reason, runner, say,
-                     show)
+from .common import (AltsOpt, BaseUrlOpt, CacheDirOpt, CacheOpt, ConcurrencyOpt, ExtractorOpt, FuzzyOpt, JudgeOpt,
+                     LLMModelOpt, LLMTimeoutOpt, MaxBytesOpt, MaxCallsOpt, ModelOpt, OfflineOpt, StructuredOpt,
+                     WorkersOpt, fail, llm_default, llm_options, make_auditor, reason, runner, say, show)
 from .paths import check_input, check_output, make_folder
 
 
@@ -52,7 +53,8 @@ def corpus_generate(
 
 @app.command(help=(
     "Measure the auditor against gold labels, beside baselines (majority, answer-mentioned, "
-    "greedy)."))
+    "greedy). With --extractor llm or --determinateness llm, the rules path and the LLM path "
+    "side by side, with the calls and tokens the LLM path spent."))
 def bench(
     corpus: Annotated[Path | None, typer.Argument(
         help="A gold-labelled JSONL corpus (e.g. from `logicscore corpus generate`) or labelled "
@@ -65,6 +67,17 @@ def bench(
     spacy_model: ModelOpt = None,
     max_alternatives: AltsOpt = default("max_alternatives"),
     workers: WorkersOpt = 1,
+    determinateness: JudgeOpt = default("judge"),
+    base_url: BaseUrlOpt = None,
+    model: LLMModelOpt = None,
+    llm_timeout: LLMTimeoutOpt = llm_default("timeout"),
+    concurrency: ConcurrencyOpt = llm_default("concurrency"),
+    max_calls: MaxCallsOpt = None,
+    offline: OfflineOpt = False,
+    cache: CacheOpt = True,
+    cache_dir: CacheDirOpt = None,
+    structured: StructuredOpt = llm_default("structured"),
+    llm_max_bytes: MaxBytesOpt = llm_default("max_body_bytes"),
 ) -> None:
     from .. import bench as bench_mod
 
@@ -80,7 +93,20 @@ def bench(
     if not records:
         why = f" ({rejected[0].error.message})" if rejected else ": it is empty"
         fail(f"{corpus} is not a gold-labelled corpus{why}{make}", 2)
-    auditor = make_auditor(extractor, fuzzy_threshold, spacy_model, max_alternatives, False)
+    if "llm" in (extractor, determinateness):
+        from .. import paired
+
+        rules = make_auditor("rules", fuzzy_threshold, spacy_model, max_alternatives, False)
+        llm = make_auditor(extractor, fuzzy_threshold, spacy_model, max_alternatives, False,
+                           judge=determinateness,
+                           llm=llm_options(base_url, model, llm_timeout, concurrency, max_calls, offline,
+                                           cache, cache_dir, structured, llm_max_bytes))
+        # The LLM path runs in this process: its calls overlap by --concurrency, not --workers.
+        both = paired.run(records, runner(rules, workers), llm, rejected)
+        show(both, paired, as_json, as_md)
+        return
+    auditor = make_auditor(extractor, fuzzy_threshold, spacy_model, max_alternatives, False,
+                           judge=determinateness)
     report = bench_mod.run(records, runner(auditor, workers), rejected=rejected)
     show(report, bench_mod, as_json, as_md)
 
