@@ -92,16 +92,17 @@ def render(report: PairedReport):
             table.add_row(kind, name, *(labelled._cell(row, k) for k in labelled._COLUMNS),
                           style="bold" if name.startswith("logicscore") else None)
         return table
-    head, rows = _headline_rows(report)
+    head, cells = _headline_rows(report)
     table = Table(title="logicscore bench: rules vs llm", caption=_footer(report))
     for i, col in enumerate(head):
         table.add_column(col, justify="right" if i else "left")
-    for row in rows:
-        table.add_row(*row)
+    for line in cells:
+        table.add_row(*line)
     return table
 
 
 def render_markdown(report: PairedReport) -> str:
+    lines: list[str]
     if isinstance(report.rules, labelled.LabelledReport):
         lines = ["| question type | predictor | recall on complete | specificity on incomplete "
                  "| balanced accuracy |", "|---|---|---:|---:|---:|"]

@@ -283,12 +283,14 @@ class Endpoint:
                     end: float | None, negotiating: bool = False) -> str | None:
         import openai
         from tenacity import AsyncRetrying, retry_if_exception, stop_after_attempt
+        from tenacity.stop import stop_base
 
-        def past_deadline(state: Any) -> bool:
-            # tenacity works out the wait before asking whether to stop.
-            return end is not None and time.monotonic() + state.upcoming_sleep >= end
+        class past_deadline(stop_base):
+            def __call__(self, state: Any) -> bool:
+                # tenacity works out the wait before asking whether to stop.
+                return end is not None and time.monotonic() + state.upcoming_sleep >= end
 
-        retrying = AsyncRetrying(stop=stop_after_attempt(self.config.retries + 1) | past_deadline,
+        retrying = AsyncRetrying(stop=stop_after_attempt(self.config.retries + 1) | past_deadline(),
                                  retry=retry_if_exception(_transient), wait=self._wait, reraise=True)
         made = 0
         try:
