@@ -215,7 +215,12 @@ class FakeLLM:
                         self.send_header("content-type", "application/json")
                     if fault is not None and fault.gzip:
                         self.send_header("content-encoding", "gzip")
-                    self.send_header("connection", "close")
+                    streamed = fault is not None and (fault.drip or fault.pad_to or fault.gzip)
+                    if streamed:  # no length known ahead: the body ends when the connection does
+                        self.send_header("connection", "close")
+                        self.close_connection = True
+                    else:
+                        self.send_header("content-length", str(len(text.encode())))
                     for k, v in headers.items():
                         self.send_header(k, v)
                     self.end_headers()
@@ -226,7 +231,6 @@ class FakeLLM:
                             time.sleep(fault.drip)
                 except (BrokenPipeError, ConnectionResetError):
                     pass  # the client gave up (a scripted hang past its timeout)
-                self.close_connection = True
 
             def log_message(self, *args):
                 pass
