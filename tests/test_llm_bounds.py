@@ -194,3 +194,21 @@ def _checkpoint(cache: Path) -> None:
     db.close()
     for suffix in ("-wal", "-shm"):
         Path(f"{cache}{suffix}").unlink(missing_ok=True)
+
+
+@pytest.mark.parametrize("text", [
+    f"x {KEY} y", f"Bearer {KEY}", f"{KEY[:12]}…", f"…{KEY[-9:]}", f"{KEY[3:10]}", f"{KEY}{KEY}",
+    f"a {KEY[:8]} b {KEY[10:20]} c"])
+def test_redact_leaves_no_piece_of_the_key_of_seven_characters(text):
+    from logicscore.llm.redact import redact
+
+    out = redact(text)
+    assert "***" in out
+    assert not any(KEY[i:i + 7] in out for i in range(len(KEY) - 6))
+
+
+def test_redact_keeps_text_without_the_key():
+    from logicscore.llm.redact import redact
+
+    text = "Marta Ellison starred in Glass Harbor; sk-tes and 4f1c9e are shorter than a piece."
+    assert redact(text) == text
