@@ -191,9 +191,13 @@ class Endpoint:
 
         try:
             # Until the server has taken a mode, calls one at a time find it, so a batch
-            # does not pay each refusal once per request.
+            # does not pay each refusal once per request; a request that failed otherwise
+            # (no connection, a timeout) says nothing of the mode, and the rest go at once.
             while todo and not self.settled:
+                before = self.mode
                 await one(todo.pop(0))
+                if not self.settled and self.mode == before:
+                    break
             await asyncio.gather(*(one(i) for i in todo))
         finally:
             await client.close()
