@@ -12,6 +12,8 @@
 # the schema attached). Passes when every worked example is scored `ok` (no ParseError, no
 # error of any kind) and the key is written nowhere. Prints the time per answer, the calls
 # and tokens, and each record's verdicts beside the rules path's (docs/llm-servers.md).
+# Replies are capped at 768 tokens: at temperature 0 a 135M model can repeat propositions
+# until its context is full; a cut reply gets the repair call.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}" PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_ROOT_USER_ACTION=ignore
@@ -64,6 +66,7 @@ inp, work, port = sys.argv[1:]
 records = [QARecord.model_validate_json(line) for line in open(inp, encoding="utf-8") if line.strip()]
 llm = Auditor("llm", judge="llm", timing=False, timeout=600, llm={
     "base_url": f"http://127.0.0.1:{port}/v1", "model": "smollm2", "timeout": 120, "concurrency": 1,
+    "max_tokens": 768,
     "cache_dir": f"{work}/cache"})
 began = time.perf_counter()
 results = list(llm.audit_many(records))
@@ -77,7 +80,7 @@ PY
 # Then the command a user runs, answered from that cache, and the rules path beside it.
 python3 -m logicscore score corpora/examples.jsonl -o "$work/out.jsonl" --extractor llm \
   --determinateness llm --base-url "http://127.0.0.1:$PORT/v1" --model smollm2 \
-  --cache-dir "$work/cache" --concurrency 1 --llm-timeout 120 --timeout 600 --no-timing -q
+  --cache-dir "$work/cache" --concurrency 1 --llm-timeout 120 --llm-max-tokens 768 --timeout 600 --no-timing -q
 python3 -m logicscore score corpora/examples.jsonl -o "$work/rules.jsonl" --no-timing -q
 
 python3 - corpora/examples.jsonl "$work" "$OPENAI_API_KEY" <<'PY'

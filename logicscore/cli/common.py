@@ -62,6 +62,8 @@ StructuredOpt = Annotated[str, typer.Option("--structured", metavar="MODE",
          "mode, each after the one before is refused; the others fix one (docs/llm-servers.md).")]
 MaxBytesOpt = Annotated[int, typer.Option("--llm-max-bytes", min=1024,
     help="Largest LLM reply body read, after decompression (bytes); a larger one is an LLMError.")]
+MaxTokensOpt = Annotated[int | None, typer.Option("--llm-max-tokens", min=1,
+    help="Most tokens one LLM reply may have (default: the server's); a cut reply gets the repair call.")]
 CacheOpt = Annotated[bool, typer.Option("--cache/--no-cache", help="Read and write the LLM answer cache.")]
 CacheDirOpt = Annotated[Path | None, typer.Option("--cache-dir",
     help="LLM answer cache folder (default: ~/.cache/logicscore/llm).")]
@@ -94,7 +96,8 @@ def reason(exc: OSError) -> str:
 
 def llm_options(base_url: str | None, model: str | None, timeout: float, concurrency: int,
                 max_calls: int | None, offline: bool, cache: bool, cache_dir: Path | None,
-                structured: str = "auto", max_body_bytes: int | None = None) -> dict:
+                structured: str = "auto", max_body_bytes: int | None = None,
+                max_tokens: int | None = None) -> dict:
     """The LLM endpoint options (AuditorConfig.llm) from their flags."""
     from ..llm.structured import CHOICES
 
@@ -103,7 +106,8 @@ def llm_options(base_url: str | None, model: str | None, timeout: float, concurr
     return {"base_url": base_url, "model": model, "timeout": timeout, "concurrency": concurrency,
             "max_calls": max_calls, "offline": offline, "cache": cache,
             "cache_dir": None if cache_dir is None else str(cache_dir), "structured": structured,
-            "max_body_bytes": llm_default("max_body_bytes") if max_body_bytes is None else max_body_bytes}
+            "max_body_bytes": llm_default("max_body_bytes") if max_body_bytes is None else max_body_bytes,
+            "max_tokens": max_tokens}
 
 
 def make_auditor(extractor: str, fuzzy: float, spacy_model: str | None, alts: int, timing: bool,

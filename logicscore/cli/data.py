@@ -11,8 +11,9 @@ import typer
 from ..config import default
 from . import app, corpus_app
 from .common import (AltsOpt, BaseUrlOpt, CacheDirOpt, CacheOpt, ConcurrencyOpt, ExtractorOpt, FuzzyOpt, JudgeOpt,
-                     LLMModelOpt, LLMTimeoutOpt, MaxBytesOpt, MaxCallsOpt, ModelOpt, OfflineOpt, StructuredOpt,
-                     WorkersOpt, fail, llm_default, llm_options, make_auditor, reason, runner, say, show)
+                     LLMModelOpt, LLMTimeoutOpt, MaxBytesOpt, MaxCallsOpt, MaxTokensOpt, ModelOpt, OfflineOpt,
+                     StructuredOpt, WorkersOpt, fail, llm_default, llm_options, make_auditor, reason, runner, say,
+                     show)
 from .paths import check_input, check_output, make_folder
 
 
@@ -78,6 +79,7 @@ def bench(
     cache_dir: CacheDirOpt = None,
     structured: StructuredOpt = llm_default("structured"),
     llm_max_bytes: MaxBytesOpt = llm_default("max_body_bytes"),
+    llm_max_tokens: MaxTokensOpt = None,
 ) -> None:
     from .. import bench as bench_mod
 
@@ -100,7 +102,7 @@ def bench(
         llm = make_auditor(extractor, fuzzy_threshold, spacy_model, max_alternatives, False,
                            judge=determinateness,
                            llm=llm_options(base_url, model, llm_timeout, concurrency, max_calls, offline,
-                                           cache, cache_dir, structured, llm_max_bytes))
+                                           cache, cache_dir, structured, llm_max_bytes, llm_max_tokens))
         # The LLM path runs in this process: its calls overlap by --concurrency, not --workers.
         both = paired.run(records, runner(rules, workers), llm, rejected)
         show(both, paired, as_json, as_md)

@@ -20,7 +20,7 @@ from . import app
 from .common import (AltsOpt, BaseUrlOpt, CacheDirOpt, CacheOpt, ConcurrencyOpt, EngineOpt, ExtractorOpt, FuzzyOpt,
                      FormatOpt, GroundingOpt, JudgeOpt, LLMModelOpt, LLMTimeoutOpt, MapOpt, MaxCallsOpt, ModelOpt,
                      OfflineOpt, QuietOpt, WorkersOpt, fail, llm_default, llm_options, make_auditor, reason, runner,
-                     MaxBytesOpt, StructuredOpt, say, stderr)
+                     MaxBytesOpt, MaxTokensOpt, StructuredOpt, say, stderr)
 from .paths import check_input, check_output, engine_inputs, fd, make_folder, open_output
 
 if TYPE_CHECKING:
@@ -125,6 +125,7 @@ def score(
     cache_dir: CacheDirOpt = None,
     structured: StructuredOpt = llm_default("structured"),
     llm_max_bytes: MaxBytesOpt = llm_default("max_body_bytes"),
+    llm_max_tokens: MaxTokensOpt = None,
     estimate: Annotated[bool, typer.Option("--estimate", help="Print the LLM calls and input tokens "
                         "the run would make (JSON, stdout) and stop without calling.")] = False,
     workers: WorkersOpt = 1,
@@ -160,7 +161,7 @@ def score(
                                max_chars=max_chars, timeout=timeout or None, judge=determinateness,
                                grounder=grounding,
                                llm=llm_options(base_url, model, llm_timeout, concurrency, max_calls, offline,
-                                               cache, cache_dir, structured, llm_max_bytes))
+                                               cache, cache_dir, structured, llm_max_bytes, llm_max_tokens))
         skip: set[int] = set()
         if resume:
             _adopt_structured(io, output, auditor.llm)

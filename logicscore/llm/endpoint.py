@@ -339,6 +339,8 @@ class Endpoint:
         if limit is not None and limit <= 0:
             raise _DeadlineHit()
         self.calls += 1
+        if self.config.max_tokens is not None:
+            fields = {**fields, "max_tokens": self.config.max_tokens}
         try:
             response = await asyncio.wait_for(client.chat.completions.create(
                 model=self.model_id(), messages=messages, temperature=0, **fields), limit)

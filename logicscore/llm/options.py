@@ -25,6 +25,8 @@ class EndpointConfig(BaseModel):
     max_retry_wait: float = Field(60.0, ge=0, description="longest wait between retries (seconds)")
     max_body_bytes: int = Field(4 * 1024 * 1024, ge=1024, description="largest reply body read, "
                                 "after decompression (bytes); a larger one is an LLMError")
+    max_tokens: int | None = Field(None, ge=1, description="most tokens one reply may have (None: the "
+                                   "server's limit); bounds a small model that loops in its JSON")
     structured: Structured = Field("auto", description="how the server is asked for JSON of the "
                                    "reply's schema (auto: negotiated, see docs/llm-servers.md)")
     concurrency: int = Field(4, ge=1, description="calls in flight at once within a batch")
