@@ -212,3 +212,11 @@ def test_redact_keeps_text_without_the_key():
 
     text = "Marta Ellison starred in Glass Harbor; sk-tes and 4f1c9e are shorter than a piece."
     assert redact(text) == text
+
+
+def test_max_tokens_is_sent_and_signed(tmp_path):
+    with FakeLLM(lambda parts: DECOMPOSITION, entailed_judge) as server:
+        out = list(auditor(server, tmp_path, max_tokens=77).audit_many(records(1)))
+        sent = [c.body.get("max_tokens") for c in server.calls]
+    assert out[0].status == "ok" and sent == [77, 77]
+    assert "|temp:0|max_tokens:77" in out[0].meta.signature
