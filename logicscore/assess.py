@@ -197,6 +197,9 @@ def _assess_window(lines: list[InputLine], prompt: AgentPrompt, endpoint: Endpoi
                 meta = meta.model_copy(update={"reply": _clip(reply.text or "")})
             result = auditor.error_result(line.id, outcome, time.perf_counter(), line=line.number,
                                           meta=line.record.meta)
+            # The question asked stays readable; the agent gave no answer to show.
+            result = result.model_copy(update={"question": line.record.question,
+                                               "gold_answer": line.record.gold_answer})
         yield result.model_copy(update={"meta": result.meta.model_copy(update={"agent": meta})})
 
 

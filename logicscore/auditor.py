@@ -19,10 +19,11 @@ from .config import AuditorConfig
 from .errors import ConfigError, InputError, LogicscoreError
 from .extract import Extractor
 from .io import InputLine
-from .limits import GC_PAUSE_CHARS, deadline, gc_paused
+from .limits import GC_PAUSE_CHARS, count_sentences, deadline, gc_paused
 from .models import AuditResult, ErrorInfo, QARecord, ResultMeta, Signal
 from .normalize.forms import forget as forget_forms
 from .question.types import SIDED_TYPES, option_sides, question_type
+from .roles import sentence_roles
 from .score import compute_scores
 from .signals import collect_signals
 from .signature import Signature
@@ -59,6 +60,8 @@ class Auditor:
             a longer one is an `InputError` record.
         timeout: seconds one record may take before it becomes a `Timeout` record (None:
             no limit). Enforced with SIGALRM, so only on the main thread of a Unix process.
+        max_sentences: most sentences a long answer may have (None: no limit); a longer one
+            is an `InputError` record, found before any parse.
     Raises:
         ConfigError: an unknown stage name or option, or a value out of range.
     """
@@ -159,6 +162,12 @@ class Auditor:
                     f"record {record.id}: {field} has {size:,} characters, over the limit of "
                     f"{limit:,}; raise it with --max-chars (memory and time grow with length)",
                     line=line)
+        most = self.config.max_sentences
+        if most is not None and (count := count_sentences(record.long_answer, most)) > most:
+            raise InputError(
+                f"record {record.id}: long_answer has over {most:,} sentences ({count:,} counted "
+                f"before stopping); raise the limit with --max-sentences (memory and time grow "
+                "faster than the sentences)", line=line)
 
     def _audit(self, record: QARecord, line: int | None) -> AuditResult:
         start = time.perf_counter()
@@ -211,8 +220,12 @@ class Auditor:
         gold = record.gold_answer
         correct = None if gold is None else self.linker.same_answer(gold, record.answer)
         names = {e.id: e.name for e in linked.entities}
+        used = [*result.chain, *(p for side in sides for p in side.propositions)]
         return AuditResult(
             id=record.id,
+            question=record.question,
+            answer=record.answer,
+            gold_answer=gold,
             question_type=qtype,
             scores=scores,
             determinateness=verdict,
@@ -222,11 +235,13 @@ class Auditor:
             alternatives=result.alternatives,
             diagnosis=result.diagnosis.model_copy(update={"signals": signals}),
             sides=sides,
+            sentences=sentence_roles(record.long_answer, linked.propositions, used, extraction.sentences),
             propositions=linked.propositions,
             entities=linked.entities,
             grounding=grounding,
             correct=correct,
-            meta=self._meta(start, line, record.hops, record.meta, grounded=grounding is not None),
+            meta=self._meta(start, line, record.hops, record.meta, grounded=grounding is not None,
+                            record=record),
         )
 
     def audit_many(self, records: Iterable[QARecord | InputLine]) -> Iterator[AuditResult]:
@@ -277,28 +292,35 @@ class Auditor:
             except ConfigError:
                 raise  # options that cannot work (a missing spaCy model): no record can be scored
             except LogicscoreError as exc:
-                result = self.error_result(item.id, exc, start, line=line, meta=item.meta)
+                result = self.error_result(item.id, exc, start, line=line, meta=item.meta, record=item)
             except Exception as exc:  # noqa: BLE001 - a bug must not lose the record
                 err = LogicscoreError(f"{type(exc).__name__}: {exc}", line=line)
-                result = self.error_result(item.id, err, start, line=line, meta=item.meta)
+                result = self.error_result(item.id, err, start, line=line, meta=item.meta, record=item)
             yield result
 
     def error_result(
         self, record_id: str | None, exc: LogicscoreError, start: float, line: int | None = None,
-        meta: dict | None = None,
+        meta: dict | None = None, record: QARecord | None = None,
     ) -> AuditResult:
+        """The error record of `exc`; with the `record` it was raised on, that record's
+        question and answers too, so the line can be read on its own."""
         return AuditResult(
             id=record_id,
             status="error",
+            question=record.question if record is not None else None,
+            answer=record.answer if record is not None else None,
+            gold_answer=record.gold_answer if record is not None else None,
             error=ErrorInfo(type=exc.type, message=_clip(exc.message), line=line or exc.line),
-            meta=self._meta(start, line or exc.line, None, meta or {}),
+            meta=self._meta(start, line or exc.line, None, meta or {}, record=record),
         )
 
     def _meta(self, start: float, line: int | None, hops: int | None, record_meta: dict,
-              grounded: bool = False) -> ResultMeta:
+              grounded: bool = False, record: QARecord | None = None) -> ResultMeta:
         latency = round((time.perf_counter() - start) * 1000, 1) if self.config.timing else None
         return ResultMeta(signature=self._signature(grounded), latency_ms=latency, line=line,
-                          hops=hops, record=record_meta)
+                          hops=hops, record=record_meta,
+                          answer_source=record.answer_source if record is not None else None,
+                          answer_rule=record.answer_rule if record is not None else None)
 
 
 def _prepare(hooks: list[Any], records: list[QARecord | None]) -> None:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from .models import AuditResult
 from .report.aggregate import METRICS, Aggregate, category
+from .report.browse import Baseline
 
 
 @dataclass(frozen=True)
@@ -54,6 +55,13 @@ class DiffResult:
             a, b = self.old.mean(m), self.new.mean(m)
             out.append((m, a, b, None if a is None or b is None else b - a))
         return out
+
+    def baseline(self, name: str) -> Baseline:
+        """What the HTML report of the new run shows of this diff."""
+        moves = {(m.id, m.line): m.old for m in self.moves}
+        return Baseline(name, self.same_signature, self.deltas(),
+                        [(a, b, n) for (a, b), n in sorted(self.transitions.items())], moves,
+                        {(e.id, e.line) for e in self.only_new}, len(self.only_old))
 
     def to_json_dict(self) -> dict:
         return {"old_signatures": self.old.signature_list(), "new_signatures": self.new.signature_list(),
@@ -114,13 +122,18 @@ def render(result: DiffResult):
     from rich.table import Table
     from rich.text import Text
 
+    from .inert import terminal
+
+    def sigs(run) -> str:
+        return terminal(" ; ".join(run.signature_list()))
+
     parts: list = []
     if not result.same_signature:
         parts.append(Text("signatures differ: deltas mix changed settings with changed answers\n"
-                          f"  old: {' ; '.join(result.old.signature_list())}\n"
-                          f"  new: {' ; '.join(result.new.signature_list())}", style="bold red"))
+                          f"  old: {sigs(result.old)}\n"
+                          f"  new: {sigs(result.new)}", style="bold red"))
     else:
-        parts.append(Text(f"signature: {' ; '.join(result.new.signature_list())}", style="dim"))
+        parts.append(Text(f"signature: {sigs(result.new)}", style="dim"))
     deltas = Table(title=f"{result.matched} records matched", title_justify="left")
     for col in ("metric", "old", "new", "delta"):
         deltas.add_column(col, justify="left" if col == "metric" else "right")
@@ -132,7 +145,7 @@ def render(result: DiffResult):
     for col in ("id", "line", "old", "new"):
         moved.add_column(col)
     for mv in result.moves:
-        moved.add_row(str(mv.id), str(mv.line or "-"), mv.old, mv.new)
+        moved.add_row(*(Text(terminal(cell)) for cell in (mv.id, mv.line or "-", mv.old, mv.new)))
     parts.append(moved)
     if result.only_old or result.only_new:
         parts.append(Text(f"only in old: {len(result.only_old)}  only in new: {len(result.only_new)}"))

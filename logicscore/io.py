@@ -13,9 +13,10 @@ import re
 import signal
 import stat
 import threading
-from collections import Counter
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field as _field
+from contextlib import suppress
+from dataclasses import dataclass
+from io import TextIOBase
 from pathlib import Path
 from typing import IO, Any
 
@@ -23,6 +24,10 @@ from pydantic import ValidationError
 
 from .errors import InputError
 from .models import AuditResult, ErrorInfo, QARecord, ResultMeta
+# What an existing output holds, read back for --resume; named here too, where readers of
+# JSONL look for them.
+from .resume import (Damage, OutputState, ResumeState, cut_torn_tail, done_lines,  # noqa: F401
+                     scan_for_resume, scan_output)
 
 # Our field → the names RAG tools commonly use for it, in order of preference.
 ALIASES: dict[str, tuple[str, ...]] = {
@@ -259,51 +264,6 @@ def count_lines(path: Path) -> int:
     return count + (last != b"\n")
 
 
-@dataclass
-class OutputState:
-    """What an existing output file already holds (for `--resume`)."""
-
-    done: set[int] = _field(default_factory=set)           # input line numbers written
-    signatures: Counter = _field(default_factory=Counter)  # meta.signature -> records
-    torn: bool = False                                    # last line has no newline
-
-
-def scan_output(path: Path) -> OutputState:
-    """Read an output file without changing it: lines done, signatures, a torn last line."""
-    state = OutputState()
-    if not path.exists():
-        return state
-    with path.open("rb") as fh:  # streamed: memory stays flat in output size
-        for raw in fh:
-            if not raw.endswith(b"\n"):
-                state.torn = True  # cut by `done_lines`, redone by the resumed run
-                break
-            try:
-                meta = json.loads(raw)["meta"]
-                line, signature = meta["line"], meta.get("signature")
-                agent = meta.get("agent")
-            except (ValueError, KeyError, TypeError, AttributeError):
-                continue
-            if isinstance(signature, str) and isinstance(agent, dict) and isinstance(agent.get("signature"), str):
-                signature = f"{signature}|{agent['signature']}"  # `assess`: its agent must match too
-            if isinstance(line, int) and not isinstance(line, bool):
-                state.done.add(line)
-                if isinstance(signature, str):
-                    state.signatures[signature] += 1
-    return state
-
-
-def done_lines(path: Path) -> set[int]:
-    """Input line numbers already written to an output file (for `--resume`).
-
-    A torn last line (the run was killed mid-write) is cut off so appending continues cleanly.
-    """
-    if not path.exists():
-        return set()
-    cut_torn_tail(path)
-    return scan_output(path).done
-
-
 def same_file(a: Path | int, b: Path | int) -> bool:
     """Whether two paths (or open file descriptors) are one regular file, after symlinks and
     hard links. A terminal or a pipe on both sides is not: reading and writing it is fine."""
@@ -316,24 +276,6 @@ def same_file(a: Path | int, b: Path | int) -> bool:
             and (sa.st_dev, sa.st_ino) == (sb.st_dev, sb.st_ino))
 
 
-def cut_torn_tail(path: Path) -> None:
-    """Truncate the file after its last newline (a record half-written when the run died)."""
-    with path.open("r+b") as fh:
-        end = fh.seek(0, os.SEEK_END)
-        pos = end
-        while pos > 0:
-            step = min(pos, 1 << 16)
-            fh.seek(pos - step)
-            block = fh.read(step)
-            cut = block.rfind(b"\n")
-            if cut >= 0:
-                pos = pos - step + cut + 1
-                break
-            pos -= step
-        if pos != end:
-            fh.truncate(pos)
-
-
 class ResultWriter:
     """Appends one JSON line per result and flushes it, so a killed run loses nothing written.
 
@@ -342,7 +284,7 @@ class ResultWriter:
     `written` counts the lines this writer completed.
     """
 
-    def __init__(self, target: IO[str], fsync: bool = False, hold_interrupt: bool = False):
+    def __init__(self, target: IO[str] | IO[bytes], fsync: bool = False, hold_interrupt: bool = False):
         self.target = target
         self.fsync = fsync
         self.written = 0
@@ -357,14 +299,43 @@ class ResultWriter:
         if self.hold_interrupt:
             signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         try:
-            self.target.write(line + "\n")
-            self.target.flush()
+            if isinstance(self.target, TextIOBase) or hasattr(self.target, "encoding"):
+                self.target.write(line + "\n")  # type: ignore[call-overload]  # a text stream: stdout
+                self.target.flush()
+            else:
+                _write_whole(self.target, (line + "\n").encode("utf-8"))  # type: ignore[arg-type]
             if self.fsync:
                 os.fsync(self.target.fileno())
             self.written += 1
         finally:
             if self.hold_interrupt:  # a pending Ctrl-C is delivered here, after the whole line
                 signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+def _write_whole(target: IO[bytes], data: bytes) -> None:
+    """Write all of `data` to a binary file, or nothing: a write that fails part way (a full
+    disk) is cut back off a regular file, so no half line is left for a reader to trip on."""
+    fd: int | None = None
+    start: int | None = None
+    try:
+        fd = target.fileno()
+        info = os.fstat(fd)
+        start = info.st_size if stat.S_ISREG(info.st_mode) else None
+    except (OSError, ValueError, AttributeError):
+        fd = start = None
+    view = memoryview(data)
+    try:
+        while view:
+            count = target.write(view)
+            view = view[count or 0:]
+        target.flush()
+    except OSError:
+        if fd is not None and start is not None:
+            # The error being raised says what went wrong; if even this fails, --resume cuts
+            # the torn tail.
+            with suppress(OSError):
+                os.ftruncate(fd, start)
+        raise
 
 
 def _line(result: AuditResult) -> str:

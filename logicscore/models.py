@@ -16,6 +16,9 @@ FailureType = Literal["broken", "circular", "deviated"]
 Verdict = Literal["entailed", "contradicted", "underdetermined"]
 Severity = Literal["hard", "soft", "info"]
 QuestionType = Literal["bridge", "comparison", "yesno", "intersection"]
+# Where a record's short answer came from: its own field, an "Answer: X" line of the
+# response, or the conclusion the response states (docs/records.md).
+AnswerSource = Literal["answer_field", "answer_line", "conclusion"]
 ErrorType = Literal["InputError", "ParseError", "Timeout", "LLMError", "RuntimeError"]
 # How a chain hop stands against the documents it cites (`AuditResult.grounding`).
 GroundingStatus = Literal["grounded", "ungrounded", "uncited", "unknown_citation"]
@@ -64,6 +67,9 @@ class QARecord(_Strict):
     # Given, it is taken as is; else the question's rules decide (SPEC §4.7).
     question_type: QuestionType | None = None
     meta: dict[str, Any] = Field(default_factory=dict)
+    answer_source: AnswerSource = "answer_field"
+    # The named rule that read a conclusion (`formats.conclusion`), else None.
+    answer_rule: str | None = None
 
     @field_validator("documents", mode="before")
     @classmethod
@@ -183,6 +189,16 @@ class HopGrounding(_Strict):
     supported_by: list[str] = Field(default_factory=list)
 
 
+class SentenceRole(_Strict):
+    """One sentence of the long answer and the part it plays (`roles.sentence_roles`)."""
+
+    index: int
+    span: tuple[int, int]
+    role: Literal["chain", "redundant", "no_proposition"]
+    propositions: list[str] = Field(default_factory=list)
+    text: str | None = None
+
+
 class ErrorInfo(_Strict):
     type: ErrorType
     message: str
@@ -209,6 +225,10 @@ class ResultMeta(_Strict):
     hops: int | None = None
     record: dict[str, Any] = Field(default_factory=dict)
     agent: AgentMeta | None = None
+    # Where the short answer came from (docs/records.md): the record's field, an "Answer: X"
+    # line of the response, or the conclusion it states (then `answer_rule` names the rule).
+    answer_source: AnswerSource | None = None
+    answer_rule: str | None = None
 
 
 class AuditResult(_Strict):
@@ -216,6 +236,10 @@ class AuditResult(_Strict):
 
     id: str | None
     status: Literal["ok", "error"] = "ok"
+    # The record's own question, short answer and gold answer (null with `score --no-text`).
+    question: str | None = None
+    answer: str | None = None
+    gold_answer: str | None = None
     question_type: QuestionType | None = None
     scores: Scores | None = None
     determinateness: Verdict | None = None
@@ -226,6 +250,8 @@ class AuditResult(_Strict):
     diagnosis: Diagnosis | None = None
     # Comparison and yes/no questions only: each side and what the answer states of it.
     sides: list[Side] = Field(default_factory=list)
+    # The long answer's sentences in text order, each with its role (docs/records.md).
+    sentences: list[SentenceRole] = Field(default_factory=list)
     propositions: list[Proposition] = Field(default_factory=list)
     entities: list[Entity] = Field(default_factory=list)
     # Records with documents only: one row per chain hop.
@@ -233,6 +259,13 @@ class AuditResult(_Strict):
     correct: bool | None = None
     error: ErrorInfo | None = None
     meta: ResultMeta
+
+    def without_text(self) -> AuditResult:
+        """This record with the answer's words left out (`score --no-text`): question, short
+        and gold answer and each sentence's text null; spans and roles stay."""
+        sentences = [s.model_copy(update={"text": None}) for s in self.sentences]
+        return self.model_copy(update={"question": None, "answer": None, "gold_answer": None,
+                                       "sentences": sentences})
 
     def to_json(self) -> str:
         """One JSONL line; byte-stable for equal results, `latency_ms` left out when None.

@@ -9,8 +9,11 @@ order the items came in.
 from __future__ import annotations
 
 import multiprocessing
+import os
 import queue
 import signal
+import threading
+import time
 from collections.abc import Iterable, Iterator
 from itertools import islice
 from typing import Any
@@ -26,6 +29,8 @@ from .signature import Signature
 AHEAD = 2
 # Half-seconds without a result, once a worker has died, before the run stops.
 DEATH_GRACE = 4
+# Seconds between a worker's checks that its parent is still there.
+PARENT_POLL = 0.5
 # Stages that call an endpoint keep their own concurrency and one call budget per run.
 _ENDPOINT_STAGES = ("llm",)
 
@@ -57,7 +62,7 @@ def audit_parallel(config: AuditorConfig, items: Iterable[Any], workers: int,
     for q in (tasks, done):
         # At exit nothing queued is still wanted: never wait on a pipe no worker reads.
         q.cancel_join_thread()
-    procs = [context.Process(target=_serve, args=(config, tasks, done), daemon=True)
+    procs = [context.Process(target=_serve, args=(config, tasks, done, os.getpid()), daemon=True)
              for _ in range(workers)]
     for proc in procs:
         proc.start()
@@ -117,9 +122,11 @@ def _stop(procs: list[Any], tasks: Any, finished: bool) -> None:
         proc.join()
 
 
-def _serve(config: AuditorConfig, tasks: Any, done: Any) -> None:
+def _serve(config: AuditorConfig, tasks: Any, done: Any, parent: int | None = None) -> None:
     """A worker: one Auditor, its model loaded once, auditing windows until told to stop."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    if parent is not None:
+        _die_with(parent)
     from .auditor import Auditor
     from .limits import model_loading
 
@@ -141,6 +148,18 @@ def _serve(config: AuditorConfig, tasks: Any, done: Any) -> None:
         except Exception as exc:  # noqa: BLE001 - sent back whole: it may not pickle
             payload = RuntimeError(f"{type(exc).__name__}: {exc}")
         done.put((seq, payload))
+
+
+def _die_with(parent: int) -> None:
+    """End this worker soon after `parent` ends, however it ends (`kill -9` runs no cleanup,
+    and a worker blocked on the task queue would otherwise wait forever, holding its model's
+    memory and the output's lock): a daemon thread watches the parent pid."""
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_POLL)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="logicscore-parent-watch", daemon=True).start()
 
 
 def check(config: AuditorConfig, workers: int) -> None:

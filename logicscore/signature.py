@@ -52,3 +52,14 @@ class Signature:
 
     def __str__(self) -> str:
         return self.format()
+
+
+def differences(old: str, new: str) -> list[str]:
+    """'key: OLD → NEW' for each key whose value differs between two signatures, in the
+    order the keys appear ('(none)' for a key one of them lacks)."""
+    try:
+        a, b = Signature.parse(old).as_dict(), Signature.parse(new).as_dict()
+    except ValueError:
+        return [f"signature: {old!r} → {new!r}"]
+    keys = [*a, *(k for k in b if k not in a)]
+    return [f"{k}: {a.get(k, '(none)')} → {b.get(k, '(none)')}" for k in keys if a.get(k) != b.get(k)]

@@ -173,3 +173,18 @@ def test_assess_without_a_model_fails_before_writing(tmp_path):
                                  "--base-url", "http://127.0.0.1:9/v1", "-o", str(tmp_path / "out.jsonl")])
     assert result.exit_code == 1 and "--model" in result.output
     assert not (tmp_path / "out.jsonl").exists()
+
+
+def test_assess_exits_1_in_one_line_when_every_record_errored(tmp_path):
+    _, prompt = files(tmp_path, [{"id": "a", "question": MARTA}, {"id": "b", "question": SPRINGFIELD}])
+    with agent({MARTA: "No idea.", SPRINGFIELD: "Somewhere."}) as server:
+        out = tmp_path / "out.jsonl"
+        failed = runner.invoke(app, [str(a) for a in [
+            "assess", tmp_path / "questions.jsonl", "--prompt", prompt, "--base-url", server.base_url,
+            "--model", "agent-model", "-o", out, "--cache-dir", tmp_path / "cache", "--no-timing"]])
+    assert failed.exit_code == 1
+    assert [(r["error"]["type"], r["question"], r["answer"]) for r in records(out)] == [
+        ("ParseError", MARTA, None), ("ParseError", SPRINGFIELD, None)]
+    lines = [line for line in failed.output.splitlines() if line.strip()]
+    assert lines == [f"Error: every record errored (2 ParseError); 2 records written to {out}: each record's "
+                     f"error says what to fix (logicscore report {out})"]

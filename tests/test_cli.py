@@ -123,7 +123,7 @@ def test_cli_explain_reads_scored_file(tmp_path):
 
 def test_cli_explain_unknown_id(tmp_path):
     res = run("explain", EXAMPLES, "--id", "no-such-id", "-x", "given")
-    assert res.exit_code == 1 and "no-such-id" in res.output
+    assert res.exit_code == 2 and "no-such-id" in res.output
 
 
 def test_cli_corpus_generate_is_reproducible(tmp_path):

@@ -22,10 +22,10 @@ RAGAS = {"user_input": "Where was the director of Timber Falls born?",
          "retrieved_contexts": ["Timber Falls is a 2007 film directed by Tony Giglio.",
                                 "Tony Giglio was born in Medford."],
          "reference": "Tony Giglio was born in Medford."}
-RAGAS_OLD = {"question": "Where was Ana Lund born?", "answer": "Ana Lund was born in Orvik.",
+RAGAS_OLD = {"question": "Where was Ana Lund born?", "answer": "Ana Lund was born in Orvik. So the answer is Orvik.",
              "contexts": ["Ana Lund was born in Orvik."], "ground_truths": ["Orvik"]}
 DEEPEVAL = {"input": "Which river flows through Tarsel?",
-            "actual_output": "Tarsel lies in Vennmark. The Ossel flows through Vennmark.",
+            "actual_output": "Tarsel lies in Vennmark. The Ossel flows through Vennmark. So the river is the Ossel.",
             "expected_output": "The Ossel", "retrieval_context": ["Tarsel lies in Vennmark."],
             "additional_metadata": {"run": 7}, "name": "case-1"}
 PROMPTFOO = {"id": "r-1", "testIdx": 2, "promptIdx": 0, "success": True, "score": 1,
@@ -52,29 +52,54 @@ def test_ragas_row_reads_its_answer_line_and_numbers_its_contexts():
     assert (r.question, r.answer, r.gold_answer) == (RAGAS["user_input"], "Medford", RAGAS["reference"])
     assert r.long_answer == RAGAS["response"].split("\nAnswer:")[0]  # the answer line is not prose
     assert r.documents == {"1": RAGAS["retrieved_contexts"][0], "2": RAGAS["retrieved_contexts"][1]}
-    assert r.meta == {"format": "ragas", "answer_from": "response"}
+    assert r.meta == {"format": "ragas"}
+    assert (r.answer_source, r.answer_rule) == ("answer_line", None)
 
 
-def test_ragas_row_without_answer_line_takes_the_reference():
-    r = _record({**RAGAS, "response": "Tony Giglio was born in Medford."})
-    assert (r.answer, r.long_answer) == (RAGAS["reference"], "Tony Giglio was born in Medford.")
-    assert r.meta["answer_from"] == "reference"
+def test_ragas_row_without_answer_line_takes_the_conclusion_it_states_never_the_reference():
+    r = _record({**RAGAS, "response": "Tony Giglio directed it. So the answer is Medford, Oregon."})
+    assert (r.answer, r.gold_answer) == ("Medford, Oregon", RAGAS["reference"])
+    assert r.long_answer == "Tony Giglio directed it. So the answer is Medford, Oregon."
+    assert (r.answer_source, r.answer_rule) == ("conclusion", "the_answer_is")
+
+
+def test_ragas_row_with_no_stated_answer_is_an_input_error_naming_the_map():
+    (line,) = _lines({**RAGAS, "response": "Tony Giglio was born in Medford."})
+    assert line.record is None and line.error.type == "InputError"
+    assert "--map answer=FIELD" in line.error.message and "no short answer" in line.error.message
+    (mapped,) = _lines({**RAGAS, "response": "Tony Giglio was born in Medford.", "short": "Medford"},
+                       mapping={"answer": "short"})
+    r = mapped.record
+    assert (r.answer, r.gold_answer, r.answer_source) == ("Medford", RAGAS["reference"], "answer_field")
+    assert r.meta == {"format": "ragas"}  # the mapped field was read: it is no extra field
+
+
+def test_ragas_extra_fields_go_to_meta_and_the_adapters_own_meta_wins():
+    r = _record({**RAGAS, "model": "m-1", "format": "mine", "metadata": {"run": 9}})
+    assert r.meta == {"model": "m-1", "format": "ragas", "metadata": {"run": 9}}
+
+
+def test_native_extra_fields_go_to_meta_and_its_own_meta_wins():
+    row = {"id": "a", "question": "Q", "answer": "A", "response": "L", "model": "m-1", "split": "dev",
+           "label": "x", "meta": {"label": "y"}}
+    r = _record(row)
+    assert r.long_answer == "L" and r.meta == {"model": "m-1", "split": "dev", "label": "y"}
 
 
 def test_ragas_before_0_2_names_its_long_answer_answer():
     r = _record(RAGAS_OLD)
     assert (r.question, r.answer, r.long_answer) == ("Where was Ana Lund born?", "Orvik", RAGAS_OLD["answer"])
     assert r.documents == {"1": "Ana Lund was born in Orvik."}
-    assert r.meta["answer_from"] == "ground_truths"
+    assert (r.gold_answer, r.answer_source) == ("Orvik", "conclusion")
 
 
 def test_deepeval_test_case():
     r = _record(DEEPEVAL)
-    assert (r.id, r.question, r.answer, r.long_answer) == (
-        "1", DEEPEVAL["input"], "The Ossel", DEEPEVAL["actual_output"])
+    assert (r.id, r.question, r.answer, r.long_answer, r.gold_answer) == (
+        "1", DEEPEVAL["input"], "the Ossel", DEEPEVAL["actual_output"], "The Ossel")
     assert r.documents == {"1": "Tarsel lies in Vennmark."}
-    assert r.meta == {"format": "deepeval", "answer_from": "expected_output", "metadata": {"run": 7},
-                      "name": "case-1"}
+    assert r.meta == {"format": "deepeval", "metadata": {"run": 7}, "name": "case-1"}
+    assert (r.answer_source, r.answer_rule) == ("conclusion", "concluding_copula")
 
 
 def test_promptfoo_result_line():
@@ -86,7 +111,11 @@ def test_promptfoo_result_line():
 
 
 def test_promptfoo_json_output_is_its_json_text():
-    r = _record({**PROMPTFOO, "vars": {"query": "Q?", "expected": "A"}, "response": {"output": {"x": 1}}})
+    row = {**PROMPTFOO, "vars": {"query": "Q?", "expected": "A"}, "response": {"output": {"x": 1}}}
+    (line,) = _lines(row)
+    assert "no short answer" in line.error.message  # the reference is never the short answer
+    (line,) = _lines(row, mapping={"answer": "vars.expected"})
+    r = line.record
     assert (r.question, r.answer, r.long_answer, r.gold_answer) == ("Q?", "A", '{"x": 1}', "A")
 
 

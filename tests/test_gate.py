@@ -33,17 +33,23 @@ def _gate(*args):
     return result.exit_code, result
 
 
-def _junit(path):
+def _junit(path, suite="logicscore.gate"):
+    """The test cases of one suite of a gate's JUnit file and the failed ones, after checking
+    the counts of every suite and of the whole."""
     root = ET.parse(path).getroot()
     assert root.tag == "testsuites"
-    suites = root.findall("testsuite")
-    assert len(suites) == 1
-    cases = suites[0].findall("testcase")
-    failures = [c for c in cases if c.find("failure") is not None]
-    for node in (root, suites[0]):
+    suites = {s.get("name"): s for s in root.findall("testsuite")}
+    assert set(suites) == {"logicscore.gate", "logicscore.records"}
+    total = failed = 0
+    for node in suites.values():
+        cases = node.findall("testcase")
+        failures = [c for c in cases if c.find("failure") is not None]
         assert int(node.get("tests")) == len(cases) and int(node.get("failures")) == len(failures)
-    assert all(c.get("name") and c.get("classname") for c in cases)
-    return cases, failures
+        assert all(c.get("name") and c.get("classname") for c in cases)
+        total, failed = total + len(cases), failed + len(failures)
+    assert (int(root.get("tests")), int(root.get("failures"))) == (total, failed)
+    cases = suites[suite].findall("testcase")
+    return cases, [c for c in cases if c.find("failure") is not None]
 
 
 @pytest.mark.parametrize("args, code, failed", [
@@ -123,3 +129,59 @@ def test_gate_pyproject_with_unknown_key_is_exit_2(runs):
     (tmp / "pyproject.toml").write_text("[tool.logicscore.gate]\nmin_completenes = 0.9\n")
     code, res = _gate(good)
     assert code == 2 and "min_completenes" in res.output
+
+
+def test_gate_junit_has_one_case_per_record_naming_why_it_fails(runs):
+    tmp, good, _ = runs
+    code, res = _gate(good, "--min-completeness", "0.9", "--junit", tmp / "g.xml")
+    assert code == 1
+    cases, failures = _junit(tmp / "g.xml", "logicscore.records")
+    assert [c.get("name") for c in cases] == [f"q{i}" for i in range(10)]
+    assert [c.get("name") for c in failures] == ["q8", "q9"]
+    message = failures[0].find("failure").get("message")
+    assert message.startswith("broken") and "missing proposition linking" in message
+    assert "failing records (2): q8, q9" in res.output.replace("\n", " ")
+
+
+def test_gate_fails_a_run_in_which_every_record_errored(runs):
+    tmp, _, _ = runs
+    errored = _write(tmp / "errored.jsonl", ["error"] * 3)
+    for args in (["--max-errors", "1"], ["--min-records", "1"]):
+        code, res = _gate(errored, *args, "--json")
+        verdict = json.loads(res.stdout)
+        assert code == 1 and verdict["checks"][0] == {
+            "name": "records scored", "value": 0.0, "op": ">=", "threshold": 1, "passed": False,
+            "detail": "every one of the 3 records errored"}
+
+
+def test_gate_max_errors_is_a_share(runs):
+    tmp, _, _ = runs
+    mixed = _write(tmp / "mixed.jsonl", ["complete"] * 9 + ["error"])
+    assert _gate(mixed, "--max-errors", "0.1")[0] == 0
+    code, res = _gate(mixed, "--max-errors", "0.05", "--json")
+    assert code == 1 and json.loads(res.stdout)["checks"][0]["value"] == pytest.approx(0.1)
+
+
+def test_gate_signature_mismatch_names_the_keys_that_differ(runs):
+    tmp, _, _ = runs
+    base = _write(tmp / "base.jsonl", ["complete"] * 3, signature="logicscore:0.1.0|extractor:rules|fuzzy:85|alts:16")
+    new = _write(tmp / "new.jsonl", ["complete"] * 3, signature="logicscore:0.1.0|extractor:rules|fuzzy:90|det:rules")
+    code, res = _gate(new, "--min-completeness", "0.5", "--baseline", base)
+    assert code == 2
+    assert "fuzzy: 85 → 90; alts: 16 → (none); det: (none) → rules" in res.output.replace("\n", "")
+
+
+def test_gate_on_the_documented_pyproject_example_checks_what_it_can_without_a_baseline(runs):
+    tmp, good, _ = runs
+    (tmp / "pyproject.toml").write_text(
+        "[tool.logicscore.gate]\nmin_completeness = 0.8\nmax_failure = { broken = 0.15, deviated = 0.05 }\n"
+        "max_errors = 0.01\nmax_regression = { completeness = 0.02 }\n")
+    code, res = _gate(good, "--json")
+    verdict = json.loads(res.stdout)
+    assert code == 1  # 2 broken of 10 is over 0.15
+    assert [c["name"] for c in verdict["checks"]] == ["mean completeness", "share broken", "share deviated",
+                                                      "share errored"]
+    assert verdict["skipped"] == ["max_regression completeness=0.02 (no --baseline)"]
+    assert "skipped: max_regression completeness=0.02 (no --baseline)" in res.output
+    code, res = _gate(good, "--baseline", good, "--json")
+    assert [c["name"] for c in json.loads(res.stdout)["checks"]][-1] == "drop in mean completeness"

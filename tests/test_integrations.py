@@ -52,8 +52,9 @@ def test_promptfoo_assertion_config_picks_metric_and_threshold():
 def test_promptfoo_assertion_without_a_short_answer_fails_with_the_reason():
     graded = get_assert("Glass Harbor was directed by Tobias Renner.", _context())
     assert graded == {"pass": False, "score": 0.0, "namedScores": {},
-                      "reason": 'line 1: promptfoo row: no short answer: end the response with a line '
-                                '"Answer: X", give vars.reference, or pass --map answer=FIELD'}
+                      "reason": 'line 1: promptfoo row: no short answer in the response: no "Answer: X" line '
+                                'and no stated conclusion ("So the answer is X"); pass --map answer=FIELD naming '
+                                'the field that holds it, or end the response with a line "Answer: X"'}
 
 
 def test_verdict_refuses_an_unknown_metric_or_threshold():
@@ -65,7 +66,7 @@ def test_verdict_refuses_an_unknown_metric_or_threshold():
 
 @pytest.mark.slow
 def test_verdict_of_an_error_record_has_no_score():
-    found = verdict({"input": "Q?", "actual_output": "x" * 50, "expected_output": "A"}, "deepeval",
+    found = verdict({"input": "Q?", "actual_output": "x" * 50 + "\nAnswer: A", "expected_output": "A"}, "deepeval",
                     Auditor(timing=False, max_chars=10))
     assert found.score is None and not found.passed and found.error.startswith("InputError: ")
     assert found.result is not None and found.result.status == "error"

@@ -86,12 +86,12 @@ def test_signature_names_model_prompt_and_temperature_never_url_or_key(monkeypat
     assert "127.0.0.1" not in sig and "secret" not in sig
 
 
-def test_readme_documents_every_llm_flag():
-    readme = (ROOT / "README.md").read_text()
+def test_docs_document_every_llm_flag():
+    readme = (ROOT / "docs/llm.md").read_text()
     for flag in ("--extractor llm", "--determinateness llm", "--model", "--base-url", "--concurrency",
                  "--llm-timeout", "--max-calls", "--estimate", "--no-cache", "--cache-dir", "--offline"):
         assert flag in readme, flag
-    for kind in ("### OpenAI", "### vLLM", "### Ollama", "### llama.cpp server"):
+    for kind in ("## OpenAI", "## vLLM", "## Ollama", "## llama.cpp server"):
         assert kind in readme
 
 

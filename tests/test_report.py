@@ -5,7 +5,7 @@ from typer.testing import CliRunner
 
 from logicscore.cli import app
 from logicscore.report.build import ReportBuilder, build_report
-from logicscore.report.chaingraph import render_chain_svg
+from logicscore.report.chaingraph import ANSWER, CHAIN, COL_GAP, NODE_W, QUESTION, REDUNDANT, layout, wrap
 from logicscore.report.render import render_markdown
 from logicscore.report.synthetic import make_result, synthetic_run
 
@@ -85,15 +85,46 @@ def test_report_findings_recommend_from_the_data():
     assert broken.recommendation.startswith("100% of broken answers (2 of 2)")
 
 
-@pytest.mark.parametrize("kind, present, absent", [
-    ("complete", ['class="edge chain"', 'class="edge redundant"', 'class="node question"'], ['class="gap"']),
-    ("broken", ['class="gap"', 'class="edge redundant"'], ['class="edge chain"']),
+def _boxes_overlap(a, b) -> bool:
+    return a[0] < b[0] + NODE_W and b[0] < a[0] + NODE_W and a[1] < b[1] + b[2] and b[1] < a[1] + a[2]
+
+
+@pytest.mark.parametrize("kind", ["complete", "broken"])
+def test_report_chain_layout_marks_chain_redundancy_and_gap(kind):
+    result = make_result("a", kind)
+    graph = layout(result)
+    assert graph == layout(make_result("a", kind))
+    flags = {result.propositions[e[0]].id: e[1] for e in graph["e"]}
+    kinds = {n[4]: n[3] for n in graph["n"]}
+    assert flags["P3"] & REDUNDANT
+    assert bool(flags["P1"] & CHAIN) == (kind == "complete")
+    assert kinds["Ana"] == ANSWER and QUESTION in kinds.values()
+    assert len(graph["g"]) == (kind == "broken")
+    nodes = graph["n"]
+    assert not any(_boxes_overlap(a, b) for i, a in enumerate(nodes) for b in nodes[i + 1:])
+    assert all(n[0] >= 0 and n[0] + NODE_W <= graph["w"] and n[1] + n[2] <= graph["h"] for n in nodes)
+
+
+def test_report_chain_layout_puts_the_gap_between_adjacent_columns():
+    # Cor is reached from the answer's side; the question asks about Dov: the missing link
+    # Cor–Dov is drawn from Dov's column to the next one, not across the graph.
+    graph = layout(make_result("a", "broken"))
+    x = {n[4]: n[0] for n in graph["n"]}
+    assert abs(x["Cor"] - x["Dov"]) == NODE_W + COL_GAP
+    _, x1, _, _, _, x2, _ = graph["g"][0]
+    assert {x1, x2} == {min(x["Cor"], x["Dov"]) + NODE_W, max(x["Cor"], x["Dov"])}
+
+
+@pytest.mark.parametrize("text, cuts", [
+    ("Cor", [3]),
+    ("major division of Christendom that they had an objection with", [17, 39, 61]),
+    # Past three lines the label is cut (the page adds "…" and shows the full name on hover).
+    ("the major division of Christendom that they had an objection with in England", [21, 43, 65]),
+    ("Supercalifragilisticexpialidocious", [22, 34]),
+    ("", [0]),
 ])
-def test_report_chain_graph_marks_chain_redundancy_and_gap(kind, present, absent):
-    svg = render_chain_svg(make_result("a", kind))
-    assert svg.startswith("<svg") and svg.endswith("</svg>")
-    assert all(p in svg for p in present) and not any(a in svg for a in absent)
-    assert svg == render_chain_svg(make_result("a", kind))
+def test_report_chain_labels_wrap_at_words(text, cuts):
+    assert wrap(text) == cuts
 
 
 def test_report_cli_terminal_markdown_and_bad_input(tmp_path):
@@ -107,3 +138,42 @@ def test_report_cli_terminal_markdown_and_bad_input(tmp_path):
     assert md.read_text().startswith("# logicscore report")
     res = runner.invoke(app, ["report", str(tmp_path / "none.jsonl")])
     assert res.exit_code == 2 and "no such file" in res.output
+
+
+def _run_file(tmp_path, kinds):
+    path = tmp_path / "run.jsonl"
+    path.write_text("".join(r.to_json() + "\n" for r in _kinds(*kinds)), encoding="utf-8")
+    return path
+
+
+def test_report_json_holds_the_tables_figures(tmp_path):
+    import json
+
+    path = _run_file(tmp_path, ["complete", "complete", "broken", "error"])
+    res = CliRunner().invoke(app, ["report", str(path), "--json"])
+    assert res.exit_code == 0
+    data = json.loads(res.stdout)
+    assert (data["total"], data["scored"], data["errors"]) == (4, 3, [["InputError", 1]])
+    assert data["metrics"][0]["name"] == "completeness" and data["metrics"][0]["mean"] == pytest.approx(2 / 3)
+    sections = {s["kind"]: s for s in data["sections"]}
+    assert sections["broken"]["examples"] == [{"id": "q2", "line": 3, "why": (
+        "broken; missing proposition linking Cor to Dov; determinateness underdetermined; signals: redundant")}]
+    assert data["error_examples"][0]["why"] == "error: InputError: missing field long_answer"
+    again = CliRunner().invoke(app, ["report", str(path), "--json"])
+    assert again.stdout == res.stdout
+
+
+def test_report_failures_writes_every_failing_record(tmp_path):
+    import json
+
+    kinds = ["complete", "broken", "complete", "circular", "error"] * 30  # more than the examples kept
+    path = _run_file(tmp_path, kinds)
+    out = tmp_path / "failing.jsonl"
+    res = CliRunner().invoke(app, ["report", str(path), "--failures", str(out), "--json"])
+    assert res.exit_code == 0
+    failing = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert [r["id"] for r in failing] == [f"q{i}" for i, k in enumerate(kinds) if k != "complete"]
+    originals = path.read_text(encoding="utf-8").splitlines()
+    assert set(out.read_text(encoding="utf-8").splitlines()) <= set(originals)  # the run's own lines
+    res = CliRunner().invoke(app, ["report", str(path), "--failures", "-"])
+    assert res.stdout.splitlines() == out.read_text(encoding="utf-8").splitlines()

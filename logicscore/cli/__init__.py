@@ -1,8 +1,9 @@
 """The command line: parse options, call the library, render, exit.
 
-Exit codes: 0 ok, 1 failed (bad options, a missing model, a file that cannot be read or
-written, `--strict` with errored records), 2 usage (a missing or wrong file argument, an
-output that is the input, a `--resume` whose options differ), 130 interrupted (Ctrl-C).
+Exit codes: 0 ok; 1 failed (a gate threshold not met, `--strict` with errored records, a
+missing model or endpoint); 2 the user's to fix (a bad option, config table or value, a file
+that cannot be read or written, an output that is an input, a locked or damaged output, a
+`--resume` whose options differ); 130 interrupted (Ctrl-C). See docs/reliability.md.
 
 stdout carries data (JSONL, JSON); progress, tables and messages go to stderr. Every
 failure is one line on stderr, never a traceback; nothing is opened for writing before
@@ -54,7 +55,7 @@ def single_threaded_blas() -> None:
     The parse multiplies small matrices: OpenBLAS's thread pool costs the entity recognizer
     a fifth of its time (its locking, not parallel work) and gives nothing back, and the
     cores are better spent by `--workers`. The variable must be set before the library
-    loads, which only the entry point can do; library users set it themselves (README).
+    loads, which only the entry point can do; library users set it themselves (docs/usage.md, Python API).
     """
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 

@@ -12,10 +12,11 @@ from ..config import default
 from ..errors import LogicscoreError
 from . import app
 from .common import (BaseUrlOpt, CacheDirOpt, CacheOpt, ConcurrencyOpt, ExtractorOpt, JudgeOpt, MapOpt,
-                     MaxCallsOpt, OfflineOpt, QuietOpt, fail, llm_default, llm_options, make_auditor, say,
-                     stderr)
-from .paths import check_input, check_output, make_folder, open_output
-from .score import rerun_command, resume_state
+                     MaxCallsOpt, OfflineOpt, QuietOpt, fail, llm_default, llm_options, make_auditor, reason,
+                     say, stderr)
+from .paths import check_input, check_output, open_output
+from .resume import lock_output, resume_state
+from .score import rerun_command
 
 
 @app.command()
@@ -53,7 +54,7 @@ def assess(
 
     The reply ends with a line "Answer: X" or is a JSON object {"reasoning", "answer"}; a
     reply without a short answer is a ParseError record, a failed call a Timeout or LLMError
-    record. Compare two prompts with `logicscore gate NEW.jsonl --baseline OLD.jsonl`.
+    record. Exit 1 when every record errored. Compare two prompts with `logicscore gate NEW.jsonl --baseline OLD.jsonl`.
 
     Example:
 
@@ -62,7 +63,6 @@ def assess(
     from .. import assess as a
     from .. import io
     from ..llm.endpoint import Endpoint, EndpointConfig
-    from ..report import Summary, render_summary
 
     check_input(questions, "questions file")
     check_input(prompt, "prompt file")
@@ -81,19 +81,38 @@ def assess(
         fail(exc.message)
     except ValueError as exc:
         fail(str(exc), 2)
+    lock = lock_output(output)
+    try:
+        _run(ctx, a, io, questions, output, agent, endpoint, auditor, signature, mapping, resume, quiet)
+    finally:
+        if lock is not None:
+            lock.release()
+
+
+def _run(ctx, a, io, questions: Path, output: Path, agent, endpoint, auditor, signature: str,
+         mapping: dict[str, str], resume: bool, quiet: bool) -> None:
+    from ..report import Summary, render_summary
+
     skip = resume_state(io, output, signature, False) if resume else set()
-    make_folder(output)
     summary = Summary()
     try:
-        with questions.open("rb") as source, open_output(output, "a" if resume else "w") as sink:
+        with questions.open("rb") as source, open_output(output, append=resume) as sink:
             writer = io.ResultWriter(sink, hold_interrupt=True)
             for result in a.assess(a.read_questions(source, mapping, skip), agent, endpoint, auditor):
                 writer.write(result)
                 summary.add(result)
     except LogicscoreError as exc:
         fail(exc.message)
+    except OSError as exc:  # the questions were checked readable: a failed write, a full disk
+        fail(f"cannot write {exc.filename or output}: {reason(exc)}", 2)
     except KeyboardInterrupt:
         say(f"Interrupted; continue with: {rerun_command(ctx, ('--resume',))}", "yellow")
         raise typer.Exit(130) from None
+    if summary.total and not summary.scored:  # a failed run: one line, as every failure
+        kinds = ", ".join(f"{n} {kind}" for kind, n in summary.errors.most_common())
+        fail(f"every record errored ({kinds}); {summary.total} records written to {output}: each "
+             f"record's error says what to fix (logicscore report {output})", 1)
     if not quiet:
         stderr().print(render_summary(summary))
+        say(f"{summary.total} records written to {output}; next: logicscore report {output}  or  "
+            f"logicscore gate {output} --baseline OLD.jsonl --max-regression completeness=0.02")

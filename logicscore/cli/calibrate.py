@@ -11,7 +11,7 @@ from ..config import default
 from . import app
 from .common import (AltsOpt, ExtractorOpt, FuzzyOpt, MapOpt, ModelOpt, QuietOpt, WorkersOpt, fail,
                      make_auditor, reason, runner, show, stderr)
-from .paths import check_input
+from .paths import check_input, check_stdout
 
 
 @app.command(help=(
@@ -40,6 +40,7 @@ def calibrate(
     if data is None:
         fail("give a JSONL file of your records (question, answer, long_answer)", 2)
     check_input(data, "input file")
+    check_stdout([data])
     try:
         mapped = io.parse_map(mapping)
     except ValueError as exc:
@@ -56,7 +57,7 @@ def calibrate(
                                            seed=seed, progress=progress,
                                            signature=auditor.signature)
         except OSError as exc:
-            fail(f"cannot read {data}: {reason(exc)}", 1)
+            fail(f"cannot read {data}: {reason(exc)}", 2)
         except calibrate_mod.NoCompleteRecords as exc:
             fail(f"{data}: {exc}", 2)
     show(report, calibrate_mod, as_json, as_md)

@@ -30,7 +30,7 @@ WorkersOpt = Annotated[int, typer.Option("--workers", "-w", min=1, help="Process
                        "once (the spaCy path), each loading the model once; output as with 1.")]
 EngineOpt = Annotated[str, typer.Option("--engine", help="Where records are audited: 'local' (this "
                       "machine, --workers processes) or 'ray' (a Ray cluster, --workers actors; "
-                      "RAY_ADDRESS picks the cluster; pip install 'logicscore[ray]').")]
+                      "RAY_ADDRESS picks the cluster; pip install 'logicscore\\[ray]').")]
 
 
 def llm_default(field: str) -> Any:
@@ -76,17 +76,22 @@ def stderr():
 
 
 def say(message: str, style: str | None = None) -> None:
-    """One line on stderr, never wrapped, never read as rich markup."""
+    """One line on stderr, never wrapped, never read as rich markup; what a path or an id
+    quoted in it could do to the terminal is shown escaped (docs/reliability.md)."""
     from rich.markup import escape
 
-    text = escape(message)
+    from ..inert import terminal
+
+    text = escape(terminal(message))
     stderr().print(f"[{style}]{text}[/{style}]" if style else text, highlight=False, soft_wrap=True)
 
 
 def fail(message: str, code: int = 1) -> NoReturn:
     from rich.markup import escape
 
-    stderr().print(f"[red]Error:[/red] {escape(message)}", highlight=False, soft_wrap=True)
+    from ..inert import terminal
+
+    stderr().print(f"[red]Error:[/red] {escape(terminal(message))}", highlight=False, soft_wrap=True)
     raise typer.Exit(code)
 
 

@@ -14,7 +14,7 @@ from .common import (AltsOpt, BaseUrlOpt, CacheDirOpt, CacheOpt, ConcurrencyOpt,
                      LLMModelOpt, LLMTimeoutOpt, MaxBytesOpt, MaxCallsOpt, MaxTokensOpt, ModelOpt, OfflineOpt,
                      StructuredOpt, WorkersOpt, fail, llm_default, llm_options, make_auditor, reason, runner, say,
                      show)
-from .paths import check_input, check_output, make_folder
+from .paths import check_input, check_output, check_stdout, replacing
 
 
 @corpus_app.command("generate")
@@ -43,11 +43,8 @@ def corpus_generate(
     if str(output) == "-":
         fail("--output must be a file for corpus generate", 2)
     check_output(output, [])
-    make_folder(output)
-    try:
-        digest = write_corpus(output, seed=seed, n=n, hops=span, compared=compared)
-    except OSError as exc:
-        fail(f"cannot write {output}: {reason(exc)}", 1)
+    with replacing(output, "corpus") as temp:
+        digest = write_corpus(temp, seed=seed, n=n, hops=span, compared=compared)
     if not quiet:
         say(f"wrote {n + compared} cases to {output} (sha256 {digest})")
 
@@ -68,6 +65,13 @@ def bench(
     spacy_model: ModelOpt = None,
     max_alternatives: AltsOpt = default("max_alternatives"),
     workers: WorkersOpt = 1,
+    styles: Annotated[bool, typer.Option(
+        "--styles", help="Restyle each labelled answer (lead-ins, bullets, a restated question, "
+                         "pronouns, …; docs/styles.md) and report how often the verdict flips.")] = False,
+    seed: Annotated[int, typer.Option("--seed", help="With --styles: picks phrasings and places; "
+                                      "same seed, same rewrites.")] = 0,
+    transform: Annotated[list[str] | None, typer.Option(
+        "--transform", help="With --styles: only this transform (repeatable; default all).")] = None,
     determinateness: JudgeOpt = default("judge"),
     base_url: BaseUrlOpt = None,
     model: LLMModelOpt = None,
@@ -87,11 +91,12 @@ def bench(
         fail("give a corpus file (make one with `logicscore corpus generate -o FILE`)", 2)
     make = "; make one with `logicscore corpus generate -o FILE`"
     check_input(corpus, "corpus file", make)
+    check_stdout([("corpus file", corpus)])
     try:
         with corpus.open("rb") as fh:
             records, rejected = bench_mod.load(fh)
     except OSError as exc:
-        fail(f"cannot read corpus file {corpus}: {reason(exc)}", 1)
+        fail(f"cannot read corpus file {corpus}: {reason(exc)}", 2)
     if not records:
         why = f" ({rejected[0].error.message})" if rejected else ": it is empty"
         fail(f"{corpus} is not a gold-labelled corpus{why}{make}", 2)
@@ -109,8 +114,26 @@ def bench(
         return
     auditor = make_auditor(extractor, fuzzy_threshold, spacy_model, max_alternatives, False,
                            judge=determinateness)
+    if styles:
+        _styles(corpus, records, rejected, runner(auditor, workers), seed, transform, as_json, as_md)
+        return
     report = bench_mod.run(records, runner(auditor, workers), rejected=rejected)
     show(report, bench_mod, as_json, as_md)
+
+
+def _styles(corpus: Path, records: list, rejected: list, auditor, seed: int,
+            transforms: list[str] | None, as_json: bool, as_md: bool) -> None:
+    from .. import invariance, labelled
+    from ..perturb.styles import TRANSFORMS
+
+    if not all(labelled.is_labelled(r) for r in records):
+        fail(f"--styles needs labelled answers (label_completeness); {corpus} is a gold corpus", 2)
+    unknown = [t for t in transforms or () if t not in TRANSFORMS]
+    if unknown:
+        fail(f"unknown --transform {', '.join(unknown)}; choose from {', '.join(TRANSFORMS)}", 2)
+    report = invariance.run(records, auditor, seed=seed, transforms=tuple(transforms or ()) or None,
+                            rejected=rejected)
+    show(report, invariance, as_json, as_md)
 
 
 @app.command()

@@ -13,7 +13,7 @@ from . import app
 from .common import (AltsOpt, BaseUrlOpt, CacheDirOpt, CacheOpt, ExtractorOpt, FormatOpt, FuzzyOpt, GroundingOpt,
                      JudgeOpt, LLMModelOpt, LLMTimeoutOpt, MapOpt, ModelOpt, OfflineOpt, fail, llm_default,
                      llm_options, make_auditor, MaxBytesOpt, reason, StructuredOpt)
-from .paths import check_input
+from .paths import check_input, check_stdout
 
 
 @app.command()
@@ -68,6 +68,7 @@ def explain(
         fail("give --question/--answer/--long-answer, or FILE with one of --id ID, --line N", 2)
     if file is not None:
         check_input(file, "file")
+        check_stdout([file])
     auditor = make_auditor(extractor, fuzzy_threshold, spacy_model, max_alternatives, False,
                            judge=determinateness, grounder=grounding,
                            llm=llm_options(base_url, model, llm_timeout, 1, None, offline, cache, cache_dir,
@@ -81,7 +82,7 @@ def explain(
     except LogicscoreError as exc:
         fail(exc.message)
     except OSError as exc:
-        fail(f"cannot read file {file}: {reason(exc)}", 1)
+        fail(f"cannot read file {file}: {reason(exc)}", 2)
     if as_json:
         typer.echo(result.to_json())
     else:
@@ -115,5 +116,5 @@ def _find(io, auditor, file: Path, id_: str | None, number: int | None, reading:
                     pass  # not a result after all: explain it as an input line
             return next(auditor.audit_many([line]))
     if number is not None:
-        fail(f"{file} has {lines} lines, so no line {number}", 1)
-    fail(f"no record with id {id_!r} in {file} (a record without an id has its line number as id)", 1)
+        fail(f"{file} has {lines} lines, so no line {number}", 2)
+    fail(f"no record with id {id_!r} in {file} (a record without an id has its line number as id)", 2)

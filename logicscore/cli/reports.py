@@ -11,6 +11,7 @@ import typer
 from ..errors import LogicscoreError
 from . import app
 from .common import fail, stderr
+from .paths import check_output, check_stdout, write_output
 
 PairsOpt = list[str]
 
@@ -25,45 +26,92 @@ def report(
     results: Annotated[Path, typer.Argument(help="Output JSONL of `logicscore score`.")],
     md: Annotated[Path | None, typer.Option("--md", help="Write a markdown report to this file "
                   "('-' for stdout).", allow_dash=True)] = None,
-    html: Annotated[Path | None, typer.Option("--html", help="Write one self-contained HTML file "
-                    "(charts, chain graphs; works offline).")] = None,
+    html: Annotated[Path | None, typer.Option("--html", help="Write one self-contained HTML file: "
+                    "charts and every record, to filter, search and open (works offline).")] = None,
     by: Annotated[PairsOpt, typer.Option("--by", help="Also slice by this input meta field, dotted "
                   "for nesting, e.g. --by model or --by gold.perturbation (repeatable).")] = [],
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the bootstrap and the sample.")] = 0,
+    seed: Annotated[int, typer.Option("--seed", min=0, help="Seed of the bootstrap and the sample "
+                    "(0 or more).")] = 0,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the report as one JSON object on stdout.")] = False,
+    failures: Annotated[Path | None, typer.Option("--failures", help="Write every failing record (errored "
+                        "or incomplete chain) to this JSONL file, as the run has it ('-' for stdout).",
+                        allow_dash=True)] = None,
+    baseline: Annotated[Path | None, typer.Option("--baseline", help="An earlier run of the same "
+                        "questions: the HTML report shows what moved, with a filter 'changed'.")] = None,
 ) -> None:
     """Summarise a scored run: scores with 95% intervals, failures, coverage, slices, examples.
 
-    Without --md or --html the report prints as tables. Same input, same report bytes.
+    Without --md, --html or --json the report prints as tables. Same input, same report bytes.
 
     Examples:
 
         logicscore report scored.jsonl
 
         logicscore report scored.jsonl --html report.html --md report.md --by model
+
+        logicscore report scored.jsonl --json --failures failing.jsonl
+
+        logicscore report new.jsonl --html report.html --baseline old.jsonl
     """
     from ..report.build import build_report
     from ..report.source import read_run
 
+    if baseline and not html:
+        fail("--baseline needs --html: the page is where the records that moved are listed; "
+             "for the terminal use `logicscore diff OLD NEW`", 2)
+    inputs = [("results file", results)] + ([("baseline", baseline)] if baseline else [])
+    check_stdout(inputs)
+    for path in (p for p in (md, html, failures) if p is not None):
+        check_output(path, inputs, "report")
+    written = [str(p) for p in (md, html, failures) if p is not None and str(p) != "-"]
+    if len(set(written)) < len(written):
+        fail("--md, --html and --failures must name different files", 2)
     try:
-        rep = build_report(read_run(results), by=by, seed=seed)
+        if failures:
+            _write_failures(read_run(results), failures, results)
         if html:
-            from ..report.html import render_html
+            from ..report.html import html_report
 
-            html.write_text(render_html(rep), encoding="utf-8")
+            moved = None
+            if baseline:
+                from .. import diff as d
+
+                moved = d.diff(read_run(baseline), read_run(results)).baseline(baseline.name)
+            rep, page = html_report(read_run(results), by=by, seed=seed, baseline=moved)
+            write_output(html, page, inputs, "report")
             stderr().print(f"wrote {html}", highlight=False)
+        else:
+            rep = build_report(read_run(results), by=by, seed=seed)
+        if as_json:
+            from ..report.as_json import report_json
+
+            typer.echo(json.dumps(report_json(rep), indent=2, sort_keys=True, ensure_ascii=False))
         if md:
             from ..report.render import render_markdown
 
-            text = render_markdown(rep)
-            typer.echo(text, nl=False) if str(md) == "-" else md.write_text(text, encoding="utf-8")
+            write_output(md, render_markdown(rep), inputs, "report")
     except LogicscoreError as exc:
         _input_error(exc)
-    if not (md or html):
+    if not (md or html or as_json or str(failures) == "-"):
         from rich.console import Console
 
         from ..report.render import render_terminal
 
         Console().print(render_terminal(rep))
+
+
+def _write_failures(results, target: Path, results_path: Path) -> None:
+    """Every failing record of `results`, one JSON line each, to `target` ('-': stdout)."""
+    from ..report.failing import is_failing
+
+    lines = (r.to_json() + "\n" for r in results if is_failing(r))
+    if str(target) == "-":
+        for line in lines:
+            typer.echo(line, nl=False)
+        return
+    text = "".join(lines)
+    write_output(target, text, [("results file", results_path)], "--failures")
+    stderr().print(f"wrote {text.count(chr(10))} failing records to {target}", highlight=False)
 
 
 @app.command()
@@ -83,14 +131,18 @@ def gate(
                               "rise of a failure share (broken=0.05) against --baseline (repeatable).")] = [],
     allow_signature_change: Annotated[bool, typer.Option(
         help="Compare runs audited under different settings.")] = False,
-    config: Annotated[Path | None, typer.Option(help="pyproject.toml with [tool.logicscore.gate] "
+    config: Annotated[Path | None, typer.Option(help="pyproject.toml with \\[tool.logicscore.gate] "
                       "(default: the nearest one above the current folder).")] = None,
-    junit: Annotated[Path | None, typer.Option(help="Write JUnit XML here, one testcase per check.")] = None,
+    junit: Annotated[Path | None, typer.Option(help="Write JUnit XML here: one testcase per check and one "
+                     "per record (a failing record's category, gap and signals in its message).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the verdict as JSON on stdout.")] = False,
 ) -> None:
     """Pass or fail a run against thresholds: exit 0 pass, 1 fail, 2 usage or input error.
 
-    Flags override [tool.logicscore.gate] in pyproject.toml. Example:
+    A run in which every record errored fails. --max-regression from the config is skipped
+    (and said so) without --baseline.
+
+    Flags override \\[tool.logicscore.gate] in pyproject.toml. Example:
 
         logicscore gate new.jsonl --min-completeness 0.8 --max-failure broken=0.1 --baseline main.jsonl --max-regression completeness=0.02 --junit gate.xml
     """  # noqa: E501 - the example command stays on one line to be copied
@@ -98,6 +150,10 @@ def gate(
     from ..report.aggregate import METRICS
     from ..report.source import read_run
 
+    inputs = [("results file", results), ("baseline", baseline), ("config file", config)]
+    check_stdout(inputs)
+    if junit is not None:
+        check_output(junit, inputs, "--junit")
     try:
         overrides = dict(min_completeness=min_completeness, min_conciseness=min_conciseness,
                          min_determinateness=min_determinateness, min_grounded=min_grounded,
@@ -108,13 +164,15 @@ def gate(
                                                       (*METRICS, *g.FAILURES)))
         thresholds = g.load_thresholds(config or g.find_pyproject(Path.cwd()), overrides)
         old = g.aggregate(read_run(baseline), f"baseline {baseline}") if baseline else None
-        verdict = g.evaluate(g.aggregate(read_run(results), str(results)), thresholds, old,
-                             allow_signature_change)
+        cases: list = []
+        verdict = g.evaluate(g.aggregate(read_run(results), str(results), cases), thresholds, old,
+                             allow_signature_change, flagged=[k for k, v in overrides.items() if v])
+        verdict.cases = cases
     except LogicscoreError as exc:
         _input_error(exc)
+    if junit:  # before the table: a refused write is then the one line on stderr
+        write_output(junit, g.to_junit(verdict), inputs, "--junit")
     stderr().print(g.render_table(verdict), soft_wrap=True)
-    if junit:
-        junit.write_text(g.to_junit(verdict), encoding="utf-8")
     if as_json:
         typer.echo(json.dumps(verdict.to_json_dict(), indent=2, sort_keys=True))
     raise typer.Exit(verdict.exit_code)
@@ -133,6 +191,7 @@ def diff(
     from .. import diff as d
     from ..report.source import read_run
 
+    check_stdout([("old run", old), ("new run", new)])
     try:
         result = d.diff(read_run(old), read_run(new))
     except LogicscoreError as exc:

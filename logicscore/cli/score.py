@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Annotated, NoReturn
 
 import typer
 
-from ..config import CLI_TIMEOUT, default
+from ..config import CLI_MAX_SENTENCES, CLI_TIMEOUT, default
 from ..errors import ConfigError
 from . import app
 from .common import (AltsOpt, BaseUrlOpt, CacheDirOpt, CacheOpt, ConcurrencyOpt, EngineOpt, ExtractorOpt, FuzzyOpt,
@@ -22,6 +22,7 @@ from .common import (AltsOpt, BaseUrlOpt, CacheDirOpt, CacheOpt, ConcurrencyOpt,
                      OfflineOpt, QuietOpt, WorkersOpt, fail, llm_default, llm_options, make_auditor, reason, runner,
                      MaxBytesOpt, MaxTokensOpt, StructuredOpt, say, stderr)
 from .paths import check_input, check_output, engine_inputs, fd, make_folder, open_output
+from .resume import input_ids, lock_output, resume_state
 
 if TYPE_CHECKING:
     from ..io import ResultWriter
@@ -62,28 +63,6 @@ def rerun_command(ctx: typer.Context, extra: tuple[str, ...] = ()) -> str:
     return " ".join(shlex.quote(w) for w in [*words, *extra])
 
 
-def _signature_mismatch(written: dict[str, int], current: str, also: tuple[str, ...] = ()) -> list[str]:
-    """'key: old there, new now' for every signature key where records already written differ."""
-    from ..signature import Signature
-
-    now = Signature.parse(current).as_dict()
-    found: dict[str, list[str]] = {}
-    for text in written:
-        if text == current or text in also:
-            continue
-        try:
-            old = Signature.parse(text).as_dict()
-        except ValueError:
-            found.setdefault("signature", []).append(f"unreadable {text[:60]!r}")
-            continue
-        for key in [*old, *(k for k in now if k not in old)]:
-            if old.get(key) != now.get(key):
-                was = old.get(key, "(none)")
-                if was not in found.setdefault(key, []):
-                    found[key].append(was)
-    return [f"{key}: {' / '.join(was)} there, {now.get(key, '(none)')} now" for key, was in found.items()]
-
-
 @app.command()
 def score(
     ctx: typer.Context,
@@ -98,6 +77,9 @@ def score(
     resume: Annotated[bool, typer.Option("--resume", help="Keep OUTPUT and score only the input lines "
                                          "it does not have yet (refused if OUTPUT was scored with "
                                          "other options).")] = False,
+    repair: Annotated[bool, typer.Option("--repair", help="With --resume: when OUTPUT has a damaged "
+                      "line (cut, edited, a record missing or out of order), keep the records before "
+                      "it, move the rest to OUTPUT.damaged and score them again.")] = False,
     allow_signature_change: Annotated[bool, typer.Option("--allow-signature-change",
                                       help="With --resume: append even if the records already in "
                                            "OUTPUT carry another signature.")] = False,
@@ -113,6 +95,10 @@ def score(
                          "InputError records.")] = default("max_chars"),
     timeout: Annotated[float, typer.Option("--timeout", min=0, help="Seconds one record may take "
                        "before it becomes a Timeout record (0: no limit).")] = CLI_TIMEOUT,
+    max_sentences: Annotated[int, typer.Option("--max-sentences", min=0, help="Most sentences a long "
+                             "answer may have; longer ones become InputError records before any parse "
+                             "(0: no limit). With --max-chars and --timeout, the budget that keeps one "
+                             "huge answer from taking minutes and a gigabyte.")] = CLI_MAX_SENTENCES,
     determinateness: JudgeOpt = default("judge"),
     grounding: GroundingOpt = default("grounder"),
     base_url: BaseUrlOpt = None,
@@ -130,11 +116,14 @@ def score(
                         "the run would make (JSON, stdout) and stop without calling.")] = False,
     workers: WorkersOpt = 1,
     engine: EngineOpt = "local",
+    text: Annotated[bool, typer.Option("--text/--no-text", help="Write the question, the short and gold "
+                    "answers and each sentence's text into the records (--no-text: spans and roles "
+                    "only, for answers that must not be copied).")] = True,
 ) -> None:
     """Score every record of a JSONL file; one output line per input line, in order.
 
     Bad lines become error records (status "error", typed error with its line number);
-    the run goes on. Exit 0 unless --strict and some record errored (then 1).
+    the run goes on. Exit 0, or 1 when every record errored (or, with --strict, any did).
 
     Ctrl-C stops after the line being written and prints the --resume command (exit 130).
 
@@ -155,33 +144,54 @@ def score(
 
     files = engine_inputs(engine, input)  # --engine ray: the files of a folder or glob
     mapping = _preflight(io, input, output, map_, resume, format_, files)
+    if repair and not resume:
+        fail("--repair goes with --resume (it mends the output a resumed run continues)", 2)
     run = _Run(ctx, output, str(output) == "-")
+    lock = None
     try:
         auditor = make_auditor(extractor, fuzzy_threshold, spacy_model, max_alternatives, timing,
-                               max_chars=max_chars, timeout=timeout or None, judge=determinateness,
+                               max_chars=max_chars, timeout=timeout or None,
+                               max_sentences=max_sentences or None, judge=determinateness,
                                grounder=grounding,
                                llm=llm_options(base_url, model, llm_timeout, concurrency, max_calls, offline,
                                                cache, cache_dir, structured, llm_max_bytes, llm_max_tokens))
+        if not run.stdout and not estimate:
+            lock = lock_output(output)
         skip: set[int] = set()
         if resume:
-            _adopt_structured(io, output, auditor.llm)
+            _adopt_structured(output, auditor.llm)
             skip = resume_state(io, output, auditor.signature, allow_signature_change,
-                                (auditor.grounded_signature,))
+                                (auditor.grounded_signature,),
+                                None if estimate else input_ids(input, format_, mapping, files), repair)
         if estimate:
             _estimate(auditor, input, format_, mapping, skip, files)
             return
         summary = _score_lines(io, run, runner(auditor, workers, engine), input, (format_, mapping), skip, resume,
-                               quiet, files)
+                               quiet, files, text)
     except KeyboardInterrupt:
         run.interrupted()
-    except OSError as exc:  # e.g. the input vanished between the checks and the read
+    except OSError as exc:  # reading is checked record by record (_Run.next): this is the output
         if exc.errno == errno.EPIPE:
             raise  # stdout closed (`| head`): typer exits quietly
-        fail(f"{exc.filename or input}: {reason(exc)}", 1)
+        fail(f"{exc.filename or output}: {reason(exc)}", 2)
+    finally:
+        if lock is not None:
+            lock.release()
+    if summary.total and not summary.scored:  # a failed run: one line, as every failure
+        fail(f"every record errored ({_errors(summary)}); {run.where()}: each record's error says "
+             f"what to fix (logicscore report {shlex.quote(str(output))})", 1)
     if not quiet:
         stderr().print(render_summary(summary))
+        if not run.stdout:
+            say(f"{run.where()}; next: logicscore report {shlex.quote(str(output))}  or  "
+                f"logicscore gate {shlex.quote(str(output))} --min-completeness 0.8")
     if strict and summary.errors:
         raise typer.Exit(1)
+
+
+def _errors(summary: Summary) -> str:
+    """'19 InputError, 2 Timeout': the error types of a run, most common first."""
+    return ", ".join(f"{n} {kind}" for kind, n in summary.errors.most_common())
 
 
 def _preflight(io, input: Path, output: Path, map_: list[str], resume: bool, format_: str,
@@ -227,7 +237,7 @@ def _estimate(auditor, input: Path, format_: str, mapping: dict[str, str], skip:
 
 
 def _score_lines(io, run: _Run, auditor, input: Path, reading: tuple[str, dict[str, str]], skip: set[int],
-                 resume: bool, quiet: bool, files: list[Path] | None = None) -> Summary:
+                 resume: bool, quiet: bool, files: list[Path] | None = None, text: bool = True) -> Summary:
     """Audit the input lines not in `skip` (read as `reading`: format, --map) and write each
     result as it comes, with progress."""
     from ..formats import read_lines
@@ -249,14 +259,14 @@ def _score_lines(io, run: _Run, auditor, input: Path, reading: tuple[str, dict[s
         # The first record before the output is opened: a model that only this record
         # needs (the given path's question entities) fails with no file touched.
         first = run.next(results, input)
-        sink = sys.stdout if stdout else open_output(output, "a" if resume else "w")
+        sink = sys.stdout if stdout else open_output(output, append=resume)
         run.writer = io.ResultWriter(sink, hold_interrupt=True)
         progress = _progress(quiet or (stdout and not sys.stderr.isatty()))
         with (nullcontext() if stdout else sink), progress:
             task = progress.add_task("scoring", total=None if total is None else total - len(skip))
             rest = iter(lambda: run.next(results, input), None)
             for result in chain([] if first is None else [first], rest):
-                run.write(result)
+                run.write(result if text else result.without_text())
                 summary.add(result)
                 progress.advance(task)
     return summary
@@ -302,7 +312,7 @@ class _Run:
         except OSError as exc:
             if self.stdout and exc.errno == errno.EPIPE:
                 raise  # `| head`: typer exits quietly
-            self.fail(f"cannot write {self.output}: {reason(exc)}", 1)
+            self.fail(f"cannot write {'stdout' if self.stdout else self.output}: {reason(exc)}", 2)
 
     def fail(self, message: str, code: int) -> NoReturn:
         if self.writer is None and not self.before:
@@ -314,15 +324,17 @@ class _Run:
         raise typer.Exit(130)
 
 
-def _adopt_structured(io, output: Path, llm) -> None:
+def _adopt_structured(output: Path, llm) -> None:
     """Resume in the structured-output mode the records already written were scored in, when
     this run has not learnt one yet (`--no-cache`): the server took it then."""
     from ..signature import Signature
 
     if llm.structured_mode() != "auto":
         return
+    from ..resume import scan_output
+
     try:
-        written = io.scan_output(output).signatures
+        written = scan_output(output).signatures
     except OSError:
         return  # resume_state reports it
     for text in written:
@@ -332,27 +344,6 @@ def _adopt_structured(io, output: Path, llm) -> None:
             continue
         if mode is not None and llm.adopt(str(mode)):
             return
-
-
-def resume_state(io, output: Path, signature: str, allow_change: bool,
-                 also: tuple[str, ...] = ()) -> set[int]:
-    """Lines already in `output`; exit 2 when they were scored with other options (`also`:
-    the other signatures the same options give, such as that of records with documents)."""
-    try:
-        state = io.scan_output(output)
-    except OSError as exc:
-        fail(f"cannot read {output} to resume: {reason(exc)}", 1)
-    differ = _signature_mismatch(state.signatures, signature, also)
-    if differ and not allow_change:
-        fail(f"--resume: {output} holds records scored with other options ({'; '.join(differ)}); "
-             "rerun with the options it was written with, or add --allow-signature-change "
-             "to append anyway", 2)
-    if state.torn:
-        try:
-            io.cut_torn_tail(output)  # the half-written last record is redone
-        except OSError as exc:
-            fail(f"cannot write {output}: {reason(exc)}", 1)
-    return state.done
 
 
 def _progress(disabled: bool):

@@ -46,6 +46,9 @@ class Extraction:
     mentions: list[Mention] = field(default_factory=list)
     question_entities: list[str] | None = None
     signals: list[Signal] = field(default_factory=list)
+    # [start, end) of each sentence of the long answer as the extractor split it (None: the
+    # record's sentences are split by `roles` instead).
+    sentences: list[tuple[int, int]] | None = None
 
 
 @runtime_checkable

@@ -147,7 +147,8 @@ class _Run(Paths, References):
             out.append(p.build(f"P{len(out) + 1}"))
         mentions = [Mention(m.arg.text, self._orig(m.arg.start), self._orig(m.arg.end - 1) + 1,
                             m.arg.kind) for m in self.mentions]
-        return Extraction(out, mentions)
+        spans = [(self._orig(s.start_char), self._orig(s.end_char - 1) + 1) for s in self.sents]
+        return Extraction(out, mentions, sentences=spans)
 
     def _citations(self, markers: list) -> dict[int, list[str]]:
         if not markers:

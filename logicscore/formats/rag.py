@@ -7,10 +7,13 @@
 - promptfoo results, one per line as `promptfoo eval -o out.jsonl` writes them (`vars`,
   `response.output`, `testIdx`, `promptIdx`, `provider`, `success`, `score`).
 
-None of them has a short answer of its own. It is the response's last "Answer: X" line
-(`formats.reply`, the text before that line is then the long answer), else the reference
-answer (`reference`, `expected_output`, a promptfoo `vars` reference): the chain is then
-audited towards the answer the row expects, and `meta.answer_from` says which was used.
+None of them has a short answer of its own, and the reference answer is never taken for one
+(it is kept as `gold_answer`). The short answer comes from the response itself: its last
+"Answer: X" line (`formats.reply`; the text before that line is then the long answer), else
+the conclusion it states ("So the answer is X", by the named rules of `formats.conclusion`).
+A row with neither is an `InputError` naming the `--map answer=FIELD` to use. Every record
+says where its answer came from: `answer_source` ("answer_line", "conclusion", or
+"answer_field" when `--map answer=` gave it) and, for a conclusion, `answer_rule`.
 Contexts become `documents`: a list is numbered "1", "2", … so `[1]`, `[2]` cite them.
 """
 
@@ -19,11 +22,21 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from .conclusion import stated_answer
 from .reply import final_answer
 
 
 class Unreadable(ValueError):
     """A row of a known format that cannot become a record; the message names the field."""
+
+
+class NoAnswer(Unreadable):
+    """A row whose response states no short answer; `record` is the rest of it, for a
+    `--map answer=FIELD` to complete."""
+
+    def __init__(self, message: str, record: dict[str, Any]):
+        super().__init__(message)
+        self.record = record
 
 
 def text_field(obj: dict[str, Any], *names: str) -> tuple[str | None, str | None]:
@@ -59,32 +72,33 @@ def documents(value: Any, name: str) -> dict[str, str] | None:
     return {str(k): v for k, v in items}
 
 
-def answers(response: str, reference: str | None, reference_name: str) -> dict[str, Any]:
-    """answer, long_answer and meta.answer_from, by the module's short-answer rule."""
+def answers(response: str, question: str) -> dict[str, Any]:
+    """answer, long_answer, answer_source and answer_rule, by the module's short-answer rule."""
     found = final_answer(response)
     if found is not None:
-        return {"answer": found[0], "long_answer": found[1], "answer_from": "response"}
-    if reference is not None and reference.strip():
-        return {"answer": reference.strip(), "long_answer": response, "answer_from": reference_name}
-    raise Unreadable(f"no short answer: end the response with a line \"Answer: X\", give {reference_name},"
-                     " or pass --map answer=FIELD")
+        return {"answer": found[0], "long_answer": found[1], "answer_source": "answer_line"}
+    stated = stated_answer(response, question)
+    if stated is not None:
+        return {"answer": stated[0], "long_answer": response, "answer_source": "conclusion",
+                "answer_rule": stated[1]}
+    raise Unreadable("no short answer in the response: no \"Answer: X\" line and no stated conclusion "
+                     "(\"So the answer is X\"); pass --map answer=FIELD naming the field that holds it, "
+                     "or end the response with a line \"Answer: X\"")
 
 
 def _record(question: str, response: str, reference: tuple[str | None, str | None], docs: dict | None,
             fmt: str, extra: dict[str, Any]) -> dict[str, Any]:
-    name, value = reference
-    parts = answers(response, value, name or REFERENCE_NAMES[fmt])
-    meta = {"format": fmt, "answer_from": parts.pop("answer_from"), **extra}
-    record: dict[str, Any] = {"question": question, **parts, "meta": meta}
+    _, value = reference
+    record: dict[str, Any] = {"question": question, "long_answer": response, "meta": {"format": fmt, **extra}}
     if value is not None:
         record["gold_answer"] = value
     if docs is not None:
         record["documents"] = docs
+    try:
+        record.update(answers(response, question))
+    except Unreadable as exc:
+        raise NoAnswer(str(exc), record) from None
     return record
-
-
-# What the "no short answer" message asks for when a row has no reference answer.
-REFERENCE_NAMES = {"ragas": "reference", "deepeval": "expected_output", "promptfoo": "vars.reference"}
 
 
 def _required(obj: dict[str, Any], *names: str) -> str:
@@ -97,6 +111,13 @@ def _required(obj: dict[str, Any], *names: str) -> str:
 def _metadata(obj: dict[str, Any], *names: str) -> dict[str, Any]:
     value = next((obj[n] for n in names if isinstance(obj.get(n), dict)), None)
     return {"metadata": value} if value else {}
+
+
+# The fields each adapter reads; a row's other fields are kept in `meta.record`.
+RAGAS_FIELDS = frozenset({"user_input", "question", "response", "answer", "reference", "ground_truth",
+                          "ground_truths", "retrieved_contexts", "contexts", "metadata", "meta"})
+DEEPEVAL_FIELDS = frozenset({"input", "actual_output", "expected_output", "retrieval_context", "context",
+                             "additional_metadata", "metadata", "name"})
 
 
 def is_ragas(obj: dict[str, Any]) -> bool:

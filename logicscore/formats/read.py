@@ -14,6 +14,7 @@ from typing import IO, Any
 
 from .. import io
 from ..errors import InputError
+from ..models import QARecord
 from . import rag, records
 
 
@@ -25,6 +26,9 @@ class Format:
     fields: str
     matches: Callable[[dict[str, Any]], bool]
     convert: Callable[[dict[str, Any]], dict[str, Any]] | None  # None: the record is read as it is
+    # The fields its adapter reads: the others go to `meta.record` (docs/records.md). None:
+    # none are kept (a promptfoo result's or a dataset record's are its whole run or context).
+    reads: frozenset[str] | None = None
 
 
 def _native(obj: dict[str, Any]) -> bool:
@@ -33,15 +37,18 @@ def _native(obj: dict[str, Any]) -> bool:
 
 FORMATS: dict[str, Format] = {f.name: f for f in (
     Format("logicscore", "question, answer, long_answer", _native, None),
-    Format("ragas", "user_input, response, retrieved_contexts, reference", rag.is_ragas, rag.from_ragas),
+    Format("ragas", "user_input, response, retrieved_contexts, reference", rag.is_ragas, rag.from_ragas,
+           rag.RAGAS_FIELDS),
     Format("deepeval", "input, actual_output, expected_output, retrieval_context", rag.is_deepeval,
-           rag.from_deepeval),
+           rag.from_deepeval, rag.DEEPEVAL_FIELDS),
     Format("promptfoo", "vars, response.output", rag.is_promptfoo, rag.from_promptfoo),
     Format("hotpotqa", "context, supporting_facts", records.is_hotpot, records.from_hotpot),
     Format("2wiki", "context, supporting_facts, evidences", records.is_2wiki, records.from_2wiki),
     Format("musique", "paragraphs, question_decomposition", records.is_musique, records.from_musique),
 )}
 NAMES = ("auto", *FORMATS)
+# The fields an adapter sets beside the record's own: where its short answer came from.
+PROVENANCE = ("answer_source", "answer_rule")
 
 
 def check_format(name: str) -> str:
@@ -71,10 +78,23 @@ def convert(obj: Any, line: int, fmt: str = "auto", mapping: dict[str, str] | No
     if not isinstance(obj, dict):
         raise InputError(f"line {line}: expected a JSON object, got {type(obj).__name__}", line=line)
     chosen = detect(obj, line) if fmt == "auto" else FORMATS[fmt]
+    mapping = mapping or {}
+    mapped = {src.split(".")[0] for src in mapping.values()}
     if chosen.convert is None:
-        return obj
+        aliases = {n for names in io.ALIASES.values() for n in names}
+        extra = extra_fields(obj, aliases | mapped)
+        if not extra or not isinstance(obj.get("meta", obj.get("metadata", {})), dict):
+            return obj
+        # The input's own meta wins over a field of the same name beside it (docs/records.md).
+        meta = "meta" if "meta" in obj or "metadata" not in obj else "metadata"
+        return {**obj, meta: {**extra, **obj.get(meta, {})}}
     try:
         data = chosen.convert(obj)
+    except rag.NoAnswer as exc:
+        found, value = io.lookup(obj, mapping["answer"]) if "answer" in mapping else (False, None)
+        if not found or value is None:
+            raise InputError(f"line {line}: {chosen.name} row: {exc}", line=line) from None
+        data = exc.record
     except rag.Unreadable as exc:
         raise InputError(f"line {line}: {chosen.name} row: {exc}", line=line) from None
     except (KeyError, TypeError, AttributeError, IndexError, ValueError) as exc:
@@ -84,11 +104,23 @@ def convert(obj: Any, line: int, fmt: str = "auto", mapping: dict[str, str] | No
     own = io.record_id(obj)
     if own is not None:
         data.setdefault("id", own)
-    for dst, src in (mapping or {}).items():
+    if chosen.reads is not None:
+        extra = extra_fields(obj, set(chosen.reads) | set(io.ALIASES["id"]) | mapped)
+        data["meta"] = {**extra, **data.get("meta", {})}
+    for dst, src in mapping.items():
         found, value = io.lookup(obj, src)
         if found and value is not None:
             data[dst] = value
+            if dst == "answer":
+                data.update(answer_source="answer_field", answer_rule=None)
     return data
+
+
+def extra_fields(obj: dict[str, Any], read: set[str]) -> dict[str, Any]:
+    """The fields of `obj` that are no record field and were not read as one (`model`,
+    labels, …): kept in `meta.record`, so `report --by FIELD` can slice on them."""
+    taken = read | set(QARecord.model_fields) | set(io.ALIASES["meta"])
+    return {k: v for k, v in obj.items() if k not in taken}
 
 
 def parse_line(raw: bytes, number: int, fmt: str = "auto", mapping: dict[str, str] | None = None
@@ -98,8 +130,10 @@ def parse_line(raw: bytes, number: int, fmt: str = "auto", mapping: dict[str, st
     if error is None:
         try:
             data = convert(obj, number, fmt, mapping)
-            native = data is obj
+            native = (detect(obj, number) if fmt == "auto" else FORMATS[fmt]).convert is None
             record = io.to_record(data, number, mapping if native else None)
+            if not native:  # where the adapter found the short answer (docs/records.md)
+                record = record.model_copy(update={k: data[k] for k in PROVENANCE if k in data})
             return io.InputLine(number, record=record, id=record.id)
         except InputError as exc:
             error = exc

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+from ..lexicon.sentences import ABBREVIATIONS
+
 # "Answer: X", "Final answer: X", "**Answer:** X", any case; the colon may be full-width.
 ANSWER_LINE = re.compile(r"^\W*(?:final\s+)?answer\W*?\s*[:：]\s*\**\s*(?P<answer>.*?)[\s*]*$",
                          re.IGNORECASE)
@@ -22,7 +24,20 @@ def final_answer(text: str) -> tuple[str, str] | None:
     for i in range(len(lines) - 1, -1, -1):
         found = ANSWER_LINE.match(lines[i])
         if found and found.group("answer").strip():
-            answer = found.group("answer").strip().rstrip(".").strip()
+            answer = trim_stop(found.group("answer").strip())
             reasoning = "\n".join(lines[:i]).strip()
             return answer, reasoning or lines[i].strip()
     return None
+
+
+def trim_stop(answer: str) -> str:
+    """`answer` without the full stops that end it, unless the last one closes an
+    abbreviation, an initial or a dotted short form ("Tiffany & Co.", "John F.", "D.C."),
+    which are part of the name."""
+    bare = answer.rstrip(".").strip()
+    last = bare.split()[-1].lower() if bare.split() else ""
+    # A one-word answer ("C.", "Co.") is a word ending a sentence; "John F." ends a name.
+    named = len(bare.split()) > 1 and (last in ABBREVIATIONS or (len(last) == 1 and last.isalpha()))
+    if answer.rstrip().endswith(".") and ("." in last or named):
+        return bare + "."
+    return bare

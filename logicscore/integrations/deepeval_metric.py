@@ -9,8 +9,9 @@
 
 The test case is read as `--format deepeval` reads a row (`input`, `actual_output`,
 `expected_output`, `retrieval_context`): the short answer is the output's last "Answer: X"
-line, else `expected_output`. The rules path needs no judge model; pass an `Auditor` built
-with `judge="llm"` to judge determinateness with one (DeepEval's own model is never called).
+line, else the conclusion it states ("So the answer is X"); `expected_output` is the gold
+answer. The rules path needs no judge model; pass an `Auditor` built with `judge="llm"` to
+judge determinateness with one (DeepEval's own model is never called).
 Needs the extra: `pip install "logicscore[deepeval]"`.
 """
 

@@ -9,7 +9,8 @@ In `promptfooconfig.yaml`, with a file `logicscore_assert.py` holding the one li
         config: {metric: completeness, threshold: 1}
 
 The test's `vars` give the question (and a reference answer and contexts) as
-`--format promptfoo` reads them; the output's last "Answer: X" line gives the short answer.
+`--format promptfoo` reads them; the output's last "Answer: X" line, else the conclusion it
+states ("So the answer is X"), gives the short answer.
 """
 
 from __future__ import annotations

@@ -13,4 +13,5 @@ Stages import their tables from here and never from each other:
 - `sentences`: abbreviations whose full stop ends no sentence.
 - `relations`: relation families, person slots and the words of functional relations.
 - `text`: the one text key for names (`key`, `fold`) and the stemmers.
+- `signals`: what each signal kind means, for reports.
 """

@@ -14,6 +14,7 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
+from ..inert import inert_copy, terminal
 from ..lexicon.questions import QUESTION_TYPES
 from ..models import AuditResult
 
@@ -91,16 +92,58 @@ def render_summary(summary: Summary) -> Table:
             n, complete = summary.types[qtype]
             table.add_row(f"{qtype} questions", f"{_pct(n, summary.scored)}, complete {complete / n:.3f}")
     for kind, count in sorted(summary.errors.items()):
-        table.add_row(f"error: {kind}", _pct(count, summary.total), style="red")
+        table.add_row(Text(f"error: {terminal(kind)}"), _pct(count, summary.total), style="red")
     return table
 
 
+_ROLE_STYLE = {"chain": "green", "redundant": "dim", "no_proposition": "yellow"}
+_ROLE_MARK = {"chain": "chain", "redundant": "redundant", "no_proposition": "no proposition"}
+
+
+def _said(result: AuditResult) -> list[Text]:
+    """The record's question, short and gold answer and where the answer came from."""
+    lines = []
+    for name, value in (("question", result.question), ("answer", result.answer),
+                        ("gold answer", result.gold_answer)):
+        if value is not None:
+            lines.append(Text(f"{name}: {value}"))
+    source = result.meta.answer_source
+    if source is not None and source != "answer_field":
+        rule = f" ({result.meta.answer_rule})" if result.meta.answer_rule else ""
+        lines.append(Text(f"answer taken from: {source}{rule}", style="dim"))
+    if result.correct is not None:
+        lines.append(Text(f"correct: {'yes' if result.correct else 'no'}",
+                          style="" if result.correct else "red"))
+    return lines
+
+
+def _sentences(result: AuditResult) -> list[Text]:
+    """The long answer, sentence by sentence, each with its role in the audit."""
+    if not result.sentences:
+        return []
+    lines = [Text("long answer, by sentence:", style="bold")]
+    for s in result.sentences:
+        said = ", ".join(s.propositions) or "-"
+        line = Text(f"  {s.index + 1:>2} {_ROLE_MARK[s.role]:<15}", style=_ROLE_STYLE[s.role])
+        line.append(f"{said:<12}", style="dim")
+        line.append(s.text if s.text is not None else f"(text left out; characters {s.span[0]}-{s.span[1]})",
+                    style=_ROLE_STYLE[s.role])
+        lines.append(line)
+    return lines
+
+
 def render_explain(result: AuditResult) -> Group:
-    """A person-readable account of one result: propositions, chain, gap, merges, signals."""
+    """A person-readable account of one result: the question and answers, the long answer
+    sentence by sentence with its role, propositions, chain, gap, merges, signals.
+
+    Every string of the record is shown inert (escape sequences, bidi overrides and line
+    breaks escaped): ids, names and messages come from the input."""
+    result = inert_copy(result, terminal)
     parts: list = []
     head = Text(f"record {result.id}", style="bold")
     if result.status == "error" and result.error:
         parts.append(head)
+        parts.extend(_said(result))
         parts.append(Text(f"{result.error.type}: {result.error.message}", style="red"))
         return Group(*parts)
     s = result.scores
@@ -110,6 +153,7 @@ def render_explain(result: AuditResult) -> Group:
                 f"determinateness {s.determinateness} ({result.determinateness})"
                 f"  partial {s.partial_completeness:.2f}", style="")
     parts.append(head)
+    parts.extend(_said(result))
     q = ", ".join(f"{e.name}{'' if e.anchor else ' (generic)'}{' ✓' if e.reached else ' ✗'}"
                   for e in result.question_entities) or "none found"
     parts.append(Text(f"question entities: {q}    answer entity: {result.answer_entity or 'not found'}"))
@@ -122,6 +166,7 @@ def render_explain(result: AuditResult) -> Group:
         parts.append(Text(f"  side {side.name} {mark}: {values}{' (negated)' if side.negated else ''}{said}",
                           style="" if side.established else "red"))
 
+    parts.extend(_sentences(result))
     chain = set(result.chain)
     redundant = set(diag.redundant)
     parts.append(Text("propositions:", style="bold"))

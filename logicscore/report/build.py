@@ -11,7 +11,7 @@ import json
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from ..models import AuditResult
 from .aggregate import CATEGORIES, METRICS, Aggregate, Reservoir, category
@@ -235,9 +235,17 @@ def _natural(value: str) -> tuple:
     return (0, int(value), "") if value.isdigit() else (1, 0, value)
 
 
-def build_report(results: Iterable[AuditResult], by: Sequence[str] = (), seed: int = 0) -> Report:
-    """Stream `results` into a `Report` (same input and seed, same report)."""
+class Sink(Protocol):
+    def add(self, result: AuditResult) -> None: ...
+
+
+def build_report(results: Iterable[AuditResult], by: Sequence[str] = (), seed: int = 0,
+                 sinks: Sequence[Sink] = ()) -> Report:
+    """Stream `results` into a `Report` (same input and seed, same report); each of `sinks`
+    is fed every result too, in the same pass."""
     builder = ReportBuilder(by=by, seed=seed)
     for result in results:
         builder.add(result)
+        for sink in sinks:
+            sink.add(result)
     return builder.build()

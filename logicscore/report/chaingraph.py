@@ -1,42 +1,78 @@
-"""A record's chain drawn as SVG: a small deterministic layered layout, no graph library.
+"""Where a record's chain graph puts each thing: a small deterministic layered layout, no graph
+library. The page draws it (the record view of the HTML report); this module only decides.
 
-Entities are nodes, propositions edges. Columns are breadth-first distance from the question's
-entities (a component that never reaches them continues to the right, after the gap), rows
-keep first-mention order, so the same record always draws the same picture. The chain is
-highlighted, redundant propositions faded, and each gap drawn as a dashed missing link.
+Entities are nodes, propositions edges, each gap a dashed link. Columns are breadth-first
+distance from the question's entities, the gaps counted as links, so a missing hop sits
+between adjacent columns where it belongs (a component that never reaches the question starts
+further right); rows keep first-mention order and each column is centred. Labels are wrapped
+at word boundaries into at most three lines, never cut mid-word unless a word is too long,
+and node heights follow their lines, so the graph is as tall as its tallest column and no
+taller. Every coordinate is an integer: the same record always gives the same numbers.
 """
 
 from __future__ import annotations
 
 from collections import deque
-from html import escape
+from typing import Any
 
-from ..models import AuditResult
+from ..models import AuditResult, Gap
 
-COL, ROW, PAD, W, H = 170, 56, 16, 140, 30
+NODE_W, LINE_H, NODE_PAD, COL_GAP, ROW_GAP, PAD = 150, 13, 6, 130, 14, 12
+CHARS, MAX_LINES = 22, 3
+# Parallel statements between one pair of entities bow apart by this much each.
+BOW = 26
+# Bits of an edge's class in the layout ("flags" of `layout`).
+CHAIN, REDUNDANT, NEGATED = 1, 2, 4
+# Node kinds.
+PLAIN, QUESTION, ANSWER = 0, 1, 2
 
 
-def _nodes_and_edges(result: AuditResult):
+def gaps_of(result: AuditResult) -> list[Gap]:
+    diag = result.diagnosis
+    if diag is None:
+        return []
+    return list(diag.gaps) or ([diag.gap] if diag.gap else [])
+
+
+def wrap(text: str, width: int = CHARS, lines: int = MAX_LINES) -> list[int]:
+    """End offsets of the lines `text` wraps into; the last offset < len(text) means it was cut
+    (the page adds an ellipsis and keeps the full text on hover)."""
+    cuts: list[int] = []
+    start = 0
+    n = len(text)
+    while start < n and len(cuts) < lines:
+        while start < n and text[start] == " ":
+            start += 1
+        if n - start <= width:
+            cuts.append(n)
+            return cuts
+        space = text.rfind(" ", start, start + width + 1)
+        end = space if space > start else start + width
+        cuts.append(end)
+        start = end
+    return cuts or [0]
+
+
+def _graph(result: AuditResult):
     names = {e.id: e.name for e in result.entities}
     order: dict[str, None] = {}
     edges = []
-    for p in result.propositions:
+    for i, p in enumerate(result.propositions):
         if p.conclusion:
             continue
         a = names.get(p.subject_entity or "", p.subject)
         b = names.get(p.object_entity or "", p.object)
         order.update({a: None, b: None})
-        edges.append((p, a, b))
-    gaps = result.diagnosis.gaps or ([result.diagnosis.gap] if result.diagnosis.gap else []) \
-        if result.diagnosis else []
+        edges.append((i, a, b))
+    gaps = gaps_of(result)
     for gap in gaps:
         order.update({gap.from_: None, gap.to: None})
     return list(order), edges, gaps
 
 
-def _layers(nodes: list[str], edges, starts: list[str]) -> dict[str, int]:
+def _layers(nodes: list[str], links: list[tuple[str, str]], starts: list[str]) -> dict[str, int]:
     adjacent: dict[str, list[str]] = {n: [] for n in nodes}
-    for _, a, b in edges:
+    for a, b in links:
         adjacent[a].append(b)
         adjacent[b].append(a)
     layer: dict[str, int] = {}
@@ -51,7 +87,6 @@ def _layers(nodes: list[str], edges, starts: list[str]) -> dict[str, int]:
                     layer[nxt] = layer[node] + 1
                     queue.append(nxt)
 
-    # The question's entities form column 0; each other component starts a column further on.
     if starts:
         bfs(starts, 0)
     for node in nodes:
@@ -60,51 +95,72 @@ def _layers(nodes: list[str], edges, starts: list[str]) -> dict[str, int]:
     return layer
 
 
-def _label(text: str, limit: int = 20) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+def _route(box: dict[str, tuple[int, int, int]], col: dict[str, int], a: str, b: str,
+           bow: int) -> list[int]:
+    """[x1, y1, cx, cy, x2, y2] of a quadratic curve from `a`'s box to `b`'s."""
+    (ax, ay, ah), (bx, by, bh) = box[a], box[b]
+    y1, y2 = ay + ah // 2, by + bh // 2
+    if a == b:  # a statement about one entity: a loop off its right side
+        x = ax + NODE_W
+        return [x, y1 - 6, x + 46, y1 + bow, x, y1 + 6]
+    if col[a] == col[b]:  # same column: bow out to the right, clear of the boxes
+        x = ax + NODE_W
+        return [x, y1, x + 44 + abs(bow), (y1 + y2) // 2, x, y2]
+    x1, x2 = (ax + NODE_W, bx) if col[a] < col[b] else (ax, bx + NODE_W)
+    return [x1, y1, (x1 + x2) // 2, (y1 + y2) // 2 + bow, x2, y2]
 
 
-def render_chain_svg(result: AuditResult) -> str:
-    """An inline <svg> of `result`'s propositions; '' for an errored record."""
+def layout(result: AuditResult) -> dict[str, Any] | None:
+    """The graph of `result` as plain numbers and strings; None for an errored record.
+
+    Keys: w, h (size), nw (node width), lh (line height), n (nodes: [x, y, h, kind, name,
+    line ends]), e (statements: [proposition index, flags, x1, y1, cx, cy, x2, y2]), g (gaps:
+    [gap index, x1, y1, cx, cy, x2, y2]).
+    """
     if result.diagnosis is None:
-        return ""
-    nodes, edges, gaps = _nodes_and_edges(result)
+        return None
+    nodes, edges, gaps = _graph(result)
     if not nodes:
-        return '<svg class="chain-graph" width="200" height="40"><text x="8" y="24">no propositions</text></svg>'
-    question = [q.name for q in result.question_entities if q.name in nodes]
-    layer = _layers(nodes, edges, question)
-    rows: dict[int, int] = {}
-    pos = {}
+        return {"w": 0, "h": 0, "nw": NODE_W, "lh": LINE_H, "n": [], "e": [], "g": []}
+    # A question entity the answer reached is drawn under its linked entity's name.
+    names = {e.id: e.name for e in result.entities}
+    question = list(dict.fromkeys(n for q in result.question_entities
+                                  if (n := names.get(q.entity or "", q.name)) in nodes))
+    col = _layers(nodes, [(a, b) for _, a, b in edges] + [(g.from_, g.to) for g in gaps], question)
+    cuts = {n: wrap(n) for n in nodes}
+    heights = {n: len(cuts[n]) * LINE_H + 2 * NODE_PAD for n in nodes}
+    columns: dict[int, list[str]] = {}
     for node in nodes:
-        col = layer[node]
-        pos[node] = (PAD + col * COL, PAD + rows.get(col, 0) * ROW)
-        rows[col] = rows.get(col, 0) + 1
-    width = PAD * 2 + (max(layer.values()) + 1) * COL
-    height = PAD * 2 + max(rows.values()) * ROW + (ROW if gaps else 0)
+        columns.setdefault(col[node], []).append(node)
+    tall = max(sum(heights[n] for n in ns) + ROW_GAP * (len(ns) - 1) for ns in columns.values())
+    box: dict[str, tuple[int, int, int]] = {}
+    for c, ns in columns.items():
+        used = sum(heights[n] for n in ns) + ROW_GAP * (len(ns) - 1)
+        y = PAD + (tall - used) // 2
+        for node in ns:
+            box[node] = (PAD + c * (NODE_W + COL_GAP), y, heights[node])
+            y += heights[node] + ROW_GAP
     chain, redundant = set(result.chain), set(result.diagnosis.redundant)
-    out = [f'<svg class="chain-graph" xmlns="http://www.w3.org/2000/svg" width="{width}" '
-           f'height="{height}" viewBox="0 0 {width} {height}" role="img">']
-    for p, a, b in edges:
-        (x1, y1), (x2, y2) = pos[a], pos[b]
-        cls = "edge chain" if p.id in chain else "edge redundant" if p.id in redundant else "edge"
-        if p.negated:
-            cls += " negated"
-        out.append(f'<g class="{cls}"><title>{escape(p.id)}: {escape(p.text)}</title>'
-                   f'<line x1="{x1 + W / 2}" y1="{y1 + H / 2}" x2="{x2 + W / 2}" y2="{y2 + H / 2}"/>'
-                   f'<text x="{(x1 + x2 + W) / 2}" y="{(y1 + y2 + H) / 2 - 4}">{escape(p.id)}</text></g>')
-    for gap in gaps:
-        (x1, y1), (x2, y2) = pos[gap.from_], pos[gap.to]
-        # An arc under the rows, so the missing link never hides behind a node between its ends.
-        low = max(y1, y2) + H + ROW / 2
-        out.append(f'<g class="gap"><title>{escape(gap.describe())}</title>'
-                   f'<path d="M{x1 + W / 2},{y1 + H} Q{(x1 + x2 + W) / 2},{low} {x2 + W / 2},{y2 + H}"/>'
-                   f'<text x="{(x1 + x2 + W) / 2}" y="{(y1 + y2) / 2 + H + ROW / 4 + 10}">missing</text></g>')
-    for node in nodes:
-        x, y = pos[node]
-        cls = "node question" if node in question else "node answer" if node == result.answer_entity \
-            else "node"
-        out.append(f'<g class="{cls}"><title>{escape(node)}</title>'
-                   f'<rect x="{x}" y="{y}" width="{W}" height="{H}" rx="6"/>'
-                   f'<text x="{x + W / 2}" y="{y + H / 2 + 4}">{escape(_label(node))}</text></g>')
-    out.append("</svg>")
-    return "".join(out)
+    seen: dict[frozenset[str], int] = {}
+    out_edges = []
+    for i, a, b in edges:
+        p = result.propositions[i]
+        flags = (CHAIN * (p.id in chain)) | (REDUNDANT * (p.id in redundant)) | (NEGATED * p.negated)
+        out_edges.append([i, flags, *_route(box, col, a, b, _bow(seen, a, b))])
+    out_gaps = [[k, *_route(box, col, g.from_, g.to, _bow(seen, g.from_, g.to))]
+                for k, g in enumerate(gaps)]
+    # Room to the right for a loop or a same-column bow off the last column.
+    width = PAD * 2 + (max(col.values()) + 1) * (NODE_W + COL_GAP) - COL_GAP + 70
+    answer = result.answer_entity
+    out_nodes = [[*box[n][:2], box[n][2], QUESTION if n in question else ANSWER if n == answer else PLAIN,
+                  n, cuts[n]] for n in nodes]
+    return {"w": width, "h": PAD * 2 + tall, "nw": NODE_W, "lh": LINE_H, "n": out_nodes,
+            "e": out_edges, "g": out_gaps}
+
+
+def _bow(seen: dict[frozenset[str], int], a: str, b: str) -> int:
+    # 0, +BOW, -BOW, +2·BOW, …: the first link of a pair runs straight.
+    key = frozenset((a, b))
+    k = seen.get(key, 0)
+    seen[key] = k + 1
+    return ((k + 1) // 2) * BOW * (1 if k % 2 else -1)

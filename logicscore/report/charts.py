@@ -21,7 +21,7 @@ def _figure(width: float, height: float):
         from matplotlib.figure import Figure
     except ImportError:
         raise ConfigError("the HTML report draws its charts with matplotlib, which is not "
-                          "installed: pip install 'logicscore[report]'") from None
+                          "installed (a dependency of logicscore): pip install 'matplotlib>=3.9,<4'") from None
     matplotlib.rcParams["svg.hashsalt"] = "logicscore"
     matplotlib.rcParams["svg.fonttype"] = "path"
     return Figure(figsize=(width, height), dpi=96, layout="constrained")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..inert import markdown, markdown_code, terminal
 from ..models import AuditResult
 from .build import Report, Section
 
@@ -143,22 +144,22 @@ def section_lines(section: Section) -> list[str]:
 def render_markdown(report: Report) -> str:
     out = ["# logicscore report", ""]
     for t in tables(report):
-        out += [f"## {t.title}", ""]
+        out += [f"## {markdown(t.title)}", ""]
         if t.note:
             out += [t.note, ""]
         if t.rows:
-            out.append("| " + " | ".join(h or " " for h in t.headers) + " |")
+            out.append("| " + " | ".join(markdown(h) or " " for h in t.headers) + " |")
             out.append("|" + "|".join("---" for _ in t.headers) + "|")
-            out += ["| " + " | ".join(c.replace("|", "\\|") for c in row) + " |" for row in t.rows]
+            out += ["| " + " | ".join(markdown(c) for c in row) + " |" for row in t.rows]
             out.append("")
     for section in [*report.sections, None]:
         kind = section.kind if section else "error"
         examples = section.examples if section else report.error_examples
         count = section.count if section else report.total - report.scored
-        out += [f"## {kind} ({count})", ""]
-        out += [f"- {line}" for line in (section_lines(section) if section else [])]
+        out += [f"## {markdown(kind)} ({count})", ""]
+        out += [f"- {markdown(line)}" for line in (section_lines(section) if section else [])]
         for ex in examples:
-            out += ["", "```text", *example_lines(ex), "```"]
+            out += ["", *markdown_code(example_lines(ex))]
         out.append("")
     return "\n".join(out).rstrip() + "\n"
 
@@ -171,17 +172,17 @@ def render_terminal(report: Report):
 
     parts: list = []
     for t in tables(report):
-        table = Table(title=t.title, title_justify="left")
+        table = Table(title=Text(terminal(t.title), style="table.title"), title_justify="left")
         for i, h in enumerate(t.headers):
-            table.add_column(h, justify="left" if i == 0 else "right")
+            table.add_column(Text(terminal(h)), justify="left" if i == 0 else "right")
         for row in t.rows:
-            table.add_row(*row)
+            table.add_row(*(Text(terminal(cell)) for cell in row))
         if t.rows:
             parts.append(table)
         parts.append(Text(t.note if t.rows else f"{t.title}: {t.note}", style="dim") if t.note else Text(""))
     for section in report.sections:
-        parts.append(Text(f"\n{section.kind} ({section.count})", style="bold"))
-        parts += [Text(f"  {line}") for line in section_lines(section)]
+        parts.append(Text(f"\n{terminal(section.kind)} ({section.count})", style="bold"))
+        parts += [Text(f"  {terminal(line)}") for line in section_lines(section)]
         for ex in section.examples[:1]:
-            parts += [Text(f"  {line}", style="dim") for line in example_lines(ex)]
+            parts += [Text(f"  {terminal(line)}", style="dim") for line in example_lines(ex)]
     return Group(*parts)

@@ -19,3 +19,5 @@ def read_run(path: Path) -> Iterator[AuditResult]:
     except UnicodeDecodeError as exc:
         raise InputError(f"{path}: not UTF-8 text (byte {exc.start}); is it a logicscore output "
                          "JSONL file?") from None
+    except OSError as exc:  # unreadable (permissions, an I/O error): the user's to fix
+        raise InputError(f"cannot read {path}: {exc.strerror or exc}") from None

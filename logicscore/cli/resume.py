@@ -1,0 +1,138 @@
+"""`--resume` and the output's lock: an existing output read back, checked against the
+input, refused or repaired; one writer at a time (docs/reliability.md)."""
+
+from __future__ import annotations
+
+import stat
+from pathlib import Path
+
+from .common import fail, reason, say
+from .paths import make_folder
+
+
+def _signature_mismatch(written: dict[str, int], current: str, also: tuple[str, ...] = ()) -> list[str]:
+    """'key: old there, new now' for every signature key where records already written differ."""
+    from ..signature import Signature
+
+    now = Signature.parse(current).as_dict()
+    found: dict[str, list[str]] = {}
+    for text in written:
+        if text == current or text in also:
+            continue
+        try:
+            old = Signature.parse(text).as_dict()
+        except ValueError:
+            found.setdefault("signature", []).append(f"unreadable {text[:60]!r}")
+            continue
+        for key in [*old, *(k for k in now if k not in old)]:
+            if old.get(key) != now.get(key):
+                was = old.get(key, "(none)")
+                if was not in found.setdefault(key, []):
+                    found[key].append(was)
+    return [f"{key}: {' / '.join(was)} there, {now.get(key, '(none)')} now" for key, was in found.items()]
+
+
+def lock_output(output: Path):
+    """The output's lock, held until the run ends; a second writer is refused (exit 2).
+    An output that is not a regular file (/dev/null, a pipe) has nothing to protect: no lock."""
+    from .lock import OutputLock, OutputLocked
+
+    make_folder(output)
+    if output.exists() and not output.is_file():
+        return None
+    lock = OutputLock(output)
+    try:
+        lock.acquire()
+    except OutputLocked as exc:
+        fail(f"{output} is being written by another logicscore run (process {exc.pid or 'unknown'}, "
+             f"lock {exc.lock}); wait for it to end, or write to another file", 2)
+    except OSError as exc:
+        fail(f"cannot lock {output} (lock file {lock.path}): {reason(exc)}", 2)
+    return lock
+
+
+def input_ids(input: Path, format_: str, mapping: dict[str, str], files: list[Path] | None):
+    """The ids of the input's lines in order, read again from its files (None for stdin,
+    which cannot be read twice): what the records of a resumed output must match."""
+    from ..formats import read_lines
+    from ..io import count_lines
+
+    if files is None and (str(input) == "-" or not stat.S_ISREG(input.stat().st_mode)):
+        return None
+
+    def ids():
+        first = 1
+        for path in files or [input]:
+            with path.open("rb") as source:
+                for line in read_lines(source, format_, mapping, None, first):
+                    yield line.id
+            first += count_lines(path)
+
+    return ids
+
+
+def resume_state(io, output: Path, signature: str, allow_change: bool,
+                 also: tuple[str, ...] = (), input_ids=None, repair: bool = False) -> set[int]:
+    """Lines already in `output`, once it is known to be sound: every line a record, input
+    lines 1, 2, 3, … in order, ids as in the input (`input_ids`, when it can be read again).
+    A damaged output is refused naming its first bad line, or with `repair` cut back to the
+    records before it (the rest kept in OUTPUT.damaged). Exit 2 when the records were scored
+    with other options (`also`: the other signatures the same options give)."""
+    try:
+        state = io.scan_for_resume(output)
+        damage = state.damage
+        if damage is None and input_ids is not None:
+            damage = _id_mismatch(io, state, input_ids())
+    except OSError as exc:
+        fail(f"cannot read {output} to resume: {reason(exc)}", 2)
+    if damage is not None:
+        if not repair:
+            fail(f"--resume: {output} line {damage.line} {damage.reason}; nothing was changed. Add "
+                 f"--repair to keep the {damage.line - 1} records before it, move "
+                 f"the rest to {output}.damaged and score it again", 2)
+        _repair(output, damage)
+        state = io.scan_for_resume(output)
+    differ = _signature_mismatch(state.signatures, signature, also)
+    if differ and not allow_change:
+        fail(f"--resume: {output} holds records scored with other options ({'; '.join(differ)}); "
+             "rerun with the options it was written with, or add --allow-signature-change "
+             "to append anyway", 2)
+    if state.torn:
+        try:
+            io.cut_torn_tail(output)  # the half-written last record is redone
+        except OSError as exc:
+            fail(f"cannot write {output}: {reason(exc)}", 2)
+    return state.done
+
+
+def _id_mismatch(io, state, ids):
+    """The first record whose id is not its input line's (the output of another input)."""
+    count = 0
+    for count, (have, want) in enumerate(zip(state.ids, ids), start=1):
+        if have != want:
+            return io.Damage(count, state.offsets[count - 1],
+                             f"has id {have!r} but input line {count} has id {want!r} "
+                             "(an output of another input, or records out of order)")
+    if count < len(state.ids):
+        return io.Damage(count + 1, state.offsets[count],
+                         f"holds input line {count + 1} but the input has {count} lines "
+                         "(an output of another input)")
+    return None
+
+
+def _repair(output: Path, damage) -> None:
+    """Keep the records before `damage`; the bytes after them go to OUTPUT.damaged."""
+    from .paths import replacing
+
+    aside = output.with_name(output.name + ".damaged")
+    try:
+        with output.open("r+b") as fh:
+            fh.seek(damage.offset)
+            tail = fh.read()
+            with replacing(aside, "damaged records") as temp:
+                temp.write_bytes(tail)
+            fh.truncate(damage.offset)
+    except OSError as exc:
+        fail(f"--repair: cannot cut {output} at line {damage.line}: {reason(exc)}", 2)
+    say(f"--repair: kept the records before line {damage.line} of {output}; moved the rest "
+        f"({len(tail)} bytes) to {aside}; they are scored again", "yellow")
