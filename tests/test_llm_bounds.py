@@ -56,7 +56,7 @@ def test_a_dripping_body_ends_at_the_records_deadline(tmp_path):
                       "--determinateness", "llm")
         took = record_seconds(server, time.monotonic())
     (result,) = outputs(tmp_path)
-    assert done.returncode == 0, done.stderr
+    assert done.returncode == 1 and "every record errored" in done.stderr, done.stderr
     assert result["error"]["type"] == "Timeout" and "10 s" in result["error"]["message"]
     assert took < 12, took  # the judge call found the record's time spent and was never made
 
@@ -67,7 +67,7 @@ def test_retry_after_past_the_deadline_is_not_waited_for(tmp_path):
         done, _ = cli(server, tmp_path, 2, "--timeout", "10", "--llm-timeout", "3")
         took = record_seconds(server, time.monotonic())
     results = outputs(tmp_path)
-    assert done.returncode == 0, done.stderr
+    assert done.returncode == 1 and "every record errored" in done.stderr, done.stderr
     assert [r["error"]["type"] for r in results] == ["LLMError", "LLMError"]
     assert "after 1 attempt:" in results[0]["error"]["message"]
     assert "asked to wait 100000 s" in results[0]["error"]["message"]
@@ -90,7 +90,7 @@ def test_a_huge_reply_is_refused_in_bounded_memory(tmp_path, gzip):
         calls = [c.kind for c in server.calls]
     results = outputs(tmp_path)
     peak_mb = int(done.stdout.split()[-1]) / 1024
-    assert done.returncode == 0, done.stderr
+    assert done.returncode == 1 and "every record errored" in done.stderr, done.stderr
     assert peak_mb < 400, peak_mb
     assert [r["error"]["type"] for r in results] == ["LLMError", "LLMError"]
     assert "over the cap of 4,194,304 bytes" in results[0]["error"]["message"]
