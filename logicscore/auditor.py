@@ -76,7 +76,10 @@ class Auditor:
         # cache and one call budget.
         from .llm.endpoint import Endpoint, EndpointConfig
 
-        self.llm = Endpoint(stages.validate(EndpointConfig, c.llm, "the LLM endpoint"))
+        llm = stages.validate(EndpointConfig, c.llm, "the LLM endpoint")
+        if llm.deadline is None and c.timeout:  # a record's calls share the record's time
+            llm = llm.model_copy(update={"deadline": c.timeout})
+        self.llm = Endpoint(llm)
         shared = {"spacy": self.spacy, "llm": self.llm}
         self.question_reader: stages.QuestionReader = stages.build(
             "question_reader", c.question_reader, c.question_reader_options, shared)
@@ -87,7 +90,7 @@ class Auditor:
             "linker", c.linker, {"fuzzy_threshold": c.fuzzy_threshold, **c.linker_options}, shared)
         self.judge: stages.Judge = stages.build("judge", c.judge, c.judge_options, shared)
         self.grounder: ground.Grounder | None = _grounder(c, shared)
-        self._signatures: dict[tuple[bool, bool], str] = {}
+        self._signatures: dict[tuple[bool, bool, str | bool], str] = {}
 
     @property
     def signature(self) -> str:
@@ -108,7 +111,9 @@ class Auditor:
     def _signature(self, grounded: bool) -> str:
         # A stage may name the spaCy model only once it has loaded (a question reader
         # whose records all carried their entities never does).
-        cached = self._signatures.get((self.spacy.loaded, grounded))
+        # Nor the LLM endpoint its structured-output mode before the server has taken one.
+        state = (self.spacy.loaded, grounded, self.llm.settled and self.llm.mode)
+        cached = self._signatures.get(state)
         if cached is not None:
             return cached
         parts: list[tuple[str, object]] = [("logicscore", __version__)]
@@ -124,7 +129,7 @@ class Auditor:
             if value is not None and (key, str(value)) not in seen:
                 seen.add((key, str(value)))
                 sig.add(key, value)
-        self._signatures[(self.spacy.loaded, grounded)] = text = sig.format()
+        self._signatures[state] = text = sig.format()
         return text
 
     def audit(self, question: str, answer: str, long_answer: str, **optional: Any) -> AuditResult:

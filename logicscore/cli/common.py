@@ -56,6 +56,14 @@ MaxCallsOpt = Annotated[int | None, typer.Option("--max-calls", min=0,
     help="Hard budget of LLM calls for the run; records past it become LLMError records.")]
 OfflineOpt = Annotated[bool, typer.Option("--offline",
     help="Never call the LLM: answers come from the cache, a miss is an LLMError record.")]
+StructuredOpt = Annotated[str, typer.Option("--structured", metavar="MODE",
+    help="How the server is asked for JSON of the reply's schema: 'auto' tries JSON schema, JSON "
+         "mode with the schema (llama.cpp), vLLM's guided_json, Ollama's format, then plain JSON "
+         "mode, each after the one before is refused; the others fix one (docs/llm-servers.md).")]
+MaxBytesOpt = Annotated[int, typer.Option("--llm-max-bytes", min=1024,
+    help="Largest LLM reply body read, after decompression (bytes); a larger one is an LLMError.")]
+MaxTokensOpt = Annotated[int | None, typer.Option("--llm-max-tokens", min=1,
+    help="Most tokens one LLM reply may have (default: the server's); a cut reply gets the repair call.")]
 CacheOpt = Annotated[bool, typer.Option("--cache/--no-cache", help="Read and write the LLM answer cache.")]
 CacheDirOpt = Annotated[Path | None, typer.Option("--cache-dir",
     help="LLM answer cache folder (default: ~/.cache/logicscore/llm).")]
@@ -92,11 +100,19 @@ def reason(exc: OSError) -> str:
 
 
 def llm_options(base_url: str | None, model: str | None, timeout: float, concurrency: int,
-                max_calls: int | None, offline: bool, cache: bool, cache_dir: Path | None) -> dict:
+                max_calls: int | None, offline: bool, cache: bool, cache_dir: Path | None,
+                structured: str = "auto", max_body_bytes: int | None = None,
+                max_tokens: int | None = None) -> dict:
     """The LLM endpoint options (AuditorConfig.llm) from their flags."""
+    from ..llm.structured import CHOICES
+
+    if structured not in CHOICES:
+        fail(f"--structured must be one of {', '.join(CHOICES)}, not {structured!r}", 2)
     return {"base_url": base_url, "model": model, "timeout": timeout, "concurrency": concurrency,
             "max_calls": max_calls, "offline": offline, "cache": cache,
-            "cache_dir": None if cache_dir is None else str(cache_dir)}
+            "cache_dir": None if cache_dir is None else str(cache_dir), "structured": structured,
+            "max_body_bytes": llm_default("max_body_bytes") if max_body_bytes is None else max_body_bytes,
+            "max_tokens": max_tokens}
 
 
 def make_auditor(extractor: str, fuzzy: float, spacy_model: str | None, alts: int, timing: bool,

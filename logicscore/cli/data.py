@@ -10,7 +10,9 @@ import typer
 
 from ..config import default
 from . import app, corpus_app
-from .common import (AltsOpt, ExtractorOpt, FuzzyOpt, ModelOpt, WorkersOpt, fail, make_auditor, reason, runner, say,
+from .common import (AltsOpt, BaseUrlOpt, CacheDirOpt, CacheOpt, ConcurrencyOpt, ExtractorOpt, FuzzyOpt, JudgeOpt,
+                     LLMModelOpt, LLMTimeoutOpt, MaxBytesOpt, MaxCallsOpt, MaxTokensOpt, ModelOpt, OfflineOpt,
+                     StructuredOpt, WorkersOpt, fail, llm_default, llm_options, make_auditor, reason, runner, say,
                      show)
 from .paths import check_input, check_output, check_stdout, replacing
 
@@ -49,7 +51,8 @@ def corpus_generate(
 
 @app.command(help=(
     "Measure the auditor against gold labels, beside baselines (majority, answer-mentioned, "
-    "greedy)."))
+    "greedy). With --extractor llm or --determinateness llm, the rules path and the LLM path "
+    "side by side, with the calls and tokens the LLM path spent."))
 def bench(
     corpus: Annotated[Path | None, typer.Argument(
         help="A gold-labelled JSONL corpus (e.g. from `logicscore corpus generate`) or labelled "
@@ -69,6 +72,18 @@ def bench(
                                       "same seed, same rewrites.")] = 0,
     transform: Annotated[list[str] | None, typer.Option(
         "--transform", help="With --styles: only this transform (repeatable; default all).")] = None,
+    determinateness: JudgeOpt = default("judge"),
+    base_url: BaseUrlOpt = None,
+    model: LLMModelOpt = None,
+    llm_timeout: LLMTimeoutOpt = llm_default("timeout"),
+    concurrency: ConcurrencyOpt = llm_default("concurrency"),
+    max_calls: MaxCallsOpt = None,
+    offline: OfflineOpt = False,
+    cache: CacheOpt = True,
+    cache_dir: CacheDirOpt = None,
+    structured: StructuredOpt = llm_default("structured"),
+    llm_max_bytes: MaxBytesOpt = llm_default("max_body_bytes"),
+    llm_max_tokens: MaxTokensOpt = None,
 ) -> None:
     from .. import bench as bench_mod
 
@@ -85,7 +100,20 @@ def bench(
     if not records:
         why = f" ({rejected[0].error.message})" if rejected else ": it is empty"
         fail(f"{corpus} is not a gold-labelled corpus{why}{make}", 2)
-    auditor = make_auditor(extractor, fuzzy_threshold, spacy_model, max_alternatives, False)
+    if "llm" in (extractor, determinateness):
+        from .. import paired
+
+        rules = make_auditor("rules", fuzzy_threshold, spacy_model, max_alternatives, False)
+        llm = make_auditor(extractor, fuzzy_threshold, spacy_model, max_alternatives, False,
+                           judge=determinateness,
+                           llm=llm_options(base_url, model, llm_timeout, concurrency, max_calls, offline,
+                                           cache, cache_dir, structured, llm_max_bytes, llm_max_tokens))
+        # The LLM path runs in this process: its calls overlap by --concurrency, not --workers.
+        both = paired.run(records, runner(rules, workers), llm, rejected)
+        show(both, paired, as_json, as_md)
+        return
+    auditor = make_auditor(extractor, fuzzy_threshold, spacy_model, max_alternatives, False,
+                           judge=determinateness)
     if styles:
         _styles(corpus, records, rejected, runner(auditor, workers), seed, transform, as_json, as_md)
         return

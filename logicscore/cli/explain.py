@@ -12,7 +12,7 @@ from ..errors import LogicscoreError
 from . import app
 from .common import (AltsOpt, BaseUrlOpt, CacheDirOpt, CacheOpt, ExtractorOpt, FormatOpt, FuzzyOpt, GroundingOpt,
                      JudgeOpt, LLMModelOpt, LLMTimeoutOpt, MapOpt, ModelOpt, OfflineOpt, fail, llm_default,
-                     llm_options, make_auditor, reason)
+                     llm_options, make_auditor, MaxBytesOpt, reason, StructuredOpt)
 from .paths import check_input, check_stdout
 
 
@@ -42,6 +42,8 @@ def explain(
     offline: OfflineOpt = False,
     cache: CacheOpt = True,
     cache_dir: CacheDirOpt = None,
+    structured: StructuredOpt = llm_default("structured"),
+    llm_max_bytes: MaxBytesOpt = llm_default("max_body_bytes"),
 ) -> None:
     """Explain one record for a person: propositions, chain, gap, redundancy, signals, merges.
 
@@ -69,8 +71,8 @@ def explain(
         check_stdout([file])
     auditor = make_auditor(extractor, fuzzy_threshold, spacy_model, max_alternatives, False,
                            judge=determinateness, grounder=grounding,
-                           llm=llm_options(base_url, model, llm_timeout, 1, None,
-                                                                  offline, cache, cache_dir))
+                           llm=llm_options(base_url, model, llm_timeout, 1, None, offline, cache, cache_dir,
+                                           structured, llm_max_bytes))
     try:
         if all(flags):
             result = auditor.audit(question=question, answer=answer, long_answer=long_answer)

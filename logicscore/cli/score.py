@@ -20,7 +20,7 @@ from . import app
 from .common import (AltsOpt, BaseUrlOpt, CacheDirOpt, CacheOpt, ConcurrencyOpt, EngineOpt, ExtractorOpt, FuzzyOpt,
                      FormatOpt, GroundingOpt, JudgeOpt, LLMModelOpt, LLMTimeoutOpt, MapOpt, MaxCallsOpt, ModelOpt,
                      OfflineOpt, QuietOpt, WorkersOpt, fail, llm_default, llm_options, make_auditor, reason, runner,
-                     say, stderr)
+                     MaxBytesOpt, MaxTokensOpt, StructuredOpt, say, stderr)
 from .paths import check_input, check_output, engine_inputs, fd, make_folder, open_output
 from .resume import input_ids, lock_output, resume_state
 
@@ -109,6 +109,9 @@ def score(
     offline: OfflineOpt = False,
     cache: CacheOpt = True,
     cache_dir: CacheDirOpt = None,
+    structured: StructuredOpt = llm_default("structured"),
+    llm_max_bytes: MaxBytesOpt = llm_default("max_body_bytes"),
+    llm_max_tokens: MaxTokensOpt = None,
     estimate: Annotated[bool, typer.Option("--estimate", help="Print the LLM calls and input tokens "
                         "the run would make (JSON, stdout) and stop without calling.")] = False,
     workers: WorkersOpt = 1,
@@ -151,11 +154,12 @@ def score(
                                max_sentences=max_sentences or None, judge=determinateness,
                                grounder=grounding,
                                llm=llm_options(base_url, model, llm_timeout, concurrency, max_calls, offline,
-                                               cache, cache_dir))
+                                               cache, cache_dir, structured, llm_max_bytes, llm_max_tokens))
         if not run.stdout and not estimate:
             lock = lock_output(output)
         skip: set[int] = set()
         if resume:
+            _adopt_structured(output, auditor.llm)
             skip = resume_state(io, output, auditor.signature, allow_signature_change,
                                 (auditor.grounded_signature,),
                                 None if estimate else input_ids(input, format_, mapping, files), repair)
@@ -318,6 +322,28 @@ class _Run:
     def interrupted(self) -> NoReturn:
         say(f"Interrupted: {self.where()}; {self.resume_hint()}", "yellow")
         raise typer.Exit(130)
+
+
+def _adopt_structured(output: Path, llm) -> None:
+    """Resume in the structured-output mode the records already written were scored in, when
+    this run has not learnt one yet (`--no-cache`): the server took it then."""
+    from ..signature import Signature
+
+    if llm.structured_mode() != "auto":
+        return
+    from ..resume import scan_output
+
+    try:
+        written = scan_output(output).signatures
+    except OSError:
+        return  # resume_state reports it
+    for text in written:
+        try:
+            mode = Signature.parse(text).as_dict().get("structured")
+        except ValueError:
+            continue
+        if mode is not None and llm.adopt(str(mode)):
+            return
 
 
 def _progress(disabled: bool):

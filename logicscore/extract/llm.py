@@ -73,7 +73,8 @@ class LLMExtractor(PromptedStage):
 
     def signature(self) -> list[tuple[str, object]]:
         return [("extractor", "llm"), ("model", self.llm.model_id()), ("prompt", self.prompt.sha),
-                ("temp", 0)]
+                ("structured", self.llm.structured_mode()), ("temp", 0),
+                ("max_tokens", self.llm.config.max_tokens)]
 
 
 def to_extraction(long_answer: str, reply: Decomposition) -> Extraction:

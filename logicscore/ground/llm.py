@@ -74,4 +74,5 @@ class LLMGrounder(PromptedStage):
 
     def signature(self) -> list[tuple[str, object]]:
         return [("ground", "llm"), ("model", self.llm.model_id()), ("ground_prompt", self.prompt.sha),
-                ("temp", 0)]
+                ("structured", self.llm.structured_mode()), ("temp", 0),
+                ("max_tokens", self.llm.config.max_tokens)]

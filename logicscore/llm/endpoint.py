@@ -1,16 +1,22 @@
 """One OpenAI-compatible endpoint: structured output, bounded retries, a call budget, batches.
 
 A reply is accepted only when it parses as JSON and validates against the request's
-pydantic model. The request asks for a JSON-schema response format first; a server that
-rejects it (HTTP 400/422, or an error naming the schema) is asked in JSON mode from then
-on. An invalid reply gets one repair call; a second invalid one is a `ParseError`. `chat`
-makes free-text calls (no response format, nothing validated) for a caller that parses the
-reply itself, through the same cache, retries, budget and concurrency. HTTP
-429 and 5xx are retried with backoff, waiting what `Retry-After` says; a call that runs past
-`timeout` is a `Timeout`; other failures are an `LLMError` with the status code.
+pydantic model. How the server is asked for that JSON is negotiated (structured.py): the
+first way it does not refuse is kept for the run and in the cache. An invalid reply gets
+one repair call; a second invalid one is a `ParseError`. `chat` makes free-text calls (no
+response format, nothing validated) for a caller that parses the reply itself, through the
+same cache, retries, budget and concurrency. HTTP 429 and 5xx are retried with backoff,
+waiting what `Retry-After` says.
 
-The key comes only from `OPENAI_API_KEY`, is handed to the client and nowhere else: not to
-the cache, the signature, a log line or an error message (messages are scrubbed of it).
+Bounds (docs/llm-servers.md): one call may take `timeout` seconds in all, a slow body
+included; all the calls of one record (retries, waits, repairs) share `deadline` seconds,
+and a wait the server asks for past what is left ends the record; a reply body is read as a
+stream up to `max_body_bytes` (after decompression), past that it is an `LLMError` and is
+never sent back in a repair call.
+
+The key comes only from `OPENAI_API_KEY` and is handed to the client and nowhere else. A
+server may echo it: every string from the endpoint is redacted (redact.py) before it is
+cut, parsed, cached, written into a record or put in a message.
 """
 
 from __future__ import annotations
@@ -28,15 +34,17 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from ..errors import ConfigError, LLMError, LogicscoreError, ParseError, Timeout
-from .cache import AnswerCache, default_dir, key
+from . import structured
+from .cache import AnswerCache, default_dir, endpoint_key, key
 from .options import EndpointConfig
 from .prompts import Prompt
+from .redact import KEY_ENV, redact
+from .transport import BodyRefused
 
-KEY_ENV = "OPENAI_API_KEY"
 # Servers that need no key (vLLM, Ollama, llama.cpp) still get a bearer token from the client.
 NO_KEY = "unused"
 _FENCE = re.compile(r"^\s*```(?:json)?\s*(.*?)\s*```\s*$", re.DOTALL)
-_SCHEMA_WORDS = ("json_schema", "response_format", "schema")
+_BODY_SHOWN = 300  # characters of an error body quoted in a message
 
 
 @dataclass(frozen=True)
@@ -72,8 +80,16 @@ class _Invalid(Exception):
     """A reply that is not JSON or not valid against the reply model."""
 
 
-class _SchemaRejected(Exception):
-    """The server refused the JSON-schema response format."""
+class _Refused(Exception):
+    """The server refused the way structured output was asked for."""
+
+    def __init__(self, status: int, body: str):
+        super().__init__(status, body)
+        self.status, self.body = status, body
+
+
+class _DeadlineHit(Exception):
+    """The record's `deadline` ran out during a call."""
 
 
 class Endpoint:
@@ -83,7 +99,13 @@ class Endpoint:
         self.config = config
         self.timeout_flag = timeout_flag  # the flag a Timeout message tells the user to raise
         self.calls = 0  # HTTP calls made, retries and repairs included
-        self.json_schema: bool | None = None  # unknown until the server has answered once
+        self.tokens = {"prompt": 0, "completion": 0}  # as the server counted them
+        # The structured-output mode to ask in, and whether the server has taken it.
+        fixed = config.structured != structured.AUTO
+        self.mode: str = config.structured if fixed else structured.MODES[0]
+        self.settled = fixed
+        self._recalled = fixed
+        self._spent: dict[str, float] = {}  # seconds the calls of each record have taken
         directory = Path(config.cache_dir) if config.cache_dir else default_dir()
         self.cache = AnswerCache(directory) if config.cache else None
 
@@ -97,6 +119,35 @@ class Endpoint:
         if self.config.base_url is None and not self.config.offline and not os.environ.get(KEY_ENV):
             raise ConfigError(f"set {KEY_ENV} to call OpenAI, or pass --base-url for a local server")
         return self.config.model
+
+    def structured_mode(self) -> str:
+        """The mode for the signature: the one fixed or found to work, else "auto"."""
+        self._recall()
+        return self.mode if self.settled else structured.AUTO
+
+    def _recall(self) -> None:
+        """Take the mode an earlier run found for this endpoint and model from the cache."""
+        if self._recalled:
+            return
+        self._recalled = True
+        if self.cache is None or not self.config.model:
+            return
+        found = self.cache.get_meta(endpoint_key(self.config.base_url, self.config.model))
+        mode = (found or {}).get("structured")
+        if mode in structured.MODES:
+            self.mode, self.settled = mode, True
+
+    def adopt(self, mode: str) -> bool:
+        """Take `mode` as the one the server takes (records scored with it are being resumed)."""
+        if self.settled or mode not in structured.MODES:
+            return False
+        self.mode, self.settled = mode, True
+        return True
+
+    def _remember(self) -> None:
+        if self.cache is not None and self.config.structured == structured.AUTO:
+            self.cache.put_meta(endpoint_key(self.config.base_url, self.model_id()),
+                                {"structured": self.mode})
 
     def cached(self, request: Request) -> BaseModel | None:
         """The cached, still valid reply to `request`, or None."""
@@ -127,6 +178,7 @@ class Endpoint:
             return results
         import asyncio  # here, not at the top: the rules path builds an Endpoint and never calls it
 
+        self._recall()
         client = self._client()
         gate = asyncio.Semaphore(self.config.concurrency)
 
@@ -138,10 +190,14 @@ class Endpoint:
                     results[i] = exc
 
         try:
-            # Until the server has answered, nobody knows whether it takes a JSON schema:
-            # one call finds out, so a batch does not pay the fallback once per request.
-            if self.json_schema is None:
+            # Until the server has taken a mode, calls one at a time find it, so a batch
+            # does not pay each refusal once per request; a request that failed otherwise
+            # (no connection, a timeout) says nothing of the mode, and the rest go at once.
+            while todo and not self.settled:
+                before = self.mode
                 await one(todo.pop(0))
+                if not self.settled and self.mode == before:
+                    break
             await asyncio.gather(*(one(i) for i in todo))
         finally:
             await client.close()
@@ -150,86 +206,166 @@ class Endpoint:
     def _client(self) -> Any:
         import openai
 
+        from .transport import client
+
         api_key = os.environ.get(KEY_ENV)
-        return openai.AsyncOpenAI(api_key=api_key or NO_KEY, base_url=self.config.base_url,
-                                  timeout=self.config.timeout, max_retries=0)
+        made = openai.AsyncOpenAI(api_key=api_key or NO_KEY, base_url=self.config.base_url,
+                                  timeout=self.config.timeout, max_retries=0,
+                                  http_client=client(self.config.max_body_bytes, self.config.timeout))
+        # The client imports and builds its response models on first use; that is done here,
+        # off the clock of the first record's calls (seconds on a busy machine).
+        from openai.types.chat import ChatCompletion
+
+        made.chat.completions  # noqa: B018
+        ChatCompletion.model_validate({"id": "", "object": "chat.completion", "created": 0, "model": "",
+                                       "choices": [{"index": 0, "finish_reason": "stop",
+                                                    "message": {"role": "assistant", "content": ""}}]})
+        return made
+
+    def _deadline(self, label: str) -> float | None:
+        """The monotonic time the calls of `label` must end by (None: no deadline)."""
+        if self.config.deadline is None:
+            return None
+        left = self.config.deadline - self._spent.get(label, 0.0)
+        if left <= 0:
+            raise Timeout(f"{label}: its {self.config.deadline:g} s for LLM calls were spent by "
+                          "earlier calls; raise --timeout")
+        return time.monotonic() + left
 
     async def _complete(self, client: Any, request: Request) -> BaseModel:
-        messages = [{"role": "system", "content": request.prompt.text},
-                    {"role": "user", "content": request.user}]
-        text = await self._ask(client, messages, request)
+        started = time.monotonic()
         try:
-            reply = _accept(text, request.reply)
-        except _Invalid as first:
-            messages += [{"role": "assistant", "content": text or ""},
-                         {"role": "user", "content": _repair_note(first, request.reply)}]
-            text = await self._ask(client, messages, request)
-            try:
-                reply = _accept(text, request.reply)
-            except _Invalid as second:
-                raise ParseError(_scrub(
-                    f"{request.label}: the model's reply is not valid {request.reply.__name__} JSON "
-                    f"after one repair attempt ({second}); try a larger model")) from None
+            reply = await self._ask_valid(client, request, self._deadline(request.label))
+        finally:
+            self._spent[request.label] = self._spent.get(request.label, 0.0) + time.monotonic() - started
         if self.cache is not None:
             self.cache.put(key(self.model_id(), request.prompt.sha, request.user),
                            reply.model_dump(mode="json"))
         return reply
 
-    async def _ask(self, client: Any, messages: list[dict], request: Request) -> str | None:
-        """One completion, in JSON-schema format while the server accepts it, else JSON mode."""
-        if self.json_schema is not False:
-            schema = {"type": "json_schema", "json_schema": {
-                "name": request.reply.__name__, "schema": _schema(request.reply)}}
+    async def _ask_valid(self, client: Any, request: Request, end: float | None) -> BaseModel:
+        messages = [{"role": "system", "content": request.prompt.text},
+                    {"role": "user", "content": request.user}]
+        text = await self._ask(client, messages, request, end)
+        try:
+            return _accept(text, request.reply)
+        except _Invalid as first:
+            messages += [{"role": "assistant", "content": text or ""},
+                         {"role": "user", "content": _repair_note(first, request.reply)}]
+            text = await self._ask(client, messages, request, end)
             try:
-                text = await self._send(client, messages, schema, request.label)
-            except _SchemaRejected:
-                self.json_schema = False
-            else:
-                self.json_schema = True
-                return text
-        return await self._send(client, messages, {"type": "json_object"}, request.label)
+                return _accept(text, request.reply)
+            except _Invalid as second:
+                raise ParseError(redact(
+                    f"{request.label}: the model's reply is not valid {request.reply.__name__} JSON "
+                    f"after one repair attempt ({second}); try a larger model")) from None
 
-    async def _send(self, client: Any, messages: list[dict], fmt: dict | None, label: str) -> str | None:
+    async def _ask(self, client: Any, messages: list[dict], request: Request, end: float | None) -> str | None:
+        """One completion in the current mode; a refused mode moves on to the next one."""
+        while True:
+            mode = self.mode
+            fields = structured.fields(mode, request.reply.__name__, _schema(request.reply))
+            try:
+                text = await self._send(client, messages, fields, request.label, end,
+                                        negotiating=not self.settled)
+            except _Refused as refusal:
+                if self.mode != mode:  # another request moved on meanwhile
+                    continue
+                following = structured.following(mode)
+                if following is None:
+                    raise LLMError(f"{request.label}: the LLM endpoint refused every way of asking for "
+                                   f"JSON ({', '.join(structured.MODES)}); last: HTTP {refusal.status}: "
+                                   f"{refusal.body}", status=refusal.status) from None
+                self.mode = following
+                continue
+            if not self.settled and self.mode == mode:
+                self.settled = True
+                self._remember()
+            return text
+
+    async def _send(self, client: Any, messages: list[dict], fields: dict, label: str,
+                    end: float | None, negotiating: bool = False) -> str | None:
         import openai
         from tenacity import AsyncRetrying, retry_if_exception, stop_after_attempt
+        from tenacity.stop import stop_base
 
-        retrying = AsyncRetrying(stop=stop_after_attempt(self.config.retries + 1),
+        class past_deadline(stop_base):
+            def __call__(self, state: Any) -> bool:
+                # tenacity works out the wait before asking whether to stop.
+                return end is not None and time.monotonic() + state.upcoming_sleep >= end
+
+        retrying = AsyncRetrying(stop=stop_after_attempt(self.config.retries + 1) | past_deadline(),
                                  retry=retry_if_exception(_transient), wait=self._wait, reraise=True)
+        made = 0
         try:
             async for attempt in retrying:
                 with attempt:
-                    return await self._post(client, messages, fmt)
-        except openai.APITimeoutError:
+                    made = attempt.retry_state.attempt_number
+                    return await self._post(client, messages, fields, label, end, negotiating)
+        except (_DeadlineHit, openai.APITimeoutError) as exc:
+            if isinstance(exc, _DeadlineHit) or (end is not None and time.monotonic() >= end - 0.05):
+                raise Timeout(f"{label}: the LLM calls of this record ran past its "
+                              f"{self.config.deadline:g} s ({_attempts(made)}); raise --timeout") from None
             raise Timeout(f"{label}: the LLM endpoint did not answer within {self.config.timeout:g} s "
-                          f"({self.config.retries + 1} attempts); raise {self.timeout_flag}") from None
+                          f"({_attempts(made)}); raise {self.timeout_flag}") from None
         except openai.APIStatusError as exc:
-            raise LLMError(_scrub(f"{label}: the LLM endpoint answered HTTP {exc.status_code} after "
-                                  f"{self.config.retries + 1} attempts: {_body(exc)}"),
-                           status=exc.status_code) from None
-        except openai.APIConnectionError:
+            asked = _retry_after(exc)
+            why = ""
+            if end is not None and asked is not None and made <= self.config.retries and _transient(exc):
+                why = (f"; it asked to wait {asked:g} s, more than the {max(0.0, end - time.monotonic()):.1f} s "
+                       "left of the record's time (--timeout)")
+            raise LLMError(f"{label}: the LLM endpoint answered HTTP {exc.status_code} after "
+                           f"{_attempts(made)}: {_body(exc)}{why}", status=exc.status_code) from None
+        except openai.APIConnectionError as exc:
+            if isinstance(exc.__cause__, BodyRefused):
+                raise LLMError(f"{label}: {exc.__cause__}") from None
             raise LLMError(f"{label}: could not connect to the LLM endpoint at "
-                           f"{self.config.base_url or 'api.openai.com'}; is the server running? "
-                           "check --base-url") from None
+                           f"{self.config.base_url or 'api.openai.com'} ({_attempts(made)}); is the server "
+                           "running? check --base-url") from None
         return None  # unreachable: the loop returns or raises
 
-    async def _post(self, client: Any, messages: list[dict], fmt: dict | None) -> str | None:
+    async def _post(self, client: Any, messages: list[dict], fields: dict, label: str,
+                    end: float | None, negotiating: bool) -> str | None:
+        import asyncio
+
         import openai
 
         budget = self.config.max_calls
         if budget is not None and self.calls >= budget:
             raise LLMError(f"the budget of {budget} LLM calls is spent; raise --max-calls "
                            "or rerun with --resume")
+        # One call's own time is bounded in the transport; the record's here.
+        limit = None if end is None else end - time.monotonic()
+        if limit is not None and limit <= 0:
+            raise _DeadlineHit()
         self.calls += 1
-        extra = {} if fmt is None else {"response_format": fmt}
+        if self.config.max_tokens is not None:
+            fields = {**fields, "max_tokens": self.config.max_tokens}
         try:
-            response = await client.chat.completions.create(
-                model=self.model_id(), messages=messages, temperature=0, **extra)
+            response = await asyncio.wait_for(client.chat.completions.create(
+                model=self.model_id(), messages=messages, temperature=0, **fields), limit)
+        except TimeoutError:
+            raise _DeadlineHit() from None
         except openai.APIStatusError as exc:
-            if fmt is not None and fmt["type"] == "json_schema" and _rejects_schema(exc):
-                raise _SchemaRejected() from None
+            if negotiating and structured.refused(exc.status_code, _body(exc)):
+                raise _Refused(exc.status_code, _body(exc)) from None
             raise
-        choices = getattr(response, "choices", None) or []
-        return choices[0].message.content if choices else None
+        except (ValueError, TypeError) as exc:  # a 200 whose body is not JSON
+            raise LLMError(f"{label}: the LLM endpoint answered with a body that is not JSON "
+                           f"({type(exc).__name__}); is --base-url an OpenAI-compatible server?",
+                           status=200) from None
+        choices = getattr(response, "choices", None)
+        if not choices:
+            raise LLMError(f"{label}: the LLM endpoint answered without a completion (an empty or "
+                           "non-JSON body, or no choices); is --base-url an OpenAI-compatible server?",
+                           status=200)
+        usage = getattr(response, "usage", None)
+        for name in ("prompt", "completion"):
+            count = getattr(usage, f"{name}_tokens", None)
+            if isinstance(count, int):
+                self.tokens[name] += count
+        content = choices[0].message.content
+        return None if content is None else redact(content)
 
     def chat(self, requests: list[TextRequest]) -> list[ChatReply]:
         """Each request's free-text reply (an empty reply is ""), or its typed error, in order."""
@@ -252,10 +388,13 @@ class Endpoint:
                 start = time.perf_counter()
                 try:
                     text = await self._send(client, [{"role": "user", "content": request.user}],
-                                            None, request.label) or ""
+                                            {}, request.label, self._deadline(request.label)) or ""
                 except LogicscoreError as exc:
                     results[i] = ChatReply(error=exc, latency_ms=_ms(start))
                     return
+                finally:
+                    self._spent[request.label] = (self._spent.get(request.label, 0.0)
+                                                  + time.perf_counter() - start)
                 results[i] = ChatReply(text=text, latency_ms=_ms(start))
                 if self.cache is not None:
                     self.cache.put(key(self.model_id(), request.prompt_sha, request.user), {"text": text})
@@ -301,13 +440,13 @@ def _transient(exc: BaseException) -> bool:
 
     if isinstance(exc, openai.APIStatusError):
         return exc.status_code == 429 or exc.status_code >= 500
-    return isinstance(exc, openai.APIConnectionError)  # includes APITimeoutError
+    if isinstance(exc, openai.APIConnectionError):  # includes APITimeoutError
+        return not isinstance(exc.__cause__, BodyRefused)
+    return False
 
 
-def _rejects_schema(exc: Any) -> bool:
-    if exc.status_code in (400, 422):
-        return True
-    return exc.status_code >= 500 and any(w in _body(exc).lower() for w in _SCHEMA_WORDS)
+def _attempts(made: int) -> str:
+    return f"{made} attempt{'s' if made != 1 else ''}"
 
 
 def _retry_after(exc: BaseException | None) -> float | None:
@@ -331,7 +470,7 @@ def _body(exc: Any) -> str:
         text = exc.response.text
     except Exception:  # noqa: BLE001 - a body that cannot be read says nothing more
         text = str(exc)
-    return " ".join(text.split())[:300]
+    return redact(" ".join(text.split()))[:_BODY_SHOWN]
 
 
 def _accept(text: str | None, model: type[BaseModel]) -> BaseModel:
@@ -354,11 +493,6 @@ def _repair_note(error: _Invalid, model: type[BaseModel]) -> str:
     schema = json.dumps(_schema(model), separators=(",", ":"))
     return (f"Your reply could not be used: {error}. Reply again with one JSON object only, "
             f"valid against this JSON schema: {schema}")
-
-
-def _scrub(message: str) -> str:
-    secret = os.environ.get(KEY_ENV)
-    return message.replace(secret, "***") if secret and len(secret) >= 4 else message
 
 
 def _run_sync(coro: Any) -> Any:

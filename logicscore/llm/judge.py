@@ -55,7 +55,8 @@ class LLMJudge(PromptedStage):
 
     def signature(self) -> list[tuple[str, object]]:
         return [("det", "llm"), ("model", self.llm.model_id()), ("det_prompt", self.prompt.sha),
-                ("temp", 0)]
+                ("structured", self.llm.structured_mode()), ("temp", 0),
+                ("max_tokens", self.llm.config.max_tokens)]
 
 
 def verdict(passage_answer: str, short_answer: str, threshold: float) -> Verdict:
