@@ -199,11 +199,13 @@ class Auditor:
         if bridge and result.complete:
             result, hop_signals = self._asked_hops(record, linked, result)
             own += hop_signals
-        if any(s.kind == "refusal" for s in own):
+        abstained = any(s.kind == "refusal" for s in own)
+        if abstained:
             result = refused(result)
         verdict = self.judge.judge(record, linked, result)
         sides, extra = [], []
-        if qtype in SIDED_TYPES:
+        # An abstention answers no side: it is answer_absent whatever the question's type.
+        if qtype in SIDED_TYPES and not abstained:
             sided = audit_sides(qtype, record, linked, result, verdict, self.linker.same_answer)
             result, verdict, sides, extra = sided.result, sided.verdict, sided.sides, sided.signals
         if type_rule is None:

@@ -180,3 +180,21 @@ def test_unclassified_question_signal(auditor):
 ])
 def test_number(text, value):
     assert number(text) == pytest.approx(value) if value is not None else number(text) is None
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("question", "answer", "long_answer"), [
+    ("Who was born first, Ada Voss or Ben Orr?", "I cannot determine",
+     "The passage gives no birth dates for Ada Voss or Ben Orr, so I cannot determine who was born first."),
+    ("Which river is longer, the Tarn or the Oske?", "Cannot be determined",
+     "Neither the Tarn nor the Oske has a length stated here. Cannot be determined."),
+    ("Are Mira Holt and Kai Lund both painters?", "I am unable to say",
+     "The context does not mention what Mira Holt or Kai Lund did. I am unable to say."),
+])
+def test_compare_an_abstention_answers_no_side(auditor, question, answer, long_answer):
+    """A refusing short answer is answer_absent for a comparison or yes/no question too: the
+    sides never take the refusal's words as a stated value."""
+    result = auditor.audit(question=question, answer=answer, long_answer=long_answer)
+    assert result.scores.completeness == 0
+    assert result.diagnosis.answer_absent
+    assert any(s.kind == "refusal" for s in result.diagnosis.signals)

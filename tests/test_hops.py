@@ -132,6 +132,13 @@ FAMILY_MISMATCHED = [
      "Velmora Foods was founded in Osk. So the answer is: Osk."),
     ("Where was the director of Red Lake born?", "Osk",
      "Red Lake was directed in Osk. So the answer is: Osk."),
+    # A merger asked, the anchor's own facts stated instead.
+    ("What city is the company that Tarn Mills merged with headquartered in?", "Osk",
+     "Tarn Mills is a mill founded in 1890. It is headquartered in Osk."),
+    ("In which city is the headquarters of the firm that merged with Pell Group?", "Velmora",
+     "Pell Group was founded in 1920. Pell Group has its headquarters in Velmora."),
+    ("Where is the company that merged with Osk Rail located?", "Tarvel",
+     "Osk Rail is a railway company. It is located in Tarvel."),
 ]
 # The same questions, each asked hop stated.
 FAMILY_STATED = [
@@ -141,6 +148,8 @@ FAMILY_STATED = [
      "Velmora Foods was founded by Ilsa Brask. Ilsa Brask died in Osk."),
     ("Which state is home to the company that acquired Tarn Mills?", "Velmora",
      "Tarn Mills was acquired by Pell Group, which is based in Velmora."),
+    ("What city is the company that Tarn Mills merged with headquartered in?", "Osk",
+     "Tarn Mills merged with Brask Foods in 1990. Brask Foods is headquartered in Osk."),
 ]
 
 

@@ -27,6 +27,11 @@ def test_prose_refusal(answer, long_answer, refused):
     ("Cannot be determined", False, True),
     ("It cannot be determined.", False, True),
     ("Not stated", False, True),
+    # The speaker's own inability, in several phrasings, refuses as "cannot be determined" does.
+    ("I cannot determine", False, True),
+    ("We can't tell.", False, True),
+    ("I am unable to say", True, True),
+    ("Cannot Tell Records", True, False),
     # "Yes" or "No" refuses only a question that asks for a thing.
     ("Yes", True, True),
     ("No.", True, True),

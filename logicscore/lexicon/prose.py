@@ -21,7 +21,8 @@ REFUSAL = re.compile(
 REFUSAL_ANSWER = re.compile(
     r"^\W*(?:unknown|not known|no answer|none given|none|nobody|no one|n/?a|insufficient information|"
     r"not enough information|undetermined|unclear|not (?:stated|mentioned|specified|given)|"
-    r"(?:it )?cannot (?:be )?(?:determined|answered)|i (?:do not|don't|don’t) know)\W*$", re.I)
+    r"(?:(?:it|i|we) )?(?:cannot|can ?not|can't|can’t|am unable to|are unable to) (?:be )?"
+    r"(?:determined?|answered?|say|tell)|i (?:do not|don't|don’t) know)\W*$", re.I)
 # A short answer that only says yes or no: to a question that asks for a thing, no answer.
 YES_OR_NO = re.compile(r"^\W*(?:yes|no)\W*$", re.I)
 

@@ -123,6 +123,7 @@ HOP_FAMILIES: dict[str, tuple[str, ...]] = {
     "found": ("founded", "founder", "co founded", "co founder", "established", "founding"),
     "acquire": ("acquired", "acquisition", "bought", "buy", "purchased", "took over", "take over",
                 "takeover"),
+    "merge": ("merged", "merge", "merger", "amalgamated", "amalgamation"),
     "part": ("part of", "subsidiary of", "division of", "parent company", "owned by", "owner of",
              "owns", "own", "owned", "member of"),
     "employ": ("employer", "employed", "works for", "worked for", "works at", "worked at",
