@@ -9,7 +9,9 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "logicscore"
-MAX_MODULE_LINES = 400
+# A module holds one concept; past about 500 lines it usually holds two (docs/architecture.md).
+# The cap catches that without splitting a concept by length.
+MAX_MODULE_LINES = 550
 MAX_FUNCTION_LINES = 60
 # The stages, whose functions stay short enough to read as one rule each.
 STAGES = ("question", "extract", "normalize", "chain.py", "graph.py", "determinate.py",
