@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 
 from .chain import Chain
+from .extract.clean import strip_citations
 from .lexicon.questions import (
     ATTRIBUTE_RELATIONS, COMPARATIVE_WORDS, CONCLUDING_WORDS, DEGREE_WORDS, DIFFERENT_WORDS, GUESS_WORDS,
     HIGH_WORDS, LOW_WORDS, NO_WORDS, NUMERIC_ATTRIBUTE_WORDS, PARALLEL_WORDS, YES_WORDS,
@@ -284,7 +285,9 @@ def _ellipsis(text: str, linked: Linked, entity: str, facts: _SideFacts) -> None
         for m in e.mentions:
             if not m.span:
                 continue
-            tail = text[m.span[1]:m.span[1] + 60]
+            # Read as the extractor reads: markup and citation marks around the name
+            # ("**B** is not.", "B [2] is not.") are not words of the tail.
+            tail = strip_citations(text[m.span[1]:m.span[1] + 60])[0]
             for name, pattern in ELLIPSES:
                 found = pattern.match(tail)
                 if found and not _after_marker(text, m.span[0]):

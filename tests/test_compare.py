@@ -198,3 +198,17 @@ def test_compare_an_abstention_answers_no_side(auditor, question, answer, long_a
     assert result.scores.completeness == 0
     assert result.diagnosis.answer_absent
     assert any(s.kind == "refusal" for s in result.diagnosis.signals)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("long_answer", [
+    "**Ada Voss** was born in Tarvel. **Ben Orr** was not. So the answer is **Ada Voss**.",
+    "Ada Voss was born in Tarvel [1]. Ben Orr [2] was not. So the answer is Ada Voss.",
+    "*Ada Voss* was born in Tarvel. *Ben Orr* was not. So the answer is Ada Voss.",
+])
+def test_compare_an_elided_side_reads_through_markup(auditor, long_answer):
+    """"B is not." states B's side however the name is marked up or cited."""
+    result = auditor.audit(question="Who was born in Tarvel, Ada Voss or Ben Orr?", answer="Ada Voss",
+                           long_answer=long_answer)
+    assert result.scores.completeness == 1
+    assert all(side.established for side in result.sides)
