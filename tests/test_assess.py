@@ -171,7 +171,7 @@ def test_assess_without_a_model_fails_before_writing(tmp_path):
     _, prompt = files(tmp_path)
     result = runner.invoke(app, ["assess", str(tmp_path / "questions.jsonl"), "--prompt", str(prompt),
                                  "--base-url", "http://127.0.0.1:9/v1", "-o", str(tmp_path / "out.jsonl")])
-    assert result.exit_code == 1 and "--model" in result.output
+    assert result.exit_code == 2 and "--model" in result.output
     assert not (tmp_path / "out.jsonl").exists()
 
 

@@ -68,7 +68,7 @@ def test_cli_strict_exit_code(tmp_path):
     [
         (["score", "missing.jsonl", "-o", "x.jsonl"], 2),
         (["score", EXAMPLES, "-o", "x.jsonl", "--map", "nonsense"], 2),
-        (["score", EXAMPLES, "-o", "x.jsonl", "--extractor", "nope"], 1),
+        (["score", EXAMPLES, "-o", "x.jsonl", "--extractor", "nope"], 2),
         (["explain", "--question", "Q?"], 2),
         (["score", EXAMPLES, "-o", "x.jsonl", "--fuzzy-threshold", "120"], 2),
     ],

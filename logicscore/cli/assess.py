@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from ..config import default
-from ..errors import LogicscoreError
+from ..errors import ConfigError, LogicscoreError
 from . import app
 from .common import (BaseUrlOpt, CacheDirOpt, CacheOpt, ConcurrencyOpt, ExtractorOpt, JudgeOpt, MapOpt,
                      MaxCallsOpt, OfflineOpt, QuietOpt, fail, llm_default, llm_options, make_auditor, reason,
@@ -77,6 +77,8 @@ def assess(
                                               "retries": retries, "max_calls": max_calls}), "--timeout")
         signature = f"{auditor.signature}|{a.agent_signature(agent, endpoint)}"
         mapping = io.parse_map(map_)
+    except ConfigError as exc:  # options that cannot work: a usage error (docs/reliability.md)
+        fail(exc.message, 2)
     except LogicscoreError as exc:
         fail(exc.message)
     except ValueError as exc:
@@ -101,6 +103,8 @@ def _run(ctx, a, io, questions: Path, output: Path, agent, endpoint, auditor, si
             for result in a.assess(a.read_questions(source, mapping, skip), agent, endpoint, auditor):
                 writer.write(result)
                 summary.add(result)
+    except ConfigError as exc:  # options that cannot work: a usage error (docs/reliability.md)
+        fail(exc.message, 2)
     except LogicscoreError as exc:
         fail(exc.message)
     except OSError as exc:  # the questions were checked readable: a failed write, a full disk

@@ -132,6 +132,8 @@ def make_auditor(extractor: str, fuzzy: float, spacy_model: str | None, alts: in
             auditor.signature  # noqa: B018
         # And the grounder's (an llm grounder without a model), before a record with documents.
         auditor.grounded_signature  # noqa: B018
+    except ConfigError as exc:  # options that cannot work: a usage error (docs/reliability.md)
+        fail(exc.message, 2)
     except LogicscoreError as exc:
         fail(exc.message)
     except ValueError as exc:

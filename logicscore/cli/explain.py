@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from ..config import default
-from ..errors import LogicscoreError
+from ..errors import ConfigError, LogicscoreError
 from . import app
 from .common import (AltsOpt, BaseUrlOpt, CacheDirOpt, CacheOpt, ExtractorOpt, FormatOpt, FuzzyOpt, GroundingOpt,
                      JudgeOpt, LLMModelOpt, LLMTimeoutOpt, MapOpt, ModelOpt, OfflineOpt, fail, llm_default,
@@ -79,6 +79,8 @@ def explain(
         else:
             assert file is not None  # checked with the flags above
             result = _find(io, auditor, file, id_, line_, (format_, mapping))
+    except ConfigError as exc:  # options that cannot work: a usage error (docs/reliability.md)
+        fail(exc.message, 2)
     except LogicscoreError as exc:
         fail(exc.message)
     except OSError as exc:
