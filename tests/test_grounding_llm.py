@@ -125,7 +125,7 @@ def test_score_with_the_llm_grounder_and_no_model_stops_before_reading(tmp_path,
     src.write_text(record().model_dump_json() + "\n", encoding="utf-8")
     out = tmp_path / "out.jsonl"
     result = CliRunner().invoke(app, ["score", str(src), "-o", str(out), "--grounding", "llm"])
-    assert result.exit_code == 1 and "model" in result.output and not out.exists()
+    assert result.exit_code == 2 and "model" in result.output and not out.exists()
 
 
 @pytest.mark.slow

@@ -73,7 +73,7 @@ def test_no_model_is_a_usage_message_not_a_traceback(tmp_path):
     write_input(tmp_path / "in.jsonl", 1)
     result = runner.invoke(app, ["score", str(tmp_path / "in.jsonl"), "-o", str(tmp_path / "o.jsonl"),
                                  "--extractor", "llm", "--base-url", "http://127.0.0.1:9/v1"])
-    assert result.exit_code == 1 and "--model" in result.output
+    assert result.exit_code == 2 and "--model" in result.output
     assert "Traceback" not in result.output
 
 

@@ -195,6 +195,6 @@ def test_stages_cli_bad_spacy_model_is_one_line_before_any_record(tmp_path):
     src.write_text('{"id": "1", "question": "Who?", "answer": "A", "long_answer": "A is B."}\n')
     res = CliRunner().invoke(app, ["score", str(src), "-o", str(tmp_path / "out.jsonl"),
                                    "--spacy-model", "no_such_spacy_model_xyz", "-q"])
-    assert res.exit_code == 1 and "Traceback" not in res.output
+    assert res.exit_code == 2 and "Traceback" not in res.output
     assert "Error: spaCy model 'no_such_spacy_model_xyz' is not installed" in " ".join(res.output.split())
     assert not (tmp_path / "out.jsonl").exists()
