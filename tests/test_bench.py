@@ -9,6 +9,8 @@ import pytest
 from logicscore import bench
 from logicscore.models import AuditResult, Diagnosis, Gap, ResultMeta, Scores, Signal
 
+from fakes import RecordingAuditor
+
 
 def _record(rid, label="complete", conc=0.5, gap=None, verdict="entailed", signals=(),
             hops=2, variants=("complete",), answer="Corin Valdez",
@@ -141,20 +143,12 @@ def test_bench_greedy_baseline_conciseness():
     assert [(p.completeness, p.conciseness) for p in preds] == [(1, 0.75), (0, 0.0)]
 
 
-class FakeAuditor:
-    signature = "fake|1"
-
-    def __init__(self):
-        self.seen = []
-
-    def audit_many(self, records):
-        for rec in records:
-            self.seen.append(rec)
-            yield _result(rec.id)
+def _fake_auditor():
+    return RecordingAuditor(lambda rec: _result(rec.id))
 
 
 def test_bench_run_strips_gold_before_auditing():
-    fake = FakeAuditor()
+    fake = _fake_auditor()
     report = bench.run([_record("a")], fake)
     assert "gold" not in fake.seen[0].meta and fake.seen[0].meta["variants"] == ["complete"]
     assert report.to_json_dict()["signature"] == "fake|1"

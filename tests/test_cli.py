@@ -7,20 +7,13 @@ from typer.testing import CliRunner
 from logicscore.cli import app
 from logicscore.models import AuditResult
 
+from fakes import GIVEN as SHARED_GIVEN
+
 ROOT = Path(__file__).parents[1]
 EXAMPLES = ROOT / "corpora/examples.jsonl"
 runner = CliRunner()
 
-GIVEN = {
-    "id": "g1", "question": "Who directed the film starring the actor born in Springfield?",
-    "answer": "Christopher Nolan", "question_entities": ["Springfield"],
-    "long_answer": "...",
-    "propositions": [
-        {"subject": "John Smith", "relation": "born in", "object": "Springfield"},
-        {"subject": "John Smith", "relation": "starred in", "object": "Inception"},
-        {"subject": "Inception", "relation": "directed by", "object": "Christopher Nolan"},
-    ],
-}
+GIVEN = {**SHARED_GIVEN, "id": "g1", "long_answer": "..."}
 
 
 def run(*args):

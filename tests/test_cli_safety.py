@@ -27,6 +27,8 @@ from typer.testing import CliRunner
 from logicscore import bench, nlp
 from logicscore.cli import app
 
+from fakes import GIVEN
+
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "corpora/examples.jsonl"
 
@@ -34,17 +36,6 @@ _spec = importlib.util.spec_from_file_location("kill_resume_soak", ROOT / "scrip
 soak = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(soak)
 
-# A record the `given` extractor scores without spaCy.
-GIVEN = {
-    "question": "Who directed the film starring the actor born in Springfield?",
-    "answer": "Christopher Nolan", "question_entities": ["Springfield"],
-    "long_answer": "John Smith was born in Springfield. He starred in Inception. Nolan directed it.",
-    "propositions": [
-        {"subject": "John Smith", "relation": "born in", "object": "Springfield"},
-        {"subject": "John Smith", "relation": "starred in", "object": "Inception"},
-        {"subject": "Inception", "relation": "directed by", "object": "Christopher Nolan"},
-    ],
-}
 FAST = ("-x", "given", "--no-timing")
 
 

@@ -26,19 +26,10 @@ from logicscore.cli import app
 from logicscore.cli.lock import OutputLock, lock_path
 
 from hostile_strings import HOSTILE
+from fakes import GIVEN
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "corpora/examples.jsonl"
-GIVEN = {
-    "question": "Who directed the film starring the actor born in Springfield?",
-    "answer": "Christopher Nolan", "question_entities": ["Springfield"],
-    "long_answer": "John Smith was born in Springfield. He starred in Inception. Nolan directed it.",
-    "propositions": [
-        {"subject": "John Smith", "relation": "born in", "object": "Springfield"},
-        {"subject": "John Smith", "relation": "starred in", "object": "Inception"},
-        {"subject": "Inception", "relation": "directed by", "object": "Christopher Nolan"},
-    ],
-}
 FAST = ("-x", "given", "--no-timing", "-q")
 # What must never reach a terminal: ESC (every escape sequence), BEL, the bidi overrides and
 # isolates, other C0/C1 controls.

@@ -15,6 +15,8 @@ from logicscore import invariance
 from logicscore.models import AuditResult, ResultMeta, Scores
 from logicscore.perturb import styles
 
+from fakes import RecordingAuditor
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -30,27 +32,22 @@ def _res(rid, complete):
                        determinateness="entailed", meta=ResultMeta(signature="t"))
 
 
-class _ReadsBullets:
+def _reads_bullets(rec):
     """Complete iff the answer is not a list, except that a list of an incomplete answer
     reads complete: a verdict that flips on exactly one known transform."""
+    listed = rec.long_answer.startswith("- ")
+    incomplete = "Corin Valdez directed" not in rec.long_answer
+    return _res(rec.id, int(listed if incomplete else not listed))
 
-    signature = "fake|1"
 
-    def __init__(self):
-        self.seen = []
-
-    def audit_many(self, records):
-        for rec in records:
-            self.seen.append(rec)
-            listed = rec.long_answer.startswith("- ")
-            incomplete = "Corin Valdez directed" not in rec.long_answer
-            yield _res(rec.id, int(listed if incomplete else not listed))
+def _reads_bullets_auditor():
+    return RecordingAuditor(_reads_bullets)
 
 
 def test_run_counts_flips_per_transform_group_and_label():
     records = [_rec("a:1"), _rec("a:2", model="m2"), _rec("b:1", label="ambiguous"),
                _rec("b:2", label="incomplete", long_answer="Selvarine was shot in Velmora. It won a prize.")]
-    fake = _ReadsBullets()
+    fake = _reads_bullets_auditor()
     report = invariance.run(records, fake, seed=0, transforms=("bullets", "lead_in", "pronoun"))
     data = report.to_json_dict()
     assert data["n"] == 4 and data["ambiguous"] == 1 and data["signature"] == "fake|1"
@@ -84,7 +81,7 @@ def test_run_counts_flips_per_transform_group_and_label():
 
 def test_run_refuses_an_unknown_transform():
     with pytest.raises(ValueError, match="unknown transform"):
-        invariance.run([_rec("a:1")], _ReadsBullets(), transforms=("shout",))
+        invariance.run([_rec("a:1")], _reads_bullets_auditor(), transforms=("shout",))
 
 
 def test_real_auditor_keeps_verdicts_of_plain_restylings(auditor):

@@ -10,6 +10,8 @@ import pytest
 from logicscore import bench, labelled
 from logicscore.models import AuditResult, ResultMeta, Scores
 
+from fakes import RecordingAuditor
+
 
 def _rec(rid, label="complete", kind="bridge", question="Who directed the film shot in Velmora?",
          answer="Corin Valdez", long_answer="Selvarine was shot in Velmora. Corin Valdez directed it.",
@@ -88,23 +90,15 @@ def test_labelled_load_rejects_a_labelled_line_in_a_gold_corpus():
     assert "in a gold corpus" in rejected[0].error.message
 
 
-class _Fake:
-    signature = "fake|1"
-
-    def __init__(self):
-        self.seen = []
-
-    def audit_many(self, records):
-        for rec in records:
-            self.seen.append(rec)
-            yield _res(rec.id, complete=int("Velmora" in rec.long_answer))
+def _fake():
+    return RecordingAuditor(lambda rec: _res(rec.id, complete=int("Velmora" in rec.long_answer)))
 
 
 def test_labelled_run_per_type_ambiguous_apart_and_labels_hidden():
     records = [_rec("a"), _rec("b", label="incomplete", long_answer="Corin Valdez directed it."),
                _rec("c", label="incomplete"), _rec("d", label="ambiguous"),
                _rec("e", kind="comparison", long_answer="Corin Valdez, from Velmora.")]
-    fake = _Fake()
+    fake = _fake()
     report = bench.run(records, fake)
     assert isinstance(report, labelled.LabelledReport)
     assert all(not any(k.startswith("label_") for k in r.meta) for r in fake.seen)
