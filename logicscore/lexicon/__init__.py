@@ -14,5 +14,5 @@ Stages import their tables from here and never from each other:
 - `relations`: relation families, person slots and the words of functional relations.
 - `kin`: kin terms as paths of one-generation steps (the hops a kin question asks).
 - `text`: the one text key for names (`key`, `fold`) and the stemmers.
-- `signals`: what each signal kind means, for reports.
+- `signals`: the signal catalogue: each kind with its severities and meaning.
 """
