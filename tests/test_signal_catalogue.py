@@ -62,7 +62,7 @@ def test_catalogue_entries_are_well_formed():
         assert re.fullmatch(r"[a-z]+(?:_[a-z]+)*", kind), kind
         assert entry.severities and set(entry.severities) <= set(SEVERITIES), kind
         assert entry.meaning and "\n" not in entry.meaning, kind
-    assert SIGNAL_MEANINGS == {k: v.meaning for k, v in SIGNALS.items()}
+    assert {k: v.meaning for k, v in SIGNALS.items()} == SIGNAL_MEANINGS
 
 
 @pytest.mark.parametrize("kind, severity, error", [
