@@ -145,8 +145,8 @@ class Gap(_Strict):
 
 
 class Signal(_Strict):
-    """A finding about one record; its kind and severity are declared in the signal
-    catalogue (`logicscore/lexicon/signals.py`), which is also the schema's list of kinds."""
+    """A finding about one record: a kind of the signal catalogue at one of the severities it
+    declares for that kind (docs/metrics.md, "Failure types and signals")."""
 
     kind: str = Field(json_schema_extra={"enum": list(SIGNALS)})
     severity: Severity
