@@ -8,6 +8,8 @@ import statistics
 from collections import Counter
 from dataclasses import dataclass, field
 
+from .lexicon.stop_words import NAME_RUN_STOP_WORDS
+
 __all__ = ["BASELINES", "Pred", "answer_mentioned_baseline", "gold_label", "greedy_baseline", "greedy_chain",
            "majority_baseline"]
 
@@ -56,14 +58,12 @@ def answer_mentioned_baseline(records: list[dict]) -> list[Pred]:
 _SENT = re.compile(r"(?<=[.!?])\s+")
 _CITE = re.compile(r"\s*\[[^\]]*\]")
 _RUN = re.compile(r"[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*")
-_LEAD = {"the", "he", "she", "it", "they", "so", "thus", "therefore", "indeed", "in", "as",
-         "his", "her", "a", "an"}
 
 
 def _runs(sentence: str) -> list[str]:
     out = []
     for run in _RUN.findall(sentence):
-        words = [w for w in run.split() if w.lower().removesuffix("'s") not in _LEAD]
+        words = [w for w in run.split() if w.lower().removesuffix("'s") not in NAME_RUN_STOP_WORDS]
         text = " ".join(words).removesuffix("'s")
         if text and text not in out:
             out.append(text)

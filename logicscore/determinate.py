@@ -11,9 +11,11 @@ from pydantic import BaseModel, ConfigDict
 from .chain import Chain
 from .models import LITERAL_KINDS, Proposition, QARecord, Verdict
 from .normalize.entities import Linked
+from .lexicon.conclusions import ANSWER_NOUNS
+from .lexicon.function_words import NEGATIONS
 from .lexicon.relations import FAMILIES
+from .lexicon.stop_words import PHRASE_STOP_WORDS
 from .lexicon.text import crude_stem as _stem
-from .normalize.phrases import STOP as _STOP
 from .normalize.phrases import content as _content
 from .normalize.phrases import restates_question, words as _words
 from .normalize.relations import functional_slots, role, symmetric
@@ -21,9 +23,7 @@ from .normalize.relations import functional_slots, role, symmetric
 __all__ = ["RulesJudge", "judge", "functional", "reading", "same_relation", "role_key", "relation_key",
            "restates_question", "competitors"]
 
-_NEGATION = frozenset({"not", "never", "no", "n't", "neither", "nor"})
 _PASSIVE = "by"
-_ANSWER_WORDS = frozenset({"answer", "final answer", "result", "solution"})
 # Relations with one value per entity, for phrases the family table does not list: the
 # crude stems of each family's words, and its functional slots. A state holds of its subject
 # ("X born in A"); for an action the *patient* has one agent ("A directed X", "X directed by
@@ -40,7 +40,7 @@ _FUNCTIONAL_WORDS = tuple(
 def relation_key(relation: str) -> tuple[tuple[str, ...], bool]:
     """Comparable form of a relation: (content stems, passive voice), negation words dropped."""
     words = _words(relation)
-    stems = tuple(_stem(w) for w in words if w not in _STOP and w not in _NEGATION)
+    stems = tuple(_stem(w) for w in words if w not in PHRASE_STOP_WORDS and w not in NEGATIONS)
     return stems, _PASSIVE in words
 
 
@@ -173,7 +173,7 @@ def judge(question: str, linked: Linked, result: Chain) -> Verdict:
             if answer is not None and answer in ends:
                 negates |= p.negated
                 states |= not p.negated
-            elif not p.negated and (_content(p.subject) in _ANSWER_WORDS
+            elif not p.negated and (_content(p.subject) in ANSWER_NOUNS
                                     or restates_question(p.subject, question, loose=True)):
                 other_answer = True  # "So the answer is Tim Burton"
             continue
@@ -208,7 +208,7 @@ def _derives_another(question: str, props: list[Proposition], answer: str,
     claim through a relation the question names reaches a thing of the answer's kind."""
     if any(answer in (p.subject_entity, p.object_entity) for p in props if not p.conclusion):
         return False
-    asked = {_stem(w) for w in _words(question)} - {_stem(w) for w in _STOP}
+    asked = {_stem(w) for w in _words(question)} - {_stem(w) for w in PHRASE_STOP_WORDS}
     kind = kinds.get(answer)
     if kind in (None, "other"):
         return False

@@ -17,7 +17,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from .lexicon.kin import KIN_STEPS, KIN_TERM, NOT_KIN_AFTER
+from .lexicon.kin import COPULA_RELATIONS, KIN_FILLERS, KIN_STEPS, KIN_TERM, NOT_KIN_AFTER
 from .lexicon.relations import HOP_FAMILIES, IMPLIED_FAMILIES, ROLE_NOUNS
 from .lexicon.text import crude_stem
 from .models import Proposition
@@ -26,9 +26,6 @@ _WORD = re.compile(r"[^\W_]+")
 _OF = re.compile(r"\s+of\b", re.I)
 # A possessive name before the term, perhaps with one word between ("X's maternal …").
 _POSSESSOR = re.compile(r"(?<!\bher)(?<!\bhis)(?<!\bits)(?<!\btheir)(?:'s|’s|s'|s’)\s+(?:[a-z-]+\s+)?$")
-# Relations that only say "is" (or a possessive, read as "of"): the kin term of such a claim
-# is in its sentence.
-_COPULAS = frozenset({"be", "is", "was", "are", "were", "of"})
 
 
 @dataclass(frozen=True)
@@ -103,7 +100,7 @@ def _claim_terms(p: Proposition) -> list[KinTerm]:
     own = kin_terms(p.relation)
     if own:
         return own
-    if p.relation.lower() in _COPULAS:
+    if p.relation.lower() in COPULA_RELATIONS:
         return _sentence_terms(p)
     return []
 
@@ -116,13 +113,11 @@ def _sentence_terms(p: Proposition) -> list[KinTerm]:
     return [t for t, (start, _) in _matches(p.text) if start < last]
 
 
-_KIN_FILLERS = frozenset({"of", "be", "is", "was", "have", "has", "had", "name", "named", "'s", "the", "a",
-                          "paternal", "maternal", "great", "step", "half", "in", "law"})
 
 
 def _pure_kin(relation: str) -> bool:
     """The relation says a kin hop and nothing else ("mother of", "have nephew name")."""
-    return all(w in _KIN_FILLERS or w.rstrip("s") in KIN_STEPS or w in KIN_STEPS
+    return all(w in KIN_FILLERS or w.rstrip("s") in KIN_STEPS or w in KIN_STEPS
                for w in relation.lower().replace("-", " ").split())
 
 

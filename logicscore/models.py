@@ -7,7 +7,9 @@ import math
 import re
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from .lexicon.signals import SIGNALS
 
 EntityKind = Literal["person", "place", "work", "org", "date", "number", "other"]
 # Values, not things: they constrain an answer but never resolve a pronoun or join a name.
@@ -143,10 +145,24 @@ class Gap(_Strict):
 
 
 class Signal(_Strict):
-    kind: str
+    """A finding about one record: a kind of the signal catalogue at one of the severities it
+    declares for that kind (docs/metrics.md, "Failure types and signals")."""
+
+    kind: str = Field(json_schema_extra={"enum": list(SIGNALS)})
     severity: Severity
     propositions: list[str] = Field(default_factory=list)
     message: str
+
+    @model_validator(mode="after")
+    def _catalogued(self) -> Signal:
+        entry = SIGNALS.get(self.kind)
+        if entry is None:
+            raise ValueError(f"signal kind {self.kind!r} is not in the catalogue "
+                             "(logicscore/lexicon/signals.py): declare it there first")
+        if self.severity not in entry.severities:
+            raise ValueError(f"signal {self.kind!r} is {'/'.join(entry.severities)} in the catalogue, "
+                             f"not {self.severity!r}")
+        return self
 
 
 class Side(_Strict):

@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Any
 from .attributes import FACTORY as TABLE
 from .attributes import install as install_attribute_table
 from .errors import ConfigError
+from .lexicon.function_words import BASE_AUXILIARIES
+from .lexicon.text import DERIVATION_SUFFIXES
 from .matmul import numpy_products
 from .registries import indexed_entry_points
 from .tokenizer import load_pipeline, package_dir
@@ -42,9 +44,6 @@ INSTALL_HINT = (
 )
 
 _CACHE: dict[str, spacy.Language] = {}
-# Auxiliaries after which a verb is in its base form.
-_BASE_AUX = frozenset({"do", "does", "did", "to", "will", "would", "can", "could", "shall",
-                       "should", "may", "might", "must"})
 
 
 def load(model: str | None = None) -> spacy.Language:
@@ -230,7 +229,7 @@ def lemmatizer(nlp: spacy.Language) -> Callable[[Any], str]:
 
     def lemma(tok: Any) -> str:
         if not tok.lemma_:
-            if tok.pos_ == "VERB" and any(c.dep_ == "aux" and c.lower_ in _BASE_AUX
+            if tok.pos_ == "VERB" and any(c.dep_ == "aux" and c.lower_ in BASE_AUXILIARIES
                                           for c in tok.children):
                 # "did not found", "will found": the base form, whatever the tagger says
                 # (the rules would read a VBN "found" as "find").
@@ -265,7 +264,6 @@ def _index_as_sets(nlp: spacy.Language) -> None:
 
 
 _WORDS: dict[int, frozenset[str]] = {}
-_SUFFIXES = ("s", "es", "ed", "d", "ing", "er", "ers", "ly")
 
 
 def dictionary(nlp: spacy.Language) -> frozenset[str]:
@@ -308,7 +306,7 @@ def _unexplained(words: frozenset[str], low: str) -> bool:
     text, so each is looked up once (`words` hashes by its contents once, then cached)."""
     if low in words:
         return False
-    return not any(low.endswith(s) and low[:-len(s)] in words for s in _SUFFIXES if len(low) > len(s) + 2)
+    return not any(low.endswith(s) and low[:-len(s)] in words for s in DERIVATION_SUFFIXES if len(low) > len(s) + 2)
 
 
 _TEXTS: weakref.WeakKeyDictionary[Any, str] = weakref.WeakKeyDictionary()

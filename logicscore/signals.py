@@ -1,8 +1,8 @@
-"""Signals from the reasoning-trace verification literature (docs/metrics.md), in a fixed order.
+"""Signals of the chain from the reasoning-trace verification literature (docs/metrics.md), in
+a fixed order.
 
-Kinds made elsewhere: `refusal` and `unsupported_language` (prose), `relation_mismatch`
-(hops: a chain hop states another relation than the question asks), `unclassified_question`
-and `conclusion_mismatch` (question types, comparison), `ungrounded_hop` (grounding)."""
+Every kind, these and those other stages emit, is declared in the signal catalogue
+(`logicscore/lexicon/signals.py`) with its severities and meaning."""
 
 from __future__ import annotations
 

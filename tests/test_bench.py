@@ -7,6 +7,7 @@ import io
 import pytest
 
 from logicscore import bench
+from logicscore.lexicon.signals import SIGNALS
 from logicscore.models import AuditResult, Diagnosis, Gap, ResultMeta, Scores, Signal
 
 from fakes import RecordingAuditor
@@ -28,7 +29,8 @@ def _result(rid, label="complete", conc=0.5, gap=None, verdict="entailed", signa
     complete = int(label == "complete")
     diag = Diagnosis(failure=None if complete else label,
                      gap=Gap(**{"from": gap[0], "to": gap[1]}) if gap else None,
-                     signals=[Signal(kind=k, severity="hard", message=k) for k in signals])
+                     signals=[Signal(kind=k, severity=SIGNALS[k].severities[0], message=k)
+                              for k in signals])
     return AuditResult(id=rid, scores=Scores(completeness=complete, conciseness=conc,
                                              determinateness=int(verdict == "entailed"),
                                              partial_completeness=1.0, conciseness_partial=conc),

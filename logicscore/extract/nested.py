@@ -9,6 +9,7 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 
+from ..lexicon.generic import LANGUAGE_PERIODS
 from ..lexicon.names import GENERATIONS
 from ..normalize.mentions import normalize
 from .mentions import Arg
@@ -16,8 +17,7 @@ from .mentions import Arg
 # "<Head> of <Name>": the head is a common or title word, the tail a name of its own.
 _OF = re.compile(r"\s+(?:of|de)\s+(?:the\s+)?(?=[A-Z])")  # never a year: "War of 1812"
 # A period of a language is a stage of that language.
-_PERIODS = ("Old", "Middle", "Early", "Late", "Ancient", "Classical", "Medieval", "Vulgar", "Modern")
-_PERIOD = re.compile(r"^(?:%s)\s+(?=[A-Z]\w+$)" % "|".join(_PERIODS))
+_PERIOD = re.compile(r"^(?:%s)\s+(?=[A-Z]\w+$)" % "|".join(LANGUAGE_PERIODS))
 # A maker's name before a known name of two words or more.
 _MAKER = re.compile(r"^[A-Z][\w&.-]*\s+(?=[A-Z]\S*\s+\S)")
 
@@ -58,7 +58,7 @@ def of_tail(arg: Arg, known: set[str]) -> Arg | None:
 
 def period_tail(arg: Arg, known: set[str]) -> Arg | None:
     """"Middle Y": a period of a known language is that language's."""
-    if not arg.text.startswith(_PERIODS):
+    if not arg.text.startswith(LANGUAGE_PERIODS):
         return None  # what every match starts with
     return _known_tail(arg, known, _PERIOD)
 

@@ -8,6 +8,7 @@ from bisect import bisect_left
 from functools import cached_property
 from typing import Any
 
+from ..lexicon.function_words import DEFINITE_DETERMINERS, LOCATING_PREPOSITIONS
 from ..lexicon.kinds import DESCRIPTOR_NOUNS, DESCRIPTORS
 from ..lexicon.names import PERSON_RELATIONS
 from .draft import Draft, SentenceBase
@@ -21,7 +22,6 @@ _PRED_DEPS = frozenset({"relcl", "acl", "advcl", "ccomp", "csubj", "parataxis", 
 _MAYBE_PRED = _PRED_DEPS | {"amod", "appos"}
 # "the stadium", "this film": a definite description of a kind of thing.
 _DESCRIPTION_HEADS = DESCRIPTOR_NOUNS | DESCRIPTORS
-_DEFINITE = frozenset({"the", "this", "that", "these", "those"})
 _DESCRIBING_CLAUSES = ("relcl",)
 
 
@@ -220,7 +220,7 @@ class Paths:
         if (t.dep_ in _SUBJ and t.head.i == lca
                 and (below.dep_ in ("acl", "relcl") or (below.dep_ == "prep" and below.lower_ != "of"))
                 and self.lemma(t).lower() in _DESCRIPTION_HEADS
-                and any(c.lower_ in _DEFINITE for c in t.children if c.dep_ == "det")):
+                and any(c.lower_ in DEFINITE_DETERMINERS for c in t.children if c.dep_ == "det")):
             return True
         if self._held_role(t, below) or self._unnamed_relative(t, below, lca):
             return True
@@ -237,7 +237,7 @@ class Paths:
         if t.dep_ == "dobj" and self.lemma(t.head) == "have":
             return False  # "X has a footprint that serves Y": what X has is X's own
         # "the award that he received", after a sentence that says which award that is.
-        definite = any(c.lower_ in _DEFINITE for c in t.children if c.dep_ == "det")
+        definite = any(c.lower_ in DEFINITE_DETERMINERS for c in t.children if c.dep_ == "det")
         return not (definite and any(self.lemma(u) == self.lemma(t) for u in self.doc[:t.sent.start]))
 
     def _unnamed_relative(self, t: Any, below: Any, lca: int) -> bool:
@@ -263,7 +263,7 @@ class Paths:
             top, tail = self.doc[a.top], self.doc[b.top]
             # After "in"/"at"/"from", an apposition is where the place is, whatever NER
             # made of two unfamiliar names.
-            located = (top.dep_ == "pobj" and top.head.lower_ in ("in", "at", "from", "near")
+            located = (top.dep_ == "pobj" and top.head.lower_ in LOCATING_PREPOSITIONS
                        and tail.dep_ == "appos" and tail.head.i == top.i)
             if not kinds & {"work", "date", "number"} and (
                     located or ("place" in kinds and kinds <= {"place", "other"})):

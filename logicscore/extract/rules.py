@@ -8,11 +8,13 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict
 
+from ..lexicon.function_words import PLURAL_QUANTIFIERS
 from ..errors import ConfigError
 from ..lexicon.names import KIN
 from ..lexicon.numbers import in_words
 from ..lexicon.prose import RESTATEMENT
 from ..lexicon.pronouns import RELATIVE_PRONOUNS
+from ..lexicon.relations import GIVE_VERBS, MAKE_VERBS
 from ..models import LITERAL_KINDS, Pattern, Proposition, QARecord, Resolution
 from ..nlp import doc_text
 from ..normalize.mentions import DATE, normalize
@@ -28,8 +30,6 @@ from .syntax import (causal, cues, join_headings, lemma_by_token, misparsed_verb
                      naming_as_copula, parse_tree)
 
 _SUBJ = ("nsubj", "nsubjpass")
-_GIVE_VERBS = frozenset({"earn", "win", "give", "award", "bring", "grant", "gain"})
-_MAKE_VERBS = frozenset({"direct", "produce", "co-direct"})
 _PATTERN_ORDER: tuple[Pattern, ...] = (
     "appos", "relcl", "acl", "conj", "poss", "copula", "passive", "prep", "svo")
 
@@ -239,7 +239,7 @@ class _Run(Paths, References):
         if p.dep_ in ("relcl", "acl", "appos"):
             if p.head.dep_ == "pobj" and (
                     (p.dep_ == "appos" and self.lemma(p).lower() in KIN)
-                    or (p.dep_ == "acl" and self.lemma(p).lower() in _MAKE_VERBS)):
+                    or (p.dep_ == "acl" and self.lemma(p).lower() in MAKE_VERBS)):
                 # "born in 1345 in Burg Grebenstein, the son of Louis", "a drama from
                 # Columbia Pictures, directed by Nathan Juran": the parser hangs these on
                 # the nearest noun; they describe the clause's subject.
@@ -257,7 +257,7 @@ class _Run(Paths, References):
         """The pair a plural subject stands for: "They", "Both of them", "Both"."""
         if subj.i in self.groups:
             return self.groups[subj.i]
-        if subj.lower_ in ("both", "all", "each"):
+        if subj.lower_ in PLURAL_QUANTIFIERS:
             for c in subj.children:
                 if c.dep_ == "prep" and c.lower_ == "of":
                     them = next((g for g in c.children if g.i in self.groups), None)
@@ -351,7 +351,7 @@ class _Run(Paths, References):
             return
         dative = next((self.arg_at[c.i] for c in p.children
                        if c.dep_ == "dative" and c.i in self.arg_at), None)
-        if dative is not None and self.lemma(p).lower() in _GIVE_VERBS:
+        if dative is not None and self.lemma(p).lower() in GIVE_VERBS:
             # "The album earned him the Grammy": what is given goes to him.
             for o in objects:
                 if o is not dative and self.doc[o.top].dep_ == "dobj" \

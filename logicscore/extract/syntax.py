@@ -8,9 +8,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..lexicon.kinds import DESCRIPTOR_NOUNS, MEMBER_ROLES
+from ..lexicon.prose import HEDGE_WORDS
+from ..lexicon.relations import NAMING_VERBS
 from .mentions import Arg
 
-# Each alternative must hold a word of HEDGE_WORDS below: `cues` tries the pattern only on
+# Each alternative must hold a word of HEDGE_WORDS (logicscore/lexicon/prose.py): `cues` tries the pattern only on
 # sentences holding one.
 HEDGE = re.compile(
     r"\b(?:reportedly|allegedly|possibly|perhaps|rumou?red|supposedly|purportedly|presumably|"
@@ -32,11 +34,6 @@ ANSWER_IS = re.compile(r"\banswer(?: (?:is|would be|was|will be))?\s*:?\s*(?P<x>
 
 # Every HEDGE match holds one of these words, lowercased; CONCLUSION's and ANSWER_IS's
 # matches past the sentence start hold "answer".
-HEDGE_WORDS = (
-    "reportedly", "allegedly", "possibl", "perhaps", "rumo", "supposedly", "purportedly",
-    "presumably", "probably", "likely", "apparently", "unconfirmed", "may ", "might ", "could ",
-    "unclear ", "believe", "thought", "said", "sure", "certain", "think", "guess", "suspect",
-    "correctly")
 # The characters `re.I` matches to an ASCII letter whose `str.lower` is not that letter
 # (every code point tried): a text holding one is searched with the patterns alone.
 CASE_ODD = frozenset("\u0130\u0131\u017f")
@@ -177,15 +174,12 @@ def top_token(doc: Any, root: Any, arg_at: dict[int, Arg]) -> Any:
     return root
 
 
-_NAMING = frozenset({"name", "call", "title", "dub", "christen", "rename"})
-
-
 def naming_as_copula(doc: Any, lemma: Any) -> None:
     """Read "X's mother was named Rona" as "X's mother was Rona": a passive naming verb with a
     predicate name is an identity statement, as the copula is ("His son was called Dan Fry",
     "The band was renamed Grey Orchard"). Rewrites the parse in place, before any rule reads it."""
     for tok in doc:
-        if tok.pos_ != "VERB" or lemma(tok).lower() not in _NAMING:
+        if tok.pos_ != "VERB" or lemma(tok).lower() not in NAMING_VERBS:
             continue
         subj = next((c for c in tok.children if c.dep_ == "nsubjpass"), None)
         name = next((c for c in tok.children if c.dep_ == "oprd"), None)

@@ -12,15 +12,16 @@ import re
 
 from rapidfuzz import fuzz
 
-from logicscore.lexicon.names import ARTICLES, PHRASE_PARTICLES
+from logicscore.lexicon.function_words import LEADING_PREPOSITIONS, PHRASE_JOINERS
+from logicscore.lexicon.names import ARTICLES, CAPITALISED_ARTICLES, PHRASE_PARTICLES
 from logicscore.lexicon.pronouns import STANDING_PRONOUNS
 from logicscore.lexicon.sentences import ABBREVIATIONS
+from logicscore.lexicon.stop_words import STEP_STOP_WORDS
 from logicscore.lexicon.text import key, word_stem
 
 _TRAILING_PAREN = re.compile(r"\s*\([^()]*\)\s*$")
-_ARTICLES = tuple(sorted(ARTICLES))
 # Function words a sub-answer may carry that its sentence does not ("for Best Actress").
-_LEADING_FUNCTION = _ARTICLES + ("for", "in", "on", "at", "of", "by", "to", "from")
+_LEADING_FUNCTION = ARTICLES | LEADING_PREPOSITIONS
 _ENDS_SENTENCE = re.compile(r"[.!?][\"'”’)\]]*$")
 # Where a paragraph splits into sentences: end punctuation, space, a capital/digit/quote.
 _SPLIT = re.compile(r"[.!?][\"'”’)]?(?=\s+[\"'“(]?[A-Z0-9])")
@@ -53,7 +54,7 @@ def contains_any(haystack: str, needles: list[str]) -> bool:
     return any(n and f" {n} " in padded for n in map(norm, needles))
 
 
-def _strip_leading(words: list[str], stop: tuple[str, ...]) -> list[str]:
+def _strip_leading(words: list[str], stop: frozenset[str]) -> list[str]:
     while len(words) > 1 and words[0] in stop:
         words = words[1:]
     return words
@@ -70,7 +71,7 @@ def names_subject(sentence: str, title: str) -> bool:
     tokens = f" {' '.join(norm(sentence).split())} "
     plain = display_title(title)
     for name in dict.fromkeys((plain, plain.split(",")[0])):
-        words = _strip_leading(norm(name).split(), _ARTICLES)
+        words = _strip_leading(norm(name).split(), ARTICLES)
         if not words:
             return True
         # Inside a longer name it is another thing: "Cass Pennant" does not name "Cass".
@@ -99,7 +100,6 @@ def _first_last_run(tokens: list[str], words: list[str]) -> bool:
     return False
 
 
-_CAP_ARTICLES = frozenset({"The", "A", "An"})
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
 
 
@@ -119,7 +119,7 @@ def names_alone(text: str, name: str) -> bool:
         if keys[i:i + n] != target:
             continue
         before = i > 0 and text[words[i - 1].end():words[i].start()].isspace() \
-            and words[i - 1].group()[:1].isupper() and words[i - 1].group() not in _CAP_ARTICLES
+            and words[i - 1].group()[:1].isupper() and words[i - 1].group() not in CAPITALISED_ARTICLES
         after = i + n < len(words) and text[words[i + n - 1].end():words[i + n].start()].isspace() \
             and words[i + n].group()[:1].isupper()
         if not before and not after:
@@ -183,17 +183,6 @@ def similar_names(a: str, b: str) -> bool:
     return fuzz.token_set_ratio(na, nb) >= 80 or fuzz.ratio(na, nb) >= 85
 
 
-# Words a step question shares with any sentence, so they say nothing about which entity
-# the hop starts from.
-_STOP_WORDS = frozenset("""
-    a an the and or but nor not no yes of in on at by for to from with as into onto about
-    after before during since until than over under between among within without per via
-    who whom whose what which when where why how many much is are was were be been being am
-    do does did done has have had having will would can could shall should may might must
-    he she it they them his her hers its their theirs him we us our you your i me my this
-    that these those there here then also both either one ones
-    name names named call called known person people thing place year years time
-    """.split())
 def _tokens(text: str) -> list[str]:
     """Normalized words, a run of single letters joined ("J.A.R.V.I.S." → "jarvis")."""
     out: list[str] = []
@@ -212,7 +201,7 @@ def _tokens(text: str) -> list[str]:
 
 def content_words(text: str) -> set[str]:
     """Stemmed words beyond stop words and single letters (a possessive's "s" included)."""
-    return {word_stem(w) for w in _tokens(text) if len(w) > 1 and w not in _STOP_WORDS}
+    return {word_stem(w) for w in _tokens(text) if len(w) > 1 and w not in STEP_STOP_WORDS}
 
 
 def names_entity(text: str, name: str) -> bool:
@@ -224,7 +213,7 @@ def names_entity(text: str, name: str) -> bool:
     return bool(words) and words <= content_words(text)
 
 
-_JOINERS = ARTICLES - {"an"} | PHRASE_PARTICLES | frozenset({"of", "and", "on"})
+_JOINERS = ARTICLES - {"an"} | PHRASE_PARTICLES | PHRASE_JOINERS
 
 
 def capitalized_phrases(text: str) -> list[str]:

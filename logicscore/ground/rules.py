@@ -20,6 +20,7 @@ from rapidfuzz import fuzz
 
 from ..chain import Chain
 from ..config import default
+from ..lexicon.function_words import GROUNDING_PREPOSITIONS
 from ..lexicon.names import PERSON_PARTICLES
 from ..lexicon.relations import FAMILIES, IRREGULAR_VERBS, PLACEHOLDER_RELATIONS
 from ..lexicon.text import crude_stem, key, stem
@@ -32,7 +33,6 @@ from . import Hop, chain_hops, status
 # Shorter keys match inside too many words by `partial_ratio` ("ann" in "annual").
 MIN_FUZZY_CHARS = 5
 MAX_INSIDE = 3
-_PREPS = frozenset({"in", "of", "by", "for", "from", "to", "into", "on", "at", "with", "as"})
 
 
 class RulesGrounder:
@@ -143,14 +143,14 @@ def states(relation: str, stems: frozenset[str]) -> bool:
 @lru_cache(maxsize=4096)
 def relation_stems(relation: str) -> frozenset[str]:
     """The stems any of which marks the relation in a text: its own words, its family's."""
-    own = [t for t in phrase_key(relation) if t not in _PREPS]
+    own = [t for t in phrase_key(relation) if t not in GROUNDING_PREPOSITIONS]
     if not own or relation.strip().casefold() in PLACEHOLDER_RELATIONS:
         return frozenset()
     found = role(relation)
     words: list[str] = list(own)
     if found is not None:
         fam = FAMILIES[found.family]
-        words += [t for p in fam.phrases for t in phrase_key(p.lstrip("~")) if t not in _PREPS]
+        words += [t for p in fam.phrases for t in phrase_key(p.lstrip("~")) if t not in GROUNDING_PREPOSITIONS]
         words += [stem(w) for w in fam.words]
     return frozenset(_stem(w) for w in words)
 

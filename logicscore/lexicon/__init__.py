@@ -9,10 +9,12 @@ Stages import their tables from here and never from each other:
 - `pronouns`: pronoun sets by what they refer to.
 - `numbers`: number and ordinal words.
 - `generic`: nationalities and languages, and `is_generic` (names that constrain, not anchor).
-- `function_words`: question words and the small words inside names and titles.
+- `function_words`: question words, prepositions, negations, auxiliaries and the small words
+  inside names and titles.
+- `stop_words`: the stop-word lists, one per comparison that drops them.
 - `sentences`: abbreviations whose full stop ends no sentence.
 - `relations`: relation families, person slots and the words of functional relations.
 - `kin`: kin terms as paths of one-generation steps (the hops a kin question asks).
 - `text`: the one text key for names (`key`, `fold`) and the stemmers.
-- `signals`: what each signal kind means, for reports.
+- `signals`: the signal catalogue: each kind with its severities and meaning.
 """

@@ -28,3 +28,6 @@ first still only now then originally mainly primarily native
 """)
 # A reply that opens with one of these states a yes/no answer ("Yes, both are …").
 YES_NO = ("yes", "no")
+
+# What a sentence that gives the answer calls it ("the final answer", "the result").
+ANSWER_NOUNS = frozenset({"answer", "final answer", "result", "solution"})

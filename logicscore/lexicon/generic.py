@@ -72,3 +72,7 @@ def is_generic(name: str) -> bool:
     # "Mexican-American", "Serbian and Croatian", "11–1", "1932 American": generic parts.
     parts = [p for p in re.split(r"[\s\-–—/]+", text) if p and p.lower() not in ("and", "or")]
     return len(parts) > 1 and all(is_generic(p) for p in parts)
+
+# A period of a language is a stage of that language ("Old English", "Vulgar Latin").
+LANGUAGE_PERIODS = ("Old", "Middle", "Early", "Late", "Ancient", "Classical", "Medieval", "Vulgar",
+                    "Modern")

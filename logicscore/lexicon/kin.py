@@ -34,3 +34,10 @@ KIN_TERM = re.compile(
     r"\b(?P<great>(?:great[- ])*)(?P<term>"
     + "|".join(sorted(map(re.escape, KIN_STEPS), key=len, reverse=True))
     + r")s?\b(?P<after>\s+\w+)?", re.I)
+
+# Relations that only say "is" (or a possessive, read as "of"): the kin term of such a claim
+# is in its sentence.
+COPULA_RELATIONS = frozenset({"be", "is", "was", "are", "were", "of"})
+# The words of a relation besides its kin term ("have nephew name", "mother-in-law of").
+KIN_FILLERS = frozenset({"of", "be", "is", "was", "have", "has", "had", "name", "named", "'s", "the", "a",
+                         "paternal", "maternal", "great", "step", "half", "in", "law"})

@@ -79,3 +79,11 @@ ORG_SUFFIXES = frozenset("fc afc cf inc ltd llc plc gmbh corp corporation".split
 PLACE_MODIFIERS = words("""
 north south east west northern southern eastern western central upper lower greater new old
 """)
+
+# Type nouns that leak into a relation from a descriptor ("headquartered in the city of X").
+RELATION_TYPE_NOUNS = words("""
+city town village country state nation film movie novel book company firm club team band
+group orchestra ensemble
+""")
+# What may trail the named thing in a longer name ("MLB MVP": "… Most Valuable Player Award").
+AWARD_NOUNS = words("award awards prize trophy medal")

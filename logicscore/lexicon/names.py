@@ -81,3 +81,6 @@ def is_title_words(text: str) -> bool:
     """Three capitalised words or more: a title, whatever its words ("When Can I See You Again")."""
     words = text.split()
     return len(words) >= 3 and all(w[:1].isupper() for w in words)
+
+# The articles as they open a sentence or a title.
+CAPITALISED_ARTICLES = frozenset(a.capitalize() for a in ARTICLES)

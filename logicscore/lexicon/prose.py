@@ -1,5 +1,5 @@
-"""Words of a model's answer about itself: refusals, and the function words that tell which
-language a long answer is written in (docs/metrics.md)."""
+"""Words of a model's answer about itself: refusals, hedges, restatements of the question, and
+the function words that tell which language a long answer is written in (docs/metrics.md)."""
 
 from __future__ import annotations
 
@@ -60,3 +60,12 @@ RESTATEMENT = re.compile(
     r")\b",
     re.I,
 )
+
+# Every hedge pattern of the extractor holds one of these words, lowercased (a stem where
+# the word varies: "possibl", "rumo"; a trailing space where it must end): a sentence holding
+# none is not searched.
+HEDGE_WORDS = (
+    "reportedly", "allegedly", "possibl", "perhaps", "rumo", "supposedly", "purportedly",
+    "presumably", "probably", "likely", "apparently", "unconfirmed", "may ", "might ", "could ",
+    "unclear ", "believe", "thought", "said", "sure", "certain", "think", "guess", "suspect",
+    "correctly")

@@ -59,3 +59,10 @@ ATTRIBUTE_RELATIONS = {
 # A conclusion that guesses ("it is likely that B is larger"): with no compared value stated
 # for any side, it says the values were never found.
 GUESS_WORDS = words("likely probably possibly perhaps presumably maybe")
+
+# Words that say a question speaks of two or more things.
+PLURAL_CUES = words("both each either neither between respectively")
+# Verbs that agree with a plural subject.
+PLURAL_VERBS = words("are were have do")
+# Question words before a noun: "which film", "whose wife".
+WH_DETERMINERS = words("what which whose")

@@ -143,3 +143,15 @@ ROLE_NOUNS: tuple[str, ...] = ("singer", "performer", "director", "founder", "co
                                "employee", "employer", "spouse", "wife", "husband")
 # Families stated as often by apposition ("Osk, Velmora") as by a verb: never missing.
 IMPLIED_FAMILIES = frozenset({"locate"})
+
+# Verbs of being given a thing ("earned an award", "won a prize"): the thing goes to the subject.
+GIVE_VERBS = frozenset({"earn", "win", "give", "award", "bring", "grant", "gain"})
+# Verbs of making a work, whose subject the work's maker is.
+MAKE_VERBS = frozenset({"direct", "produce", "co-direct"})
+# Verbs that give a name ("named X", "called X"), read as a copula.
+NAMING_VERBS = frozenset({"name", "call", "title", "dub", "christen", "rename"})
+# Relations (lemmatized, as the rules extractor writes them) that assert another name.
+ALIAS_RELATIONS = frozenset({
+    "know as", "also know as", "better know as", "well know as", "commonly know as",
+    "professionally know as", "nickname", "also call",
+})

@@ -110,3 +110,6 @@ def word_stem(word: str) -> str:
             word = word[:-len(suffix)]
             break
     return word[:-1] if word.endswith("e") and len(word) > 3 else word
+
+# Endings a word may add to a dictionary word ("directed", "singers").
+DERIVATION_SUFFIXES = ("s", "es", "ed", "d", "ing", "er", "ers", "ly")

@@ -12,21 +12,18 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from ..lexicon.kinds import WORK_TYPES
+from ..lexicon.function_words import ABBREVIATION_JOINERS
+from ..lexicon.kinds import AWARD_NOUNS, WORK_TYPES
 from ..lexicon.names import ABBREVIATION_PARTICLES, ARTICLES
+from ..lexicon.stop_words import CAPITALISED_WORDS
 from .mentions import Form, analyze
 
 __all__ = ["abbreviates", "abbreviation"]
 
-# Words that are ordinary words when written in capitals, not abbreviations ("IT" the novel).
-_COMMON = frozenset("""
-it is in on at to of or an as by be do go he me my no so up we am if and the for not but all
-who you she her his its our was are has had how why what when yes
-""".split())
 # Lowercase words inside a name that an abbreviation may leave out or spell ("BA", "BOA").
-_JOINERS = ARTICLES | ABBREVIATION_PARTICLES | frozenset("of and for".split())
+_JOINERS = ARTICLES | ABBREVIATION_PARTICLES | ABBREVIATION_JOINERS
 # What may trail the named thing in a longer name ("MLB MVP": "… Most Valuable Player Award").
-_KIND_WORDS = WORK_TYPES | frozenset("award awards prize trophy medal".split())
+_KIND_WORDS = WORK_TYPES | AWARD_NOUNS
 _MAX_WORDS = 8
 _DOTTED = re.compile(r"(?:[A-Z]\.){1,4}[A-Z]\.?")
 _PLAIN = re.compile(r"[A-Z]{2,5}|[A-Z]{2,4}[a-z]")
@@ -47,7 +44,7 @@ def abbreviation(word: str) -> tuple[str, ...] | None:
     word = _POSSESSIVE.sub("", word)
     if _DOTTED.fullmatch(word):
         parts = [c.lower() for c in word if c.isalpha()]
-    elif _PLAIN.fullmatch(word) and word.lower() not in _COMMON:
+    elif _PLAIN.fullmatch(word) and word.lower() not in CAPITALISED_WORDS:
         parts = [p.lower() for p in re.findall(r"[A-Z][a-z]?", word)]
     else:
         return None

@@ -6,14 +6,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..lexicon.relations import ALIAS_RELATIONS
 from ..models import LITERAL_KINDS, Proposition
 from .clusters import Rec
 
-# Relations (lemmatized, as the rules extractor writes them) that assert another name.
-ALIAS_RELATIONS = frozenset({
-    "know as", "also know as", "better know as", "well know as", "commonly know as",
-    "professionally know as", "nickname", "also call",
-})
 
 
 def is_alias(p: Proposition) -> bool:

@@ -5,15 +5,13 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from ..lexicon.stop_words import PHRASE_STOP_WORDS
 from ..lexicon.text import crude_stem
 
 __all__ = ["STOP", "crude_stem", "words", "content", "restates_question"]
 
-STOP = frozenset("""
-a an the of in on at to for by from with as and or is was were are be been being has have had
-do does did who whom whose what which when where why how that this these those it its also then
-later not never no one
-""".split())
+# The stop words of phrases, under the name chaining and comparison read them by.
+STOP = PHRASE_STOP_WORDS
 
 
 _WORD = re.compile(r"[^\W_]+(?:'t)?")

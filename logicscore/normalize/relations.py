@@ -16,7 +16,10 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from ..lexicon.function_words import RELATION_PREPOSITIONS
+from ..lexicon.kinds import RELATION_TYPE_NOUNS
 from ..lexicon.relations import FAMILIES, PERSON_SLOTS
+from ..lexicon.stop_words import RELATION_STOP_WORDS
 from ..lexicon.text import stem
 
 __all__ = ["Role", "FAMILIES", "PERSON_SLOTS", "role", "stem", "phrase_key", "person_args",
@@ -31,23 +34,11 @@ class Role:
     subject_arg: int        # 0: the subject fills the family's first argument; 1: second
 
 
-_SKIP = frozenset("""
-a an the be is was were are been being am has have had do does did also then later
-not never no n't reportedly allegedly reputedly may might could possibly probably once
-""".split())
-# Type nouns that leak into a relation from a descriptor ("headquartered in the city of X").
-_TYPE_NOUNS = frozenset("""
-city town village country state nation film movie novel book company firm club team band
-group orchestra ensemble
-""".split())
-_PREPS = frozenset({"in", "of", "by", "for", "from", "to", "into", "on", "at", "with"})
-
-
 _WORD = re.compile(r"[^\W_]+(?:'t)?")
 
 
 def _tokens(text: str) -> list[str]:
-    return [t for t in _WORD.findall(text.casefold().replace("-", " ")) if t not in _SKIP]
+    return [t for t in _WORD.findall(text.casefold().replace("-", " ")) if t not in RELATION_STOP_WORDS]
 
 
 # Relation phrases repeat across an answer's propositions (and every contradiction and
@@ -57,9 +48,10 @@ def phrase_key(text: str) -> tuple[str, ...]:
     """Comparable key of a relation phrase: stems, auxiliaries and adverbs dropped."""
     toks = _tokens(text)
     # "headquartered in the city (of) X" → "headquartered in"; "club of" keeps its noun.
-    if len(toks) >= 3 and toks[-1] in _PREPS and toks[-2] in _TYPE_NOUNS and toks[-3] in _PREPS:
+    if (len(toks) >= 3 and toks[-1] in RELATION_PREPOSITIONS and toks[-2] in RELATION_TYPE_NOUNS
+            and toks[-3] in RELATION_PREPOSITIONS):
         toks = toks[:-1]
-    if len(toks) >= 2 and toks[-1] in _TYPE_NOUNS and toks[-2] in _PREPS:
+    if len(toks) >= 2 and toks[-1] in RELATION_TYPE_NOUNS and toks[-2] in RELATION_PREPOSITIONS:
         toks = toks[:-1]
     return tuple(stem(t) for t in toks)
 
@@ -88,8 +80,8 @@ def role(relation: str) -> Role | None:
         return None
     if key in _TABLE:
         return _TABLE[key]
-    content = [t for t in key if t not in _PREPS]
-    preps = [t for t in key if t in _PREPS]
+    content = [t for t in key if t not in RELATION_PREPOSITIONS]
+    preps = [t for t in key if t in RELATION_PREPOSITIONS]
     for cand in ((content[-1], preps[-1]) if content and preps else (),
                  (content[-1],) if content else ()):
         if cand and cand in _TABLE:

@@ -12,8 +12,9 @@ from __future__ import annotations
 import random
 import re
 
-from ..lexicon.function_words import QUESTION_OPENERS
+from ..lexicon.function_words import QUESTION_OPENERS, SENTENCE_CONJUNCTIONS
 from ..lexicon.kinds import DESCRIPTOR_NOUNS
+from ..lexicon.names import ARTICLES
 from ..lexicon.pronouns import DEMONSTRATIVES, STANDING_PRONOUNS
 from ..lexicon.questions import AUXILIARIES, CONCLUDING_WORDS
 from ..lexicon.styles import BINDING_STOPS, FEMALE_NOUNS, LOWERABLE_OPENERS, MALE_NOUNS, THING_KINDS
@@ -34,9 +35,10 @@ class Skip(Exception):
 
 _REFERRING = STANDING_PRONOUNS | DEMONSTRATIVES
 # Capitalised words that open a sentence without being part of the name after them.
-_OPENERS = LOWERABLE_OPENERS | CONCLUDING_WORDS | frozenset({"and", "but", "yes", "no"})
+_OPENERS = LOWERABLE_OPENERS | CONCLUDING_WORDS | SENTENCE_CONJUNCTIONS
 CONJOINED = re.compile(r"\s+(?:and|or)\s+")
 _QUESTION_WORDS = QUESTION_OPENERS | AUXILIARIES
+_ARTICLES_OR_CONCLUDING = ARTICLES | CONCLUDING_WORDS
 _CONCLUSION = re.compile(r"^(?:so|therefore|thus|hence),?\s+the\s+(?:final\s+)?answer\s+is\b",
                          re.IGNORECASE)
 
@@ -143,7 +145,7 @@ def _candidates(record: QARecord) -> list[str]:
     for sentence in split_sentences(text):
         for phrase in capitalized_phrases(sentence):
             words = phrase.split()
-            while words and words[0].lower() in ("the", "a", "an", *CONCLUDING_WORDS):
+            while words and words[0].lower() in _ARTICLES_OR_CONCLUDING:
                 words.pop(0)
             name = " ".join(words)
             if len(norm(name)) < 3 or name in seen or not any(c.islower() for c in name):

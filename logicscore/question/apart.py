@@ -11,15 +11,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..lexicon.function_words import PLACE_PREPOSITIONS
 from ..lexicon.names import ARTICLES
+from ..lexicon.questions import PLURAL_CUES, PLURAL_VERBS
 from .forms import Candidate
 
-# Words that say a question speaks of two or more things.
-_PLURAL_CUES = frozenset({"both", "each", "either", "neither", "between", "respectively"})
-# Verbs that agree with a plural subject.
-_PLURAL_VERBS = frozenset({"are", "were", "have", "do"})
 _PLACE_LABELS = frozenset({"GPE", "LOC"})
-_PLACE_PREPOSITIONS = frozenset({"in", "at", "near", "from", "on"})
 
 
 def _tokens(doc: Any, start: int, end: int) -> list[Any]:
@@ -40,7 +37,7 @@ def _name_words(doc: Any, piece: Candidate) -> list[Any]:
 
 
 def _conjoined(doc: Any, pieces: list[Candidate]) -> bool:
-    joins = {t.lower_ for t in _joiners(doc, pieces)} - {",", "the", "a", "an"}
+    joins = {t.lower_ for t in _joiners(doc, pieces)} - ARTICLES - {","}
     return bool(joins) and joins <= {"and", "or", "&"}
 
 
@@ -61,11 +58,11 @@ def spoken_of_as_several(doc: Any, window: Candidate, pieces: list[Candidate]) -
     or a plural verb whose subject the pair is ("Zeta and Orbit are what kind of …?")."""
     if not _conjoined(doc, pieces):
         return False
-    if any(t.lower_ in _PLURAL_CUES for t in doc):
+    if any(t.lower_ in PLURAL_CUES for t in doc):
         return True
     inside = _tokens(doc, window.start, window.end)
-    return any(t.dep_ in ("nsubj", "nsubjpass") and (t.head.lower_ in _PLURAL_VERBS or any(
-        c.dep_ in ("aux", "auxpass") and c.lower_ in _PLURAL_VERBS for c in t.head.children))
+    return any(t.dep_ in ("nsubj", "nsubjpass") and (t.head.lower_ in PLURAL_VERBS or any(
+        c.dep_ in ("aux", "auxpass") and c.lower_ in PLURAL_VERBS for c in t.head.children))
         for t in inside)
 
 
@@ -88,7 +85,7 @@ def place_after(doc: Any, window: Candidate, pieces: list[Candidate]) -> bool:
     """"A in B" where B is a place: a name ends before the phrase that places it ("the
     Hall Council in Osk", "Opry Hall in Velmora, Tennessee")."""
     joins = [t for t in _joiners(doc, pieces) if t.lower_ not in ARTICLES]
-    if len(pieces) != 2 or len(joins) != 1 or joins[0].lower_ not in _PLACE_PREPOSITIONS:
+    if len(pieces) != 2 or len(joins) != 1 or joins[0].lower_ not in PLACE_PREPOSITIONS:
         return False
     place = pieces[1]
     return any(e.label_ in _PLACE_LABELS and e.start_char <= place.start and place.end <= e.end_char

@@ -8,10 +8,11 @@ import re
 from typing import Any
 
 from ..lexicon.dates import CALENDAR_WORDS
-from ..lexicon.function_words import TITLE_CONNECTORS, TITLE_SMALL_WORDS
+from ..lexicon.function_words import CONTEXT_PREPOSITIONS, TITLE_CONNECTORS, TITLE_SMALL_WORDS
 from ..lexicon.generic import is_generic
 from ..lexicon.kinds import DESCRIPTOR_NOUNS, DESCRIPTORS
 from ..lexicon.names import ARTICLES, QUESTION_HONORIFICS
+from ..lexicon.questions import WH_DETERMINERS
 from ..lexicon.text import fold_char
 from ..nlp import doc_text, range_starting, range_within, token_bounds, unknown_word
 from .forms import JOINING_WORDS, Candidate, longest_first, token_end
@@ -23,7 +24,6 @@ _INNER_PUNCT = frozenset({"-", "&", "'", "’", ",", ":", "–", "—", "/", "!"
 _MAX_WINDOW = 12
 _TITLE_AFTER = re.compile(r"[\"”’']?\s*(?:\(|:|(?:is|was|were|are)\b)")
 _ARTICLE = re.compile(r"(?:the|a|an)\s+", re.I)
-_PREPOSITIONS = frozenset({"in", "on", "at", "for", "from", "with", "to", "by", "as"})
 
 
 def _digits(tok: Any) -> bool:
@@ -68,7 +68,7 @@ def widen(doc: Any, spans: list[Candidate], written: Written) -> list[Candidate]
                 continue
             # The question's first word is capitalised by its place: a preposition there
             # ("In The Long Hall, who …") opens no name, though the answer writes "in …".
-            if i < a and i == 0 and lowers[i] in _PREPOSITIONS:
+            if i < a and i == 0 and lowers[i] in CONTEXT_PREPOSITIONS:
                 continue
             for j in range(b, min(len(toks), b + 5)):
                 # Only capitalised words or numbers end a wider window: lowercase words at
@@ -129,7 +129,7 @@ def named_windows(doc: Any, spans: list[Candidate], written: Written) -> list[Ca
             if j == i and (not lowered or not unknown_word(_Capitalised(first))):
                 continue  # single capitalised words are the other detectors' job
             # The wh-phrase's noun is what is asked, not a name.
-            if i > 0 and lowers[i - 1] in ("what", "which", "whose") and first.is_lower:
+            if i > 0 and lowers[i - 1] in WH_DETERMINERS and first.is_lower:
                 continue
             # Only a window the answer writes as a name can be one: asked before the dearer
             # tests below.
@@ -263,7 +263,7 @@ def _window_named(doc: Any, toks: list[Any], tokens: tuple[int, int], chars: tup
     covered = all(any(s.start <= t.idx < s.end for s in inside) for t in window
                   if t.is_title or t.is_upper or _digits(t))
     joins = {t.lower_ for t in window if t.is_lower}
-    if len(inside) > 1 and covered and joins & _PREPOSITIONS and joins <= TITLE_SMALL_WORDS and not any(
+    if len(inside) > 1 and covered and joins & CONTEXT_PREPOSITIONS and joins <= TITLE_SMALL_WORDS and not any(
             t.is_punct for t in window):
         return False
     return not _several(doc, toks, i, j, written)

@@ -20,7 +20,7 @@ from ..lexicon.dates import CALENDAR_WORDS
 from ..lexicon.function_words import CONNECTORS, TITLE_CONNECTORS, WH_WORDS
 from ..lexicon.generic import DEMONYMS, is_generic
 from ..lexicon.kinds import PERSON_NOUNS, WORK_NOUNS
-from ..lexicon.names import EPITHET, PARENTHESIS, PERSON_TITLES, ROYAL_TITLES
+from ..lexicon.names import ARTICLES, EPITHET, PARENTHESIS, PERSON_TITLES, ROYAL_TITLES
 from ..nlp import doc_text, sentence_start
 from .forms import Candidate, is_proper, proper_runs, token_end
 
@@ -89,7 +89,7 @@ def _split_or(span: Any, label: str) -> list[Candidate]:
         bounds = [span.start, *[t.i for t in ands], span.end]
         sides = [span.doc[a + (a != span.start):b] for a, b in zip(bounds, bounds[1:])]
         if all(sum(not t.is_lower and not t.is_punct for t in p) >= 2 for p in sides) and not any(
-                p[0].lower_ in ("the", "a", "an") for p in sides[1:]):
+                p[0].lower_ in ARTICLES for p in sides[1:]):
             cuts = ands
     parts: list[Candidate] = []
     start = span.start
@@ -166,7 +166,7 @@ def conjoined_words(doc: Any) -> list[Candidate]:
         if toks[i + 1].lower_ not in ("and", "or"):
             continue
         j = i + 2
-        if j < len(toks) - 1 and toks[j].lower_ in ("the", "a", "an") and toks[j].is_title:
+        if j < len(toks) - 1 and toks[j].lower_ in ARTICLES and toks[j].is_title:
             j += 1
         if toks[j].is_title:
             out.append(Candidate(tok.idx, token_end(tok), "CONJOINED"))

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from ..lexicon.function_words import TITLE_SMALL_WORDS
+from ..lexicon.names import CAPITALISED_ARTICLES
 from ..lexicon.text import fold_char, uncached_key
 from .forms import JOINING_WORDS, role_name
 
@@ -203,7 +204,7 @@ class Written:
         last = head.rsplit(None, 1)  # the word before `start`, if any
         word = last[-1].lstrip("\"“‘'([") if last else ""
         return bool(_GLUE.match(word) and _WORD_END.search(word)
-                    and word not in ("The", "A", "An")
+                    and word not in CAPITALISED_ARTICLES
                     and not head.rstrip().rstrip("\"'”’)]").endswith((".", ":", "!", "?")))
 
 
