@@ -33,6 +33,7 @@ if TYPE_CHECKING:  # the extractor's output, read here; extract/ itself uses nor
     from ..extract import Mention as ExtractedMention
 from .mentions import analyze, is_pronoun, normalize, same_answer
 from .relations import person_args
+from .sieve import resolve_arguments
 
 __all__ = ["Linked", "link", "normalize", "same_answer"]
 
@@ -270,6 +271,8 @@ def link(extraction: Extraction, question: list[QuestionEntity], answer: str,
     Returns:
         a `Linked` with entity ids "E1", "E2"… in order of first appearance.
     """
+    # The coreference sieve, the same for every extractor (docs/coreference.md).
+    extraction = resolve_arguments(extraction)
     recs, pairs = _collect(extraction)
     clusters = _cluster(recs, threshold)
     clusters = _merge_aliases(clusters, alias_pairs(extraction.propositions, pairs))
