@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from ..lexicon.coreference import DESCRIBING, PERSON_VERBS, POINTING
+from ..lexicon.coreference import DESCRIBING, IN_QUESTION, NAMING_RELATIVES, PERSON_VERBS, POINTING
 from ..lexicon.generic import is_generic
 from ..lexicon.kinds import DESCRIPTOR_NOUNS, PERSON_NOUNS
 from ..lexicon.names import ARTICLES
@@ -213,8 +213,8 @@ class References:
         for c in noun.children:
             if c.dep_ in ("relcl", "acl", "poss", "appos"):
                 return False
-            if c.dep_ == "prep" and not (c.lower_ == "in" and any(
-                    g.lower_ == "question" for g in c.children)):
+            if c.dep_ == "prep" and not any(
+                    (c.lower_, g.lower_) == IN_QUESTION for g in c.children):
                 return False
         return True
 
@@ -242,7 +242,7 @@ class References:
             maker = head.dep_ == "pobj" and head.head.dep_ == "agent"  # "created by X"
             if (head.i not in self.arg_at or self.lemma(tok) != "be"
                     or not (maker or self.arg_at[head.i].kind == "person")
-                    or not any(c.dep_ in _SUBJ and c.lower_ in ("which", "that") for c in tok.children)):
+                    or not any(c.dep_ in _SUBJ and c.lower_ in NAMING_RELATIVES for c in tok.children)):
                 continue
             named = next((self.arg_at[c.i] for c in tok.children
                           if c.dep_ in ("attr", "acomp") and c.i in self.arg_at), None)

@@ -5,6 +5,7 @@ description's noun may name."""
 from __future__ import annotations
 
 from ._sets import subset, words
+from .pronouns import RELATIVE_PRONOUNS
 
 # Verbs whose agent is a person: "X wrote …", "… directed by X" make X a person whatever NER
 # tagged it.
@@ -20,6 +21,14 @@ POINTING = subset(DESCRIBING, "the this that")
 # both of them …"), besides the plural pronouns.
 PAIR_REFERENCES = words("both") | frozenset({"both of them", "the two", "the two of them",
                                             "each of them", "the pair"})
+
+# The relative pronouns of a clause that names the noun before it ("the series created by X,
+# which is Y"): never a person's "who".
+NAMING_RELATIVES = subset(RELATIVE_PRONOUNS, "which that")
+# The forms of "be" that make a relation an identity statement ("the film is Red Lake").
+COPULA_FORMS = words("is was are were be been being")
+# "the film in question": a description that points back, for all its prepositional phrase.
+IN_QUESTION = ("in", "question")
 
 # Which entity kinds a description of each kind may point to; "other" is what NER leaves
 # unlabelled, and None is a description of no known kind.

@@ -27,8 +27,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from ..lexicon.coreference import DESCRIBING, PAIR_REFERENCES, POINTING
+from ..lexicon.coreference import COPULA_FORMS, DESCRIBING, IN_QUESTION, PAIR_REFERENCES, POINTING
 from ..lexicon.kinds import DESCRIPTOR_NOUNS, PERSON_NOUNS
+from ..lexicon.names import ARTICLES
 from ..lexicon.pronouns import PERSON_PRONOUNS, PLURAL_PRONOUNS, THING_PRONOUNS
 from ..models import LITERAL_KINDS, Proposition, Resolution
 from . import coref
@@ -37,8 +38,6 @@ from .relations import person_args
 if TYPE_CHECKING:  # the extractor's output, read here; extract/ itself uses normalize/
     from ..extract import Extraction
 
-# A relation that says its two sides are one thing: "is", "was a", "are the".
-_IDENTITY = re.compile(r"(?:is|was|are|were|be|been|being)(?: (?:a|an|the))?")
 # The patterns of propositions whose arguments were not read off a parse.
 _UNPARSED = frozenset({"given", "llm"})
 _WORD = re.compile(r"[\w'’-]+")
@@ -139,7 +138,7 @@ def _description(text: str, pointing: bool) -> str | None:
         return None
     rest = words[1:]
     if pointing:
-        if rest[-2:] == ["in", "question"]:
+        if tuple(rest[-2:]) == IN_QUESTION:
             rest = rest[:-2]
         if not rest or not all(w.islower() for w in rest):
             return None
@@ -183,7 +182,7 @@ def _identities(slots: list[_Slot], props: Sequence[Proposition]) -> None:
     for s in slots:
         by_prop.setdefault(s.prop, []).append(s)
     for s in slots:
-        if s.role != 0 or s.parsed or not _IDENTITY.fullmatch(" ".join(props[s.prop].relation.lower().split())):
+        if s.role != 0 or s.parsed or not _identity(props[s.prop].relation):
             continue
         pair = by_prop[s.prop]
         if len(pair) != 2:
@@ -204,6 +203,13 @@ def _identities(slots: list[_Slot], props: Sequence[Proposition]) -> None:
                     earlier.to, earlier.to_kind = name.text, name.kind
                     earlier.reason = f"identity: the {head} is {name.text}"
             break
+
+
+def _identity(relation: str) -> bool:
+    """A relation that says its two sides are one thing: "is", "was a", "are the"."""
+    words = relation.lower().split()
+    return 1 <= len(words) <= 2 and words[0] in COPULA_FORMS and (
+        len(words) == 1 or words[1] in ARTICLES)
 
 
 def _sieve(slots: list[_Slot]) -> None:
