@@ -171,8 +171,7 @@ def _pair(text: str) -> bool:
 def _open(s: _Slot) -> bool:
     if s.parsed or s.to is not None or s.closed:
         return False
-    return (_pronoun(s.text) is not None or _description(s.text, True) is not None
-)
+    return _pronoun(s.text) is not None or _description(s.text, True) is not None
 
 
 def _identities(slots: list[_Slot], props: Sequence[Proposition]) -> None:
@@ -217,10 +216,10 @@ def _sieve(slots: list[_Slot]) -> None:
     ants: list[coref.Antecedent] = []
     refs: list[coref.Reference] = []
     for s in slots:
-        kind = _pronoun(s.text)
-        head = _description(s.text, True)
         if s.closed:
             continue
+        kind = _pronoun(s.text)
+        head = _description(s.text, True)
         if not s.parsed and s.to is None and (kind is not None or head is not None):
             refs.append(coref.Reference(
                 s.text, s.order, s.order + 1, s.sentence,
