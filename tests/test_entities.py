@@ -101,13 +101,26 @@ def test_entities_rowling_spellings_and_surname_one_entity():
     assert [m.reason for m in e1.mentions] == ["first mention", "normalized", "surname of J. K. Rowling"]
 
 
-def test_entities_surname_not_unique_among_persons():
+def test_entities_surname_joins_the_nearest_person_with_it():
+    # Families share surnames: the lone one is the person named last before it.
     ex = Extraction(props(("J.K. Rowling", "wrote", "Harry Potter"),
                           ("Jane Rowling", "is", "her sister"),
                           ("Rowling", "lives in", "Edinburgh")),
-                    mentions=[Mention("J.K. Rowling", 0, 12, "person"), Mention("Jane Rowling", 30, 42, "person")])
+                    mentions=[Mention("J.K. Rowling", 0, 12, "person"), Mention("Jane Rowling", 30, 42, "person"),
+                              Mention("Rowling", 60, 67, "person")])
     linked = link(ex, [], "")
-    assert len({entity_of(linked, t) for t in ("J.K. Rowling", "Jane Rowling", "Rowling")}) == 3
+    assert entity_of(linked, "Rowling") == entity_of(linked, "Jane Rowling")
+    assert entity_of(linked, "J.K. Rowling") != entity_of(linked, "Jane Rowling")
+
+
+def test_entities_surname_joins_the_nearest_person_before_it_not_after():
+    # "Ebb" is Ana Ebb, named last before it; Tomas Ebb comes after.
+    ex = Extraction(props(("Ana Ebb", "wrote", "Glass Tide"), ("Ebb", "lives in", "Dorrel"),
+                          ("Tomas Ebb", "born in", "Hollin")),
+                    mentions=[Mention("Ana Ebb", 0, 7, "person"), Mention("Ebb", 30, 33, "person"),
+                              Mention("Tomas Ebb", 50, 59, "person")])
+    linked = link(ex, [], "")
+    assert entity_of(linked, "Ebb") == entity_of(linked, "Ana Ebb") != entity_of(linked, "Tomas Ebb")
 
 
 def test_entities_surname_needs_a_preceding_full_name():

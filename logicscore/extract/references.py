@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from ..lexicon.coreference import DESCRIBING, IN_QUESTION, NAMING_RELATIVES, PERSON_VERBS, POINTING
 from ..lexicon.generic import is_generic
 from ..lexicon.kinds import DESCRIPTOR_NOUNS, PERSON_NOUNS
 from ..lexicon.names import ARTICLES
@@ -15,13 +16,7 @@ from .draft import Draft
 from .mentions import Arg, Placed
 from .syntax import Tree, descriptors, member_role, top_token
 
-_PERSON_VERBS = frozenset({
-    "write", "direct", "star", "marry", "compose", "paint", "sing", "die", "bear", "graduate",
-    "act", "portray", "narrate", "co-write", "screenwrite",
-})
 _SUBJ = ("nsubj", "nsubjpass")
-_DESCRIBING = frozenset({"the", "a", "an", "this", "that", "which", "what", "whose"})
-_POINTING = frozenset({"the", "this", "that"})
 
 
 class References:
@@ -70,7 +65,7 @@ class References:
         elif root.dep_ != "nsubj":
             return any(c.dep_ == "relcl" and any(g.lower_ == "who" for g in c.children)
                        for c in root.children)
-        return self.lemma(verb).lower() in _PERSON_VERBS
+        return self.lemma(verb).lower() in PERSON_VERBS
 
     def _described_person(self, root: Any) -> bool:
         """A name the other side of "be" describes with a person noun is a person, whatever
@@ -174,7 +169,7 @@ class References:
                 noun = next((c for c in verb.children if c.dep_ == "attr"), None)
                 name = next((c for c in verb.children if c.dep_ == "nsubj" and c.i in self.arg_at), None)
             if (noun is None or name is None or noun.i in self.arg_at or noun.pos_ != "NOUN"
-                    or not any(c.dep_ == "det" and c.lower_ in _POINTING for c in noun.children)
+                    or not any(c.dep_ == "det" and c.lower_ in POINTING for c in noun.children)
                     or not self._bare(noun)):
                 continue
             arg = self.arg_at[name.i]
@@ -205,7 +200,7 @@ class References:
         """Token t is a description with head noun `head` that nothing names yet."""
         tok = self.doc[t]
         return (tok.pos_ == "NOUN" and t not in self.arg_at and self.lemma(tok).lower() == head
-                and any(c.dep_ in ("det", "poss") and c.lower_ in _DESCRIBING for c in tok.children)
+                and any(c.dep_ in ("det", "poss") and c.lower_ in DESCRIBING for c in tok.children)
                 and tok.dep_ not in ("attr", "appos", "compound")
                 and not any(c.dep_ == "appos" and c.i in self.arg_at for c in tok.children)
                 and not (tok.dep_ == "nsubj" and self.lemma(tok.head) == "be" and any(
@@ -218,8 +213,8 @@ class References:
         for c in noun.children:
             if c.dep_ in ("relcl", "acl", "poss", "appos"):
                 return False
-            if c.dep_ == "prep" and not (c.lower_ == "in" and any(
-                    g.lower_ == "question" for g in c.children)):
+            if c.dep_ == "prep" and not any(
+                    (c.lower_, g.lower_) == IN_QUESTION for g in c.children):
                 return False
         return True
 
@@ -247,7 +242,7 @@ class References:
             maker = head.dep_ == "pobj" and head.head.dep_ == "agent"  # "created by X"
             if (head.i not in self.arg_at or self.lemma(tok) != "be"
                     or not (maker or self.arg_at[head.i].kind == "person")
-                    or not any(c.dep_ in _SUBJ and c.lower_ in ("which", "that") for c in tok.children)):
+                    or not any(c.dep_ in _SUBJ and c.lower_ in NAMING_RELATIVES for c in tok.children)):
                 continue
             named = next((self.arg_at[c.i] for c in tok.children
                           if c.dep_ in ("attr", "acomp") and c.i in self.arg_at), None)
@@ -262,18 +257,18 @@ class References:
         return out
 
     def _resolve_surnames(self) -> None:
-        """A lone surname stands for the most recent full name ending with it ("Max Mack: …
-        Mack was …"); the nearest one, since families share surnames."""
+        """A lone surname stands for the nearest earlier full name ending with it ("Max Mack: …
+        Mack was …"): the sieve's `surname` pass (`coref.lone_surname`), run on the parse."""
         last: dict[str, Arg] = {}
         for placed in self.mentions:
             start, end, arg = placed.start, placed.end, placed.arg
-            words = arg.text.replace("’", "'").removesuffix("'s").split()
-            if len(words) >= 2 and arg.kind in ("person", "other") and words[-1][:1].isupper():
-                last[words[-1].lower()] = arg
-            elif (len(words) == 1 and end - start == 1 and words[0][:1].isupper()
-                  and arg.kind not in LITERAL_KINDS and words[0].lower() in last):
-                # NER's kind for a lone surname is noise ("Gershwin" tagged a place).
-                full = last[words[0].lower()]
+            surname = coref.full_name_surname(arg.text, arg.kind)
+            if surname is not None:
+                last[surname] = arg
+                continue
+            word = coref.lone_surname(arg.text, arg.kind) if end - start == 1 else None
+            if word is not None and word in last:
+                full = last[word]
                 sent = self.sent_of.get(start, 0)
                 ref = coref.Reference(arg.text, arg.start, arg.end, sent, "person", token=start)
                 ante = coref.Antecedent(full.text, full.start, sent, full.kind)

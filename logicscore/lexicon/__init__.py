@@ -7,6 +7,7 @@ Stages import their tables from here and never from each other:
 - `names`: articles, name particles, honorifics and titles, kinship, generations, epithets.
 - `kinds`: type nouns that describe a name ("the film X", "X Island", "Arsenal F.C.").
 - `pronouns`: pronoun sets by what they refer to.
+- `coreference`: the determiners, verbs and kind agreements the coreference sieve reads.
 - `numbers`: number and ordinal words.
 - `generic`: nationalities and languages, and `is_generic` (names that constrain, not anchor).
 - `function_words`: question words, prepositions, negations, auxiliaries and the small words

@@ -10,6 +10,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
+from ..lexicon.coreference import COMPATIBLE_KINDS as _COMPATIBLE
+from ..lexicon.coreference import POINTING
 from ..lexicon.kinds import (
     DESCRIPTOR_NOUNS,
     ORG_NOUNS,
@@ -23,13 +25,6 @@ from ..models import LITERAL_KINDS
 
 RefKind = Literal["person", "thing", "plural"]
 
-# Which entity kinds a description may point to; "other" is what NER leaves unlabelled.
-_COMPATIBLE = {
-    "work": frozenset({"work", "other", "org"}),
-    "org": frozenset({"org", "other", "work"}),
-    "place": frozenset({"place", "other"}),
-    None: frozenset({"work", "org", "place", "other"}),
-}
 
 
 @dataclass(frozen=True)
@@ -81,6 +76,30 @@ def noun_class(head: str | None) -> str | None:
         return "place"
     if head in PERSON_NOUNS:
         return "person"
+    return None
+
+
+def _name_words(text: str) -> list[str]:
+    return text.replace("’", "'").removesuffix("'s").split()
+
+
+def full_name_surname(text: str, kind: str) -> str | None:
+    """The surname a full name ends with ("Paul Moss" → "moss"), for a later lone surname;
+    None for a one-word name or a kind no person is."""
+    words = _name_words(text)
+    if len(words) >= 2 and kind in ("person", "other") and words[-1][:1].isupper():
+        return words[-1].lower()
+    return None
+
+
+def lone_surname(text: str, kind: str) -> str | None:
+    """A one-word capitalized name that may be a surname ("Moss"); NER's kind for a lone
+    surname is noise ("Gershwin" tagged a place), so only a literal kind rules it out. It
+    stands for the *nearest* earlier full name ending with it (`full_name_surname`), since
+    families share surnames (docs/coreference.md)."""
+    words = _name_words(text)
+    if len(words) == 1 and words[0][:1].isupper() and kind not in LITERAL_KINDS:
+        return words[0].lower()
     return None
 
 
@@ -330,7 +349,7 @@ def _pleonastic(tok: Any) -> bool:
 def _definite(tok: Any) -> Any:
     """'the film', 'this book': the noun's first determiner, when it is a definite one."""
     det = next((c for c in tok.children if c.dep_ == "det"), None)
-    return det if det is not None and det.lower_ in ("the", "this", "that") else None
+    return det if det is not None and det.lower_ in POINTING else None
 
 
 def _bare_definite(tok: Any, lemma: Any, blocked: frozenset[int] | set[int]) -> bool:

@@ -4,8 +4,8 @@ Mentions are clustered in text order. A mention joins a cluster on an equal norm
 on containment whose extra words are lowercase descriptors, on a person's name inside the
 full name (same first and last word; two or more words ending it; three or more inside it),
 on one regnal name with an epithet, or on fuzzy similarity with safeguards (tests/test_entities.py
-holds the cases). Afterwards a lone surname joins a person only when that surname is
-unique among persons, a titled lone name ("Prince Albert") joins the text's only regnal
+holds the cases). Afterwards a lone surname joins the person with that surname named last
+before it (docs/coreference.md), a titled lone name ("Prince Albert") joins the text's only regnal
 bearer of it ("Albert II"), and an abbreviation ("MLB") joins the name it shortens ("Major
 League Baseball"), the most mentioned one when several fit. Otherwise clusters never merge
 with each other, so one ambiguous mention cannot bridge two entities. Regnal, ordinal and
@@ -33,6 +33,7 @@ if TYPE_CHECKING:  # the extractor's output, read here; extract/ itself uses nor
     from ..extract import Mention as ExtractedMention
 from .mentions import analyze, is_pronoun, normalize, same_answer
 from .relations import person_args
+from .sieve import resolve_arguments
 
 __all__ = ["Linked", "link", "normalize", "same_answer"]
 
@@ -177,7 +178,8 @@ def _merge_aliases(clusters: list[Cluster], aliases: list[tuple[Rec, Rec]]) -> l
 
 
 def _merge_surnames(clusters: list[Cluster]) -> list[Cluster]:
-    """A lone capitalized surname joins the one earlier person cluster with that surname."""
+    """A lone capitalized surname joins the person cluster with that surname mentioned last
+    before it."""
     lone = [ci for ci, c in enumerate(clusters) if _lone_name(c)]
     if not lone:
         return clusters
@@ -191,16 +193,19 @@ def _merge_surnames(clusters: list[Cluster]) -> list[Cluster]:
     for ci in lone:
         c = clusters[ci]
         # NER on a lone invented or rare surname is noise ("a film directed by Quindez" →
-        # place), so only a literal kind vetoes; the full name must be a unique, preceding
-        # person, which is what keeps "Washington" the state off "George Washington".
+        # place), so only a literal kind vetoes; the full name must be a preceding person,
+        # which is what keeps "Washington" the state off "George Washington". Of several,
+        # the one named last before it, since families share surnames: the rule the rules
+        # extractor applies on its parse (`coref.lone_surname`, docs/coreference.md).
         if any(r.kind in LITERAL_KINDS for r in c.recs):
             continue
-        owners = persons.get(next(iter(c.forms.values())).key, [])
-        if len(owners) != 1 or owners[0] == ci or owners[0] in dead:
+        first = c.recs[0].order
+        before = [(max(r.order for r in clusters[oi].recs if r.order < first), oi)
+                  for oi in persons.get(next(iter(c.forms.values())).key, [])
+                  if oi != ci and oi not in dead and clusters[oi].recs[0].order < first]
+        if not before:
             continue
-        target = clusters[owners[0]]
-        if target.recs[0].order >= c.recs[0].order:
-            continue  # only a *preceding* full name
+        target = clusters[max(before)[1]]
         full = next(f.display for f in target.forms.values() if len(f.tokens) >= 2)
         absorb(target, c, f"surname of {full}")
         dead.add(ci)
@@ -270,6 +275,8 @@ def link(extraction: Extraction, question: list[QuestionEntity], answer: str,
     Returns:
         a `Linked` with entity ids "E1", "E2"… in order of first appearance.
     """
+    # The coreference sieve, the same for every extractor (docs/coreference.md).
+    extraction = resolve_arguments(extraction)
     recs, pairs = _collect(extraction)
     clusters = _cluster(recs, threshold)
     clusters = _merge_aliases(clusters, alias_pairs(extraction.propositions, pairs))
