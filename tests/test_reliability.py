@@ -274,7 +274,8 @@ def test_reliability_max_chars_is_a_typed_error(auditor):
 
 
 def test_reliability_timeout_is_a_typed_error_and_run_goes_on(monkeypatch):
-    aud = Auditor(extractor="given", timing=False, timeout=0.2)
+    # A deadline long enough for a plain record on a loaded machine; the runaway one never ends.
+    aud = Auditor(extractor="given", timing=False, timeout=1.5)
 
     def slow(record, hints):
         if record.id == "slow":
@@ -288,9 +289,10 @@ def test_reliability_timeout_is_a_typed_error_and_run_goes_on(monkeypatch):
             "propositions": [{"subject": "Alma Reyes", "relation": "born in", "object": "Tovar"}]}
     lines = [io.parse_line(json.dumps({"id": i, **good}).encode(), n) for n, i in
              enumerate(["a", "slow", "b"], start=1)]
+    aud.audit(**good)  # the first record pays the lazy imports, not the deadline's budget
     start = time.monotonic()
     results = list(aud.audit_many(lines))
-    assert time.monotonic() - start < 5
+    assert time.monotonic() - start < 10
     assert [(r.id, r.status) for r in results] == [("a", "ok"), ("slow", "error"), ("b", "ok")]
     assert results[1].error.type == Timeout.type and results[1].error.line == 2
     assert "--timeout" in results[1].error.message
