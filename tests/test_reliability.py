@@ -289,7 +289,8 @@ def test_reliability_timeout_is_a_typed_error_and_run_goes_on(monkeypatch):
             "propositions": [{"subject": "Alma Reyes", "relation": "born in", "object": "Tovar"}]}
     lines = [io.parse_line(json.dumps({"id": i, **good}).encode(), n) for n, i in
              enumerate(["a", "slow", "b"], start=1)]
-    aud.audit(**good)  # the first record pays the lazy imports, not the deadline's budget
+    aud.spacy.nlp  # noqa: B018  the model loads before the clock starts, as a run's first record does
+    aud.audit(**good)
     start = time.monotonic()
     results = list(aud.audit_many(lines))
     assert time.monotonic() - start < 10
