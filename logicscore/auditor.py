@@ -233,10 +233,9 @@ class Auditor:
         draft.completed = stage.complete(draft.record, draft.linked, draft.reading)
 
     def _judge(self, draft: Draft) -> None:
+        # The judge's verdict is the record's, whatever the question's type: the rules judge
+        # takes the one the sides select, an LLM judge its own reading of the passage.
         draft.verdict = self.judge.judge(draft.record, draft.linked, draft.completed, draft.reading)
-        sides = draft.completed.sides
-        if sides is not None and sides.verdict is not None:
-            draft.verdict = sides.verdict
 
     def _signals_and_scores(self, draft: Draft) -> None:
         """Every signal in one order: the long answer's own, completeness's, the shared ones,
