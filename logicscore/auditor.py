@@ -23,7 +23,7 @@ from .limits import GC_PAUSE_CHARS, count_sentences, deadline, gc_paused
 from .models import AuditResult, ErrorInfo, QARecord, ResultMeta, Signal
 from .normalize.forms import forget as forget_forms
 from .normalize.options import link_sides
-from .question.types import SIDED_TYPES, option_sides, question_type
+from .question.types import SIDED_TYPES, option_sides, pick_sides, question_type
 from .roles import sentence_roles
 from .score import compute_scores
 from .signals import collect_signals
@@ -202,7 +202,8 @@ class Auditor:
         sided = qtype in SIDED_TYPES
         if sided:
             questions = option_sides(record.question, questions)
-        draft.reading = Reading(qtype, type_rule, questions, sided=sided)
+        draft.reading = Reading(qtype, type_rule, questions, sided=sided,
+                                sides=pick_sides(record.question, questions) if sided else [])
 
     def _extract(self, draft: Draft) -> None:
         if draft.extraction is None:
@@ -215,7 +216,7 @@ class Auditor:
         draft.linked = self.linker.link(draft.extraction, draft.reading.entities, draft.record)
         if draft.reading.sided:
             draft.reading.sides, draft.reading.chosen = link_sides(
-                draft.record, draft.linked, self.linker.same_answer)
+                draft.record, draft.linked, draft.reading.sides, self.linker.same_answer)
 
     def _abstain(self, draft: Draft) -> None:
         """The long answer's own findings; a refusal abstains whatever the question's type."""

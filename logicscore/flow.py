@@ -42,8 +42,9 @@ __all__ = [
 
 @dataclass
 class Reading:
-    """What the question asks: its type, the rule that typed it, its entities as read and,
-    once linked, the compared sides of a comparison or yes/no question.
+    """What the question asks: its type, the rule that typed it, its entities as read and
+    the compared sides of a comparison or yes/no question (picked by the question step,
+    linked to entities by the linking step).
 
     `type_rule` is None when no question-type rule holds (scored as a bridge question).
     `sided` says the type compares sides (comparison, yes/no) rather than asks a thing.
