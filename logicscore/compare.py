@@ -8,9 +8,9 @@ given: the earlier date, the larger count, the option the other side is said not
 share ("What country are both A and B in?") is the every-anchor chain (docs/metrics.md)
 and keeps it.
 
-This is the work of the `comparison` and `yesno` completeness stages (`logicscore.complete`):
-it gets the sides already linked and chosen (the linking step) and hands on `flow.Sides`,
-whose verdict a rules judge takes.
+This is the work of the `sides` completeness stage (`logicscore.complete`), which completes
+comparison and yes/no questions: it gets the sides already linked and chosen (the linking
+step) and hands on `flow.Sides`, whose verdict a rules judge takes.
 """
 
 from __future__ import annotations
