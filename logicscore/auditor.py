@@ -1,7 +1,9 @@
 """The Auditor: builds the stages from its `AuditorConfig` and runs one record through them.
 
-Data flows one way: record → question reader → extractor → linker → chain → judge →
-signals → scores. `audit_many` is the only broad error boundary.
+Data flows one way (docs/architecture.md, "The stage flow"): record → question reader →
+extractor → linker → abstention → completeness by question type → judge → signals and
+scores → grounder. `_audit` is a loop over those steps, each setting its fields of the
+record's `flow.Draft`; `audit_many` is the only broad error boundary.
 """
 
 from __future__ import annotations
@@ -12,17 +14,16 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from . import __version__, stages
-from . import ground, hops, prose
-from .chain import analyze, mismatched, refused
-from .compare import audit_sides
+from . import ground, prose
 from .config import AuditorConfig
 from .errors import ConfigError, InputError, LogicscoreError
-from .extract import Extractor
+from .flow import Completeness, Draft, Extractor, Reading
 from .io import InputLine
 from .limits import GC_PAUSE_CHARS, count_sentences, deadline, gc_paused
 from .models import AuditResult, ErrorInfo, QARecord, ResultMeta, Signal
 from .normalize.forms import forget as forget_forms
-from .question.types import SIDED_TYPES, option_sides, question_type
+from .normalize.options import link_sides
+from .question.types import SIDED_TYPES, option_sides, pick_sides, question_type
 from .roles import sentence_roles
 from .score import compute_scores
 from .signals import collect_signals
@@ -88,9 +89,16 @@ class Auditor:
         # A linker's Config takes the Auditor's fuzzy_threshold (its options may override it).
         self.linker: stages.Linker = stages.build(
             "linker", c.linker, {"fuzzy_threshold": c.fuzzy_threshold, **c.linker_options}, shared)
+        # Completeness stages by name, and the one for each question type they name.
+        self.completeness = _completeness(c, shared)
+        self.completeness_of = {t: stage for stage in self.completeness.values()
+                                for t in stage.question_types}
         self.judge: stages.Judge = stages.build("judge", c.judge, c.judge_options, shared)
         self.grounder: ground.Grounder | None = _grounder(c, shared)
         self._signatures: dict[tuple[bool, bool, str | bool], str] = {}
+        # The steps a record goes through, in order; each sets its fields of the `Draft`.
+        self.steps = (self._read_question, self._extract, self._link, self._abstain,
+                      self._complete, self._judge, self._signals_and_scores, self._ground)
 
     @property
     def signature(self) -> str:
@@ -120,7 +128,8 @@ class Auditor:
         parts += self.extractor.signature()
         parts += self.question_reader.signature()
         parts += self.linker.signature()
-        parts.append(("alts", self.config.max_alternatives))
+        for stage in self.completeness.values():
+            parts += stage.signature()
         parts += self.judge.signature()
         if grounded and self.grounder is not None:
             parts += self.grounder.signature()
@@ -174,51 +183,88 @@ class Auditor:
         # Mention forms repeat within one answer, rarely across answers: a cache kept across
         # records only grows a long run's memory, so each record starts with an empty one.
         forget_forms()
-        record = _blank_invisible(record)
-        extraction = None
+        draft = Draft(_blank_invisible(record))
+        for step in self.steps:
+            step(draft)
+        return self._result(draft, start, line)
+
+    def _read_question(self, draft: Draft) -> None:
+        """The question's entities and type; a choice's two options read whole."""
+        record = draft.record
         if not record.question_entities and getattr(self.extractor, "reads_question", False):
-            extraction = self.extractor.extract(record, [])
-            if extraction.question_entities:
-                record = record.model_copy(update={"question_entities": extraction.question_entities})
+            draft.extraction = self.extractor.extract(record, [])
+            if draft.extraction.question_entities:
+                record = record.model_copy(update={"question_entities": draft.extraction.question_entities})
+                draft.record = record
         questions = self.question_reader.read(record)
         qtype, type_rule = question_type(record.question, record.answer, record.question_type,
                                          questions)
-        if qtype in SIDED_TYPES:
+        sided = qtype in SIDED_TYPES
+        if sided:
             questions = option_sides(record.question, questions)
-        if extraction is None:
-            extraction = self.extractor.extract(record, [q.name for q in questions])
-        linked = self.linker.link(extraction, questions, record)
-        bridge = qtype not in SIDED_TYPES
-        result = analyze(
-            linked.propositions, linked.answer_entity, linked.question,
-            entities=linked.entities, max_alternatives=self.config.max_alternatives,
-            answer_text=record.answer, question_text=record.question,
-            restated=hops.restated_kin(linked.propositions, record.question) if bridge else frozenset(),
-        )
-        own = prose.signals(record.answer, record.long_answer, asks_a_thing=qtype in ("bridge", "intersection"))
-        if bridge and result.complete:
-            result, hop_signals = self._asked_hops(record, linked, result)
-            own += hop_signals
-        abstained = any(s.kind == "refusal" for s in own)
-        if abstained:
-            result = refused(result)
-        verdict = self.judge.judge(record, linked, result)
-        sides, extra = [], []
-        # An abstention answers no side: it is answer_absent whatever the question's type.
-        if qtype in SIDED_TYPES and not abstained:
-            sided = audit_sides(qtype, record, linked, result, verdict, self.linker.same_answer)
-            result, verdict, sides, extra = sided.result, sided.verdict, sided.sides, sided.signals
-        if type_rule is None:
+        draft.reading = Reading(qtype, type_rule, questions, sided=sided,
+                                sides=pick_sides(record.question, questions) if sided else [])
+
+    def _extract(self, draft: Draft) -> None:
+        if draft.extraction is None:
+            draft.extraction = self.extractor.extract(draft.record,
+                                                      [q.name for q in draft.reading.entities])
+
+    def _link(self, draft: Draft) -> None:
+        """The entities; for a sided question, its sides linked and the ones the answer names."""
+        assert draft.extraction is not None  # set by _read_question or _extract
+        draft.linked = self.linker.link(draft.extraction, draft.reading.entities, draft.record)
+        if draft.reading.sided:
+            draft.reading.sides, draft.reading.chosen = link_sides(
+                draft.record, draft.linked, draft.reading.sides, self.linker.same_answer)
+
+    def _abstain(self, draft: Draft) -> None:
+        """The long answer's own findings; a refusal abstains whatever the question's type."""
+        record, qtype = draft.record, draft.reading.qtype
+        draft.prose = prose.signals(record.answer, record.long_answer,
+                                    asks_a_thing=qtype in ("bridge", "intersection"))
+        draft.abstained = any(s.kind == "refusal" for s in draft.prose)
+
+    def _complete(self, draft: Draft) -> None:
+        """Completeness by the stage of the question's type (`abstained` for a refusal)."""
+        if draft.abstained:
+            stage = self.completeness["abstained"]
+        else:  # a type no stage names asks a thing, as a bridge question does
+            stage = self.completeness_of.get(draft.reading.qtype, self.completeness["chain"])
+        draft.completed = stage.complete(draft.record, draft.linked, draft.reading)
+
+    def _judge(self, draft: Draft) -> None:
+        # The judge's verdict is the record's, whatever the question's type: the rules judge
+        # takes the one the sides select, an LLM judge its own reading of the passage.
+        draft.verdict = self.judge.judge(draft.record, draft.linked, draft.completed, draft.reading)
+
+    def _signals_and_scores(self, draft: Draft) -> None:
+        """Every signal in one order: the long answer's own, completeness's, the shared ones,
+        the sides', the question type's, the extractor's."""
+        linked, completed, result = draft.linked, draft.completed, draft.completed.result
+        extra = list(completed.sides.signals) if completed.sides is not None else []
+        if draft.reading.type_rule is None:
             extra.append(Signal(kind="unclassified_question", severity="info",
                                 message="no question-type rule holds; scored as a bridge question"))
-        signals = (own + collect_signals(linked, result, verdict, hops=record.hops) + extra
-                   + extraction.signals)
-        scores = compute_scores(result, len(linked.propositions), verdict)
-        grounding = None
-        if record.documents is not None and self.grounder is not None:
-            grounding = self.grounder.ground(record, linked, result)
-            signals += ground.signals(grounding, linked.propositions)
-            scores = scores.model_copy(update={"grounded_chain": ground.grounded_share(grounding)})
+        assert draft.extraction is not None
+        draft.signals = (draft.prose + completed.signals
+                         + collect_signals(linked, result, draft.verdict, hops=draft.record.hops)
+                         + extra + draft.extraction.signals)
+        draft.scores = compute_scores(result, len(linked.propositions), draft.verdict)
+
+    def _ground(self, draft: Draft) -> None:
+        """For a record with documents, each chain hop against the documents it cites."""
+        if draft.record.documents is None or self.grounder is None:
+            return
+        result = draft.completed.result
+        draft.grounding = self.grounder.ground(draft.record, draft.linked, result)
+        draft.signals += ground.signals(draft.grounding, draft.linked.propositions)
+        draft.scores = draft.scores.model_copy(
+            update={"grounded_chain": ground.grounded_share(draft.grounding)})
+
+    def _result(self, draft: Draft, start: float, line: int | None) -> AuditResult:
+        record, linked, result = draft.record, draft.linked, draft.completed.result
+        sides = draft.completed.sides.sides if draft.completed.sides is not None else []
         reached = set(result.reached)
         question_out = [
             q.model_copy(update={"reached": q.entity is not None and q.entity in reached})
@@ -228,54 +274,30 @@ class Auditor:
         correct = None if gold is None else self.linker.same_answer(gold, record.answer)
         names = {e.id: e.name for e in linked.entities}
         used = [*result.chain, *(p for side in sides for p in side.propositions)]
+        assert draft.extraction is not None
         return AuditResult(
             id=record.id,
             question=record.question,
             answer=record.answer,
             gold_answer=gold,
-            question_type=qtype,
-            scores=scores,
-            determinateness=verdict,
+            question_type=draft.reading.qtype,
+            scores=draft.scores,
+            determinateness=draft.verdict,
             question_entities=question_out,
             answer_entity=names.get(linked.answer_entity or ""),
             chain=result.chain,
             alternatives=result.alternatives,
-            diagnosis=result.diagnosis.model_copy(update={"signals": signals}),
+            diagnosis=result.diagnosis.model_copy(update={"signals": draft.signals}),
             sides=sides,
-            sentences=sentence_roles(record.long_answer, linked.propositions, used, extraction.sentences),
+            sentences=sentence_roles(record.long_answer, linked.propositions, used,
+                                     draft.extraction.sentences),
             propositions=linked.propositions,
             entities=linked.entities,
-            grounding=grounding,
+            grounding=draft.grounding,
             correct=correct,
-            meta=self._meta(start, line, record.hops, record.meta, grounded=grounding is not None,
-                            record=record),
+            meta=self._meta(start, line, record.hops, record.meta,
+                            grounded=draft.grounding is not None, record=record),
         )
-
-    @staticmethod
-    def _asked_hops(record: QARecord, linked: Any, result: Any) -> tuple[Any, list[Signal]]:
-        """A complete chain that states a hop with another relation than the question asks
-        (kin hops adding up to another kin term, a hop that only links, an asked relation no
-        hop states) is incomplete, with a `relation_mismatch` signal."""
-        anchors = {q.entity for q in linked.question if q.anchor and q.entity}
-        # With several anchors the kin terms may be constraints on one person ("the husband
-        # of A, who was the father of B"), not one path of hops.
-        kin = (hops.kin_mismatch(linked.propositions, result.chain, record.question)
-               if len(anchors) <= 1 else None)
-        if not result.chain and linked.answer_entity in anchors:
-            message = "the answer is the question's own anchor: no asked hop is stated"
-        elif kin is not None:
-            message = f"the question asks '{kin.text}'; the chain's kin hops add up to another relation"
-        else:
-            family = hops.family_mismatch(linked.propositions, result.chain, record.question)
-            if family is None:
-                return result, []
-            message = f"the question asks a '{family}' hop; no hop of the chain states it"
-        names = {e.id: e.name for e in linked.entities}
-        anchor = next((q.name for q in linked.question if q.anchor and q.entity), record.question)
-        answer = names.get(linked.answer_entity or "", record.answer)
-        signal = Signal(kind="relation_mismatch", severity="hard", propositions=list(result.chain),
-                        message=message)
-        return mismatched(result, anchor, answer), [signal]
 
     def audit_many(self, records: Iterable[QARecord | InputLine]) -> Iterator[AuditResult]:
         """Audit a stream in order; every item yields exactly one result, scored or errored.
@@ -395,6 +417,19 @@ def _clip(message: str) -> str:
     if len(message) <= MAX_ERROR_MESSAGE:
         return message
     return message[:MAX_ERROR_MESSAGE] + f"… ({len(message) - MAX_ERROR_MESSAGE:,} more characters)"
+
+
+def _completeness(c: AuditorConfig, shared: dict[str, Any]) -> dict[str, Completeness]:
+    """Every registered completeness stage by name, built-ins first: a plugin's stage that
+    names a question type takes it from the built-in one."""
+    out: dict[str, Completeness] = {}
+    for name in stages.available("completeness"):
+        cls = stages.stage_class("completeness", name)
+        base = ({"max_alternatives": c.max_alternatives}
+                if "max_alternatives" in cls.Config.model_fields else {})
+        stage = stages.build("completeness", name, base, shared)
+        out[name] = stage
+    return out
 
 
 def _grounder(c: AuditorConfig, shared: dict[str, Any]) -> ground.Grounder | None:

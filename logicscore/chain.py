@@ -8,37 +8,11 @@ only when no chain without literal bridges exists.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
+from .flow import Chain
 from .graph import (Graph, bfs, component, forced_tree, parallel_swap, path_to, separating_edges,
                     shortest_paths, steiner)
 from .models import LITERAL_KINDS, Diagnosis, Entity, Gap, Proposition, QuestionEntity
 from .normalize.phrases import STOP, crude_stem, restates_question, words
-
-
-@dataclass
-class Chain:
-    """Everything the search found: the chain, its alternatives, and what is missing.
-
-    `diagnosis` is the record's own `Diagnosis` (failure, gaps, absent answer, redundant
-    propositions); the signals are added to it later.
-    """
-
-    chain: list[str] = field(default_factory=list)
-    entity_path: list[str] = field(default_factory=list)
-    alternatives: list[list[str]] = field(default_factory=list)
-    reached: list[str] = field(default_factory=list)
-    complete: bool = False
-    diagnosis: Diagnosis = field(default_factory=Diagnosis)
-    partial_completeness: float = 0.0
-    conciseness_partial: float = 0.0
-    best_partial: list[str] = field(default_factory=list)
-    # No anchor in the question: completeness fell back to "reaches any question entity".
-    fallback: bool = False
-    # Anchors whose name matched no entity of the long answer (always unreached).
-    unmatched_anchors: list[str] = field(default_factory=list)
-    # Conclusion propositions: they state a result, bridge nothing and are not counted in |P|.
-    conclusions: list[str] = field(default_factory=list)
 
 
 class _Ctx:

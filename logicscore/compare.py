@@ -5,17 +5,22 @@ compares sides. Each side (a compared entity) must be tied to a value of the com
 attribute by the long answer's own statements, and those values must select the answer
 given: the earlier date, the larger count, the option the other side is said not to be,
 "no" when one side lacks the property. A comparison whose answer is a value both sides
-share ("What country are both A and B in?") is the every-anchor chain of §4.3 and keeps it.
+share ("What country are both A and B in?") is the every-anchor chain (docs/metrics.md)
+and keeps it.
+
+This is the work of the `sides` completeness stage (`logicscore.complete`), which completes
+comparison and yes/no questions: it gets the sides already linked and chosen (the linking
+step) and hands on `flow.Sides`, whose verdict a rules judge takes.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
-from .chain import Chain
 from .extract.clean import strip_citations
+from .flow import Chain, Linked, Sides
 from .lexicon.questions import (
     ATTRIBUTE_RELATIONS, COMPARATIVE_WORDS, CONCLUDING_WORDS, DEGREE_WORDS, DIFFERENT_WORDS, GUESS_WORDS,
     HIGH_WORDS, LOW_WORDS, NO_WORDS, NUMERIC_ATTRIBUTE_WORDS, PARALLEL_WORDS, YES_WORDS,
@@ -25,11 +30,9 @@ from .lexicon.text import crude_stem, stem
 from .models import (
     LITERAL_KINDS, Diagnosis, Gap, Proposition, QARecord, QuestionEntity, Side, Signal, Verdict,
 )
-from .normalize.entities import Linked
 from .normalize.phrases import STOP
 from .normalize.phrases import words as _words
 from .normalize.values import number
-from .question.types import linked_options, pick_sides
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
 _CONCLUDING = re.compile(rf"(?:^|[,;:]\s*|\b)(?:{'|'.join(sorted(CONCLUDING_WORDS))})\b", re.I)
@@ -56,16 +59,6 @@ _BEFORE_AFTER = re.compile(r"\b(?:before|after)\s+or\s+(?:before|after)\b", re.I
 
 
 @dataclass
-class Sided:
-    """The chain analysis, verdict and sides of a comparison or yes/no answer."""
-
-    result: Chain
-    verdict: Verdict
-    sides: list[Side] = field(default_factory=list)
-    signals: list[Signal] = field(default_factory=list)
-
-
-@dataclass
 class _SideFacts:
     q: QuestionEntity
     props: list[Proposition] = field(default_factory=list)
@@ -87,27 +80,19 @@ class _SideFacts:
 
 
 def audit_sides(qtype: str, record: QARecord, linked: Linked, result: Chain,
-                verdict: Verdict, same_answer: Callable[[str, str], bool]) -> Sided:
-    """Completeness, verdict and sides of a comparison or yes/no answer.
+                sides: list[QuestionEntity], chosen: list[int]) -> Sides:
+    """Completeness, sides and the verdict they select for a comparison or yes/no answer.
 
     Args:
         qtype: `comparison` or `yesno`.
         record: the record (question, short and long answer).
         linked: its linked propositions, entities and question entities.
         result: the chain analysis, kept for a shared-value comparison.
-        verdict: the judge's verdict, kept likewise.
-        same_answer: whether two answer strings name the same thing.
+        sides: the compared question entities, linked (`flow.Reading.sides`).
+        chosen: the indices of the sides the short answer names.
     """
-    stated = {e for p in linked.propositions if not p.conclusion
-              for e in (p.subject_entity, p.object_entity) if e}
-    sides = linked_options(pick_sides(record.question, linked.question), linked.entities, stated,
-                           record.long_answer)
-    chosen = [i for i, q in enumerate(sides) if (q.entity and q.entity == linked.answer_entity)
-              or same_answer(q.name, record.answer)]
-    if not chosen:  # "Edward Franklin Albee III" for the option "Edward Albee"
-        chosen = [i for i, q in enumerate(sides) if _overlaps(q.name, record.answer)]
     if qtype == "comparison" and not chosen and not _BEFORE_AFTER.search(record.question):
-        return _shared(record, linked, result, verdict, sides)
+        return _shared(record, linked, result, sides)
     asked = set(_WORD.findall(record.question.lower()))
     facts = _facts(record, linked, sides, choice=qtype == "comparison", parallel=bool(asked & PARALLEL_WORDS))
     if qtype == "comparison" and _guessed(record, facts):
@@ -135,16 +120,10 @@ def _magnitude_needs_a_literal(text: str, linked: Linked, f: _SideFacts) -> None
             f.ellipsis, f.ellipsis_text = None, ""
 
 
-def _overlaps(option: str, answer: str) -> bool:
-    """The answer names the option: all the option's words are in it, or all of its in the option."""
-    a, b = set(_words(option)) - STOP, set(_words(answer)) - STOP
-    return bool(a and b) and (a <= b or b <= a)
-
-
-def _shared(record: QARecord, linked: Linked, result: Chain, verdict: Verdict,
-            sides: list[QuestionEntity]) -> Sided:
+def _shared(record: QARecord, linked: Linked, result: Chain, sides: list[QuestionEntity]) -> Sides:
     """A value both sides share: each side chained to the answer, or said to be it in a
-    clause of its own ("A is a football player." for "What are both A and B?")."""
+    clause of its own ("A is a football player." for "What are both A and B?"). The sides
+    select a verdict only when they complete what the chain did not."""
     reached = set(result.reached)
     wanted = [w for w in _words(record.answer) if w not in STOP]
     out, ids = [], []
@@ -155,16 +134,16 @@ def _shared(record: QARecord, linked: Linked, result: Chain, verdict: Verdict,
                         values=[record.answer] if ok else []))
         ids += [q.entity] if ok and q.entity else []
     if result.complete or not sides:
-        return Sided(result, verdict, out)
+        return Sides(result, None, out)
     if missing := [s for s in out if not s.established]:  # the gap is the side never tied to it
         gaps = [Gap(from_=s.name, to=record.answer, anchor=s.name) for s in missing]
         diagnosis = result.diagnosis.model_copy(update={"gap": gaps[0], "gaps": gaps})
         share = round(1 - len(missing) / len(out), 4)
-        return Sided(replace(result, diagnosis=diagnosis, partial_completeness=share), verdict, out)
+        return Sides(replace(result, diagnosis=diagnosis, partial_completeness=share), None, out)
     counted = [p.id for p in linked.propositions if not p.conclusion]
     done = replace(result, complete=True, partial_completeness=1.0, reached=ids,
                    diagnosis=Diagnosis(redundant=counted), chain=[], best_partial=[])
-    return Sided(done, "entailed", out)
+    return Sides(done, "entailed", out)
 
 
 def _says_answer(text: str, linked: Linked, side: QuestionEntity, wanted: list[str]) -> bool:
@@ -346,7 +325,7 @@ def _answer_word(answer: str) -> str | None:
 
 
 def _assemble(record: QARecord, linked: Linked, base: Chain, facts: list[_SideFacts],
-              expected: object, chosen: list[int], qtype: str) -> Sided:
+              expected: object, chosen: list[int], qtype: str) -> Sides:
     """The `Chain`, verdict, sides and signals from each side's facts."""
     names = {e.id: e.name for e in linked.entities}
     kinds = {e.id: e.kind for e in linked.entities}
@@ -395,7 +374,7 @@ def _assemble(record: QARecord, linked: Linked, base: Chain, facts: list[_SideFa
         conciseness_partial=round(len(chain) / len(counted), 4) if counted else 0.0,
         conclusions=concluding,
         unmatched_anchors=[f.q.name for f in facts if f.q.entity is None])
-    return Sided(result, verdict, sides, signals)
+    return Sides(result, verdict, sides, signals)
 
 
 def _value_of(p: Proposition, entity: str | None) -> str | None:

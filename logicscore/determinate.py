@@ -8,9 +8,8 @@ from typing import ClassVar
 
 from pydantic import BaseModel, ConfigDict
 
-from .chain import Chain
+from .flow import Chain, Completed, Linked, Reading
 from .models import LITERAL_KINDS, Proposition, QARecord, Verdict
-from .normalize.entities import Linked
 from .lexicon.conclusions import ANSWER_NOUNS
 from .lexicon.function_words import NEGATIONS
 from .lexicon.relations import FAMILIES
@@ -221,7 +220,8 @@ def _derives_another(question: str, props: list[Proposition], answer: str,
 
 
 class RulesJudge:
-    """The `judge` stage on the rules path: `judge` over the linked propositions and the chain."""
+    """The `judge` stage on the rules path: the verdict the compared sides select, else
+    `judge` over the linked propositions and the chain."""
 
     name: ClassVar[str] = "rules"
 
@@ -231,9 +231,13 @@ class RulesJudge:
     def __init__(self, config: RulesJudge.Config | None = None):
         self.config = config or self.Config()
 
-    def judge(self, record: QARecord, linked: Linked, result: Chain) -> Verdict:
+    def judge(self, record: QARecord, linked: Linked, completed: Completed,
+              reading: Reading) -> Verdict:
         """Whether LA alone yields SA: "entailed", "contradicted" or "underdetermined"."""
-        return judge(record.question, linked, result)
+        sides = completed.sides
+        if sides is not None and sides.verdict is not None:
+            return sides.verdict
+        return judge(record.question, linked, completed.chain)
 
     def signature(self) -> list[tuple[str, object]]:
         return [("det", "rules")]

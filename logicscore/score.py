@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .chain import Chain
+from .flow import Chain
 from .models import Scores, Verdict
 
 

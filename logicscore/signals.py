@@ -8,10 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from .chain import Chain
+from .flow import Chain, Linked
 from .determinate import reading, role_key
 from .models import LITERAL_KINDS, Proposition, Signal, Verdict
-from .normalize.entities import Linked
 
 
 # Pairs compared per group of propositions sharing an entity and a relation: enough for any

@@ -1,11 +1,13 @@
 """The stage seam: every kind of stage is chosen by name from a registry and built from a Config.
 
 Kinds, in the order a record meets them: the question reader (the question's entities), the
-extractor (propositions and mentions), the linker (entities), the judge (determinateness)
+extractor (propositions and mentions), the linker (entities), the completeness stage of the
+record's question type (the chain, or a comparison's sides), the judge (determinateness)
 and, for a record with documents, the grounder (chain hops against the documents they cite).
-Each registry maps names to import paths and imports lazily, so `import logicscore` never
-pulls in spaCy; third-party stages register through the entry-point group of their kind
-(`logicscore.extractors`, `logicscore.question_readers`, `logicscore.linkers`,
+The records they pass and their protocols are in `logicscore.flow`. Each registry maps names
+to import paths and imports lazily, so `import logicscore` never pulls in spaCy; third-party
+stages register through the entry-point group of their kind (`logicscore.extractors`,
+`logicscore.question_readers`, `logicscore.linkers`, `logicscore.completeness`,
 `logicscore.judges`, `logicscore.grounders`). A stage declares the shared resources it `requires` ("spacy", the
 pipeline the Auditor owns; "llm", the endpoint the LLM stages share, with its cache and call
 budget) and gets them as keyword arguments.
@@ -30,17 +32,20 @@ import importlib
 from collections.abc import Mapping
 from functools import cache
 from importlib.metadata import entry_points
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
+from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
 from .errors import ConfigError
+# The protocols live with the records they pass (logicscore/flow.py); named here too, where
+# the registry that builds them is.
+from .flow import Completeness, Extractor, Grounder, Judge, Linker, QuestionReader, Stage
 
-if TYPE_CHECKING:
-    from .chain import Chain
-    from .extract import Extraction
-    from .models import QARecord, QuestionEntity, Verdict
-    from .normalize.entities import Linked
+__all__ = [
+    "BUILTIN", "PREPARE_WINDOW", "Completeness", "Extractor", "Grounder", "Judge", "Linker",
+    "QuestionReader", "SpacyPipeline", "Stage", "available", "build", "describe", "stage_class",
+    "validate",
+]
 
 # name → import path, per kind; plugins add theirs through entry points.
 BUILTIN: dict[str, dict[str, str]] = {
@@ -53,37 +58,22 @@ BUILTIN: dict[str, dict[str, str]] = {
     "linker": {"rules": "logicscore.normalize.entities:RulesLinker"},
     "judge": {"rules": "logicscore.determinate:RulesJudge", "llm": "logicscore.llm.judge:LLMJudge"},
     "grounder": {"rules": "logicscore.ground.rules:RulesGrounder", "llm": "logicscore.ground.llm:LLMGrounder"},
+    # Chosen per record by question type: each stage names the `question_types` it completes
+    # (a type none names is completed as a "chain"); "abstained" completes an answer that
+    # refuses, whatever its type.
+    "completeness": {
+        "chain": "logicscore.complete:ChainCompleteness",
+        "sides": "logicscore.complete:SidesCompleteness",
+        "abstained": "logicscore.complete:Abstained",
+    },
 }
 # Records per `prepare` call: enough to keep a few dozen LLM calls in flight, small enough
 # that a crash or Ctrl-C loses little prepared work and memory stays flat.
 PREPARE_WINDOW = 64
 _LABEL = {"question_reader": "question reader", "extractor": "extractor", "linker": "linker",
-          "judge": "judge", "grounder": "grounder"}
-
-
-@runtime_checkable
-class Stage(Protocol):
-    """What every stage has: a registered name, a Config model and its signature keys."""
-
-    name: ClassVar[str]
-    Config: ClassVar[type[BaseModel]]
-
-    def signature(self) -> list[tuple[str, object]]: ...
-
-
-class QuestionReader(Stage, Protocol):
-    def read(self, record: QARecord) -> list[QuestionEntity]: ...
-
-
-class Linker(Stage, Protocol):
-    def link(self, extraction: Extraction, question: list[QuestionEntity],
-             record: QARecord) -> Linked: ...
-
-    def same_answer(self, a: str, b: str) -> bool: ...
-
-
-class Judge(Stage, Protocol):
-    def judge(self, record: QARecord, linked: Linked, result: Chain) -> Verdict: ...
+          "judge": "judge", "grounder": "grounder", "completeness": "completeness stage"}
+# The entry-point group of each kind: `logicscore.<kind>s`, but one completeness is not many.
+_GROUP = {kind: f"logicscore.{kind}s" for kind in _LABEL} | {"completeness": "logicscore.completeness"}
 
 
 class SpacyPipeline:
@@ -126,7 +116,7 @@ class SpacyPipeline:
 def available(kind: str) -> dict[str, str]:
     """Every stage name of `kind` with its import path: built-ins, then entry points."""
     table = dict(_builtin(kind))
-    for ep in _plugins().select(group=f"logicscore.{kind}s"):
+    for ep in _plugins().select(group=_GROUP.get(kind, f"logicscore.{kind}s")):
         table.setdefault(ep.name, ep.value)
     return table
 

@@ -6,11 +6,10 @@ from __future__ import annotations
 import pytest
 
 from logicscore.models import Entity, Mention, QuestionEntity
+from logicscore.normalize.options import linked_options, option_entity
 from logicscore.question.types import (
     TYPE_RULES,
     classify,
-    linked_options,
-    option_entity,
     option_sides,
     question_type,
     split_sides,

@@ -111,12 +111,12 @@ def test_token_ranges_by_bisection_are_the_walked_ones():
 def test_collector_rests_only_while_a_long_answer_is_audited(monkeypatch):
     import gc
 
-    from logicscore import Auditor, auditor
+    from logicscore import Auditor, complete
     from logicscore.limits import GC_PAUSE_CHARS
 
     seen: list[bool] = []
-    real = auditor.analyze
-    monkeypatch.setattr(auditor, "analyze", lambda *a, **k: seen.append(gc.isenabled()) or real(*a, **k))
+    real = complete.analyze
+    monkeypatch.setattr(complete, "analyze", lambda *a, **k: seen.append(gc.isenabled()) or real(*a, **k))
     short = _named(1, ("Orla Vent", "Pim Sarrow", "Quill Damaske"))
     padding = " Nothing else is said." * (GC_PAUSE_CHARS // 20)
     long = short.model_copy(update={"id": "2", "long_answer": short.long_answer + padding})

@@ -23,6 +23,11 @@ def test_stages_registry_snapshot():
         "linker": {"rules": "logicscore.normalize.entities:RulesLinker"},
         "judge": {"rules": "logicscore.determinate:RulesJudge", "llm": "logicscore.llm.judge:LLMJudge"},
         "grounder": {"rules": "logicscore.ground.rules:RulesGrounder", "llm": "logicscore.ground.llm:LLMGrounder"},
+        "completeness": {
+            "chain": "logicscore.complete:ChainCompleteness",
+            "sides": "logicscore.complete:SidesCompleteness",
+            "abstained": "logicscore.complete:Abstained",
+        },
     }
 
 

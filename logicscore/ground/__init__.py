@@ -17,34 +17,12 @@ citations resolved to documents, the statuses, the signal and the share grounded
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import Protocol
-
-from ..chain import Chain
+from ..flow import Chain, Grounder, Hop, Linked
 from ..models import HopGrounding, Proposition, QARecord, Signal
-from ..normalize.entities import Linked
+
+__all__ = ["Grounder", "Hop", "chain_hops", "grounded_share", "resolve", "signals", "status"]
 
 _DOC_PREFIX = re.compile(r"^(?:doc(?:ument)?|source|ref)?\s*#?\s*", re.I)
-
-
-@dataclass(frozen=True)
-class Hop:
-    """One chain hop to check: its proposition, the entity forms, the documents it cites."""
-
-    index: int
-    proposition: Proposition
-    subject_forms: tuple[str, ...]
-    object_forms: tuple[str, ...]
-    cited: tuple[tuple[str, str], ...]   # (document id, text) of each marker that resolves
-    unknown: tuple[str, ...]             # markers that name no document
-
-
-class Grounder(Protocol):
-    """What the Auditor calls for a record with documents, and its signature keys."""
-
-    def signature(self) -> list[tuple[str, object]]: ...
-
-    def ground(self, record: QARecord, linked: Linked, result: Chain) -> list[HopGrounding]: ...
 
 
 def resolve(marker: str, documents: dict[str, str]) -> str | None:

@@ -12,13 +12,12 @@ from typing import ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..chain import Chain
+from ..flow import Chain, Linked
 from ..errors import LogicscoreError
 from ..llm.endpoint import Endpoint, Request
 from ..llm.prompts import delimit
 from ..llm.stage import PromptedStage
 from ..models import HopGrounding, QARecord
-from ..normalize.entities import Linked
 from . import Hop, chain_hops, status
 
 

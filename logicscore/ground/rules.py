@@ -18,14 +18,13 @@ from typing import ClassVar
 from pydantic import BaseModel, ConfigDict, Field
 from rapidfuzz import fuzz
 
-from ..chain import Chain
+from ..flow import Chain, Linked
 from ..config import default
 from ..lexicon.function_words import GROUNDING_PREPOSITIONS
 from ..lexicon.names import PERSON_PARTICLES
 from ..lexicon.relations import FAMILIES, IRREGULAR_VERBS, PLACEHOLDER_RELATIONS
 from ..lexicon.text import crude_stem, key, stem
 from ..models import HopGrounding, QARecord
-from ..normalize.entities import Linked
 from ..normalize.mentions import is_pronoun
 from ..normalize.relations import phrase_key, role
 from . import Hop, chain_hops, status

@@ -11,10 +11,9 @@ from typing import ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..chain import Chain
+from ..flow import Completed, Linked, Reading
 from ..config import default
 from ..models import QARecord, Verdict
-from ..normalize.entities import Linked
 from ..normalize.mentions import same_answer
 from .endpoint import Endpoint, Request
 from .prompts import delimit
@@ -50,7 +49,10 @@ class LLMJudge(PromptedStage):
         user = delimit(question=record.question, passage=record.long_answer)
         return Request(self.prompt, user, PassageAnswer, f"record {record.id}")
 
-    def judge(self, record: QARecord, linked: Linked, result: Chain) -> Verdict:
+    def judge(self, record: QARecord, linked: Linked, completed: Completed,
+              reading: Reading) -> Verdict:
+        # The model's reading is the verdict for every question type: a comparison's sides
+        # inform the completeness only.
         return verdict(self.reply(record, PassageAnswer).answer, record.answer, self.config.fuzzy_threshold)
 
     def signature(self) -> list[tuple[str, object]]:

@@ -14,12 +14,12 @@ generational numbers ("II", "3rd", "Jr.") always guard.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from ..flow import ExtractedMention, Extraction, Linked
 from ..lexicon.names import ARTICLES
 from ..lexicon.pronouns import PERSON_PRONOUNS
 from ..models import LITERAL_KINDS, Entity, Mention, Proposition, QARecord, QuestionEntity
@@ -27,26 +27,11 @@ from .abbreviations import abbreviation
 from .aliases import alias_pairs
 from .clusters import MAX_ABBREVIATIONS, Cluster, FormIndex, Rec, absorb, kind_of
 from .external import expansion, match_answer, match_external
-
-if TYPE_CHECKING:  # the extractor's output, read here; extract/ itself uses normalize/
-    from ..extract import Extraction
-    from ..extract import Mention as ExtractedMention
 from .mentions import analyze, is_pronoun, normalize, same_answer
 from .relations import person_args
 from .sieve import resolve_arguments
 
 __all__ = ["Linked", "link", "normalize", "same_answer"]
-
-
-
-@dataclass
-class Linked:
-    """Propositions with entity ids, the entities, and the question and answer matched to them."""
-
-    propositions: list[Proposition]
-    entities: list[Entity]
-    question: list[QuestionEntity]
-    answer_entity: str | None
 
 
 def _collect(extraction: Extraction) -> tuple[list[Rec], list[tuple[Rec | None, Rec | None]]]:

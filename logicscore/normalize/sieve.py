@@ -25,18 +25,16 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
 
 from ..lexicon.coreference import COPULA_FORMS, DESCRIBING, IN_QUESTION, PAIR_REFERENCES, POINTING
 from ..lexicon.kinds import DESCRIPTOR_NOUNS, PERSON_NOUNS
 from ..lexicon.names import ARTICLES
 from ..lexicon.pronouns import PERSON_PRONOUNS, PLURAL_PRONOUNS, THING_PRONOUNS
+from ..flow import Extraction
 from ..models import LITERAL_KINDS, Proposition, Resolution
 from . import coref
 from .relations import person_args
 
-if TYPE_CHECKING:  # the extractor's output, read here; extract/ itself uses normalize/
-    from ..extract import Extraction
 
 # The patterns of propositions whose arguments were not read off a parse.
 _UNPARSED = frozenset({"given", "llm"})

@@ -19,7 +19,7 @@ from ..lexicon.questions import (
     NO_WORDS,
     YES_WORDS,
 )
-from ..models import LITERAL_KINDS, Entity, QuestionEntity
+from ..models import QuestionEntity
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
 # "or" before a named option ("A or B", "or the B", "or \"B\""), or "before or after".
@@ -203,68 +203,6 @@ def split_sides(question: list[QuestionEntity]) -> list[QuestionEntity]:
         else:
             out.append(q)
     return out
-
-
-# A qualifier after an option's name: "Manon by Massenet", "the Industrial Canal in
-# Louisiana", "Parsifal (opera)".
-_QUALIFIER = re.compile(r"\s+(?:by|of|from|in)\s+[A-Z][^()]*$|\s*\([^()]*\)\s*$")
-
-
-def linked_options(sides: list[QuestionEntity], entities: list[Entity], stated: set[str],
-                   text: str = "") -> list[QuestionEntity]:
-    """`sides` with each option no mention matched, or matched only outside the `stated`
-    entities (a concluding "So Edward Albee lived longer."), tied to the entity it names if
-    one does; a side naming an entity an earlier side names is that side ("The Moon is Down"
-    read once as an anchor, once as the option "Moon Is Down")."""
-    out: list[QuestionEntity] = []
-    taken = {q.entity for q in sides if q.entity}
-    for q in sides:
-        if q.entity not in stated and (found := option_entity(q.name, entities, taken, text)):
-            q = q.model_copy(update={"entity": found})
-            taken.add(found)
-        if q.entity is None or q.entity not in {o.entity for o in out}:
-            out.append(q)
-    return out
-
-
-def option_entity(name: str, entities: list[Entity], taken: set[str], text: str = "") -> str | None:
-    """The entity an option names when no mention matched it whole: the one name with the
-    option's words whatever their case, else the one that writes the option out ("Edward
-    Albee" as "Edward Franklin Albee III", its words in order), else the one ending it, else
-    the one mentioned inside the option written in `text`, else the option without its
-    qualifier ("Manon by Massenet" as "Manon")."""
-    live = [e for e in entities if e.kind not in LITERAL_KINDS and e.id not in taken]
-    wanted = [w.lower() for w in _WORD.findall(name)]
-    # Case aside first: a title-cased question writes "We'Re Going To Eat You".
-    found = [e for e in live if [w.lower() for w in _WORD.findall(e.name)] == wanted]
-    if len(found) == 1:
-        return found[0].id
-    if len(wanted) >= 2:
-        found = [e for e in live if _in_order(wanted, [w.lower() for w in _WORD.findall(e.name)])]
-        if len(found) == 1:
-            return found[0].id
-        # The text's name ends the option's: "Sir Robert Rankin, 1St Baronet" written "Robert
-        # Rankin, 1st Baronet", a title or a leading word the text's reading left out.
-        found = [e for e in live if 2 <= len(ws := [w.lower() for w in _WORD.findall(e.name)])
-                 < len(wanted) and wanted[-len(ws):] == ws]
-        if len(found) == 1:
-            return found[0].id
-    # The option written whole, a shorter mention inside it: "Else" in "Everyone Else is a
-    # 2009 film", the reading having cut the title at the sentence's start.
-    spans = [m.span() for m in re.finditer(re.escape(name), text, re.I)] if name.strip() else []
-    found = [e for e in live if any(m.span and a <= m.span[0] and m.span[1] <= b
-                                    for m in e.mentions for a, b in spans)]
-    if len(found) == 1:
-        return found[0].id
-    head = _QUALIFIER.sub("", name)
-    found = [e for e in live if head != name and e.name.lower() == head.strip().lower()]
-    return found[0].id if len(found) == 1 else None
-
-
-def _in_order(wanted: list[str], words: list[str]) -> bool:
-    """All of `wanted` among the longer `words`, in order."""
-    it = iter(words)
-    return len(words) > len(wanted) and all(w in it for w in wanted)
 
 
 def pick_sides(question: str, entities: list[QuestionEntity]) -> list[QuestionEntity]:
