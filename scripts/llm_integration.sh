@@ -137,6 +137,11 @@ def verdict(r: AuditResult) -> str:
 print(f"{'record':<14} {'rules: complete failure determinateness':<42} llm: complete failure determinateness")
 for a, b in zip(rules, results):
     print(f"{a.id:<14} {verdict(a):<42} {verdict(b)}")
+for r in results:
+    if r.status != "ok":
+        print(f"{r.id}: {r.error.message}")
+cut = [r.id for r in results if r.diagnosis and any(s.kind == "cut_reply" for s in r.diagnosis.signals)]
+print(f"decompositions cut at the token limit and scored from what they finished: {cut or 'none'}")
 assert len(results) == expected, "a record was lost"
 assert all(r.status == "ok" for r in results), f"not every worked example was scored: {dict(kinds)}"
 PY

@@ -494,7 +494,9 @@ def _accept(text: str | None, model: type[BaseModel]) -> BaseModel:
         raise _Invalid("the reply is empty")
     fenced = _FENCE.match(text)
     try:
-        data = json.loads(fenced.group(1) if fenced else text)
+        # Not strict: a line break or tab written as it is inside a string (small models
+        # under llama.cpp's grammar do) is read as that character, not refused.
+        data = json.loads(fenced.group(1) if fenced else text, strict=False)
     except json.JSONDecodeError as exc:
         raise _Invalid(f"not JSON: {exc.msg} at character {exc.pos}") from None
     try:

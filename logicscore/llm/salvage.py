@@ -21,7 +21,7 @@ from pydantic import BaseModel, PrivateAttr, ValidationError
 # The cache entry of a salvaged reply carries its note under this key, which no reply field
 # can have (pydantic fields do not start with "_").
 CACHE_KEY = "_cut"
-_DECODER = json.JSONDecoder()
+_DECODER = json.JSONDecoder(strict=False)  # as a whole reply is read (endpoint.py)
 _SPACE = " \t\n\r"
 
 
