@@ -9,6 +9,8 @@ served first. Every call is recorded (path, headers, body) so tests can count an
 `family` makes the server take and refuse structured-output requests as one kind of local
 server does (FAMILIES, with the error each answers); a fault can also drip its body, pad it
 to any size (streamed, never held whole), gzip it, or echo the request's Authorization value.
+`chars_per_token` makes the server honour `max_tokens` as a real one does: a reply longer
+than that many tokens is cut there, mid-JSON, with `finish_reason: "length"`.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ class Fault:
     pad_to: int = 0                  # a 200 body padded to this many bytes, sent in chunks
     gzip: bool = False               # the body sent gzip-compressed (with pad_to: a gzip bomb)
     raw: bool = False                # the body sent as it is, not wrapped in a completion
+    finish: str = "stop"             # the completion's finish_reason ("length": cut at the limit)
 
 
 # How each server family answers each way of asking for structured output: None takes it
@@ -125,12 +128,14 @@ class FakeLLM:
 
     def __init__(self, extract: Callable[[dict], Any], judge: Callable[[dict], Any] | None = None,
                  latency: float = 0.0, reject_json_schema: bool = False,
-                 ground: Callable[[dict], Any] | None = None, family: str | None = None):
+                 ground: Callable[[dict], Any] | None = None, family: str | None = None,
+                 chars_per_token: int | None = None):
         self.extract, self.judge = extract, judge or (lambda parts: {"answer": "UNKNOWN"})
         self.ground = ground or (lambda parts: {"hops": []})
         self.latency = latency
         self.reject_json_schema = reject_json_schema
         self.family = FAMILIES[family] if family else None
+        self.chars_per_token = chars_per_token
         self.faults: list[Fault] = []
         self.calls: list[Call] = []
         self.lock = threading.Lock()
@@ -193,7 +198,11 @@ class FakeLLM:
             content = reply if isinstance(reply, str) else json.dumps(reply)
         delay = self.latency + (fault.delay if fault is not None else 0.0)
         headers = fault.headers if fault is not None else {}
-        return 200, headers, json.dumps(_completion(body.get("model", "m"), content)), delay, fault
+        finish = fault.finish if fault is not None else "stop"
+        limit = body.get("max_tokens")
+        if self.chars_per_token and limit is not None and len(content) > limit * self.chars_per_token:
+            content, finish = content[:limit * self.chars_per_token], "length"
+        return 200, headers, json.dumps(_completion(body.get("model", "m"), content, finish)), delay, fault
 
     def _handler(self):
         server = self
@@ -275,8 +284,8 @@ class _Server(ThreadingHTTPServer):
     request_queue_size = 128
 
 
-def _completion(model: str, content: str) -> dict:
+def _completion(model: str, content: str, finish: str = "stop") -> dict:
     return {"id": "chatcmpl-test", "object": "chat.completion", "created": 0, "model": model,
-            "choices": [{"index": 0, "finish_reason": "stop",
+            "choices": [{"index": 0, "finish_reason": finish,
                          "message": {"role": "assistant", "content": content}}],
             "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import socket
 import time
 
@@ -69,6 +70,16 @@ def test_an_invalid_reply_gets_one_repair(tmp_path, body):
     assert out[0].status == "ok" and len(server.calls) == 2
     assert repair[2] == {"role": "assistant", "content": body}
     assert "could not be used" in repair[3]["content"]
+
+
+def test_a_line_break_written_inside_a_string_is_read_without_a_repair(tmp_path):
+    # As SmolLM2 under llama.cpp's grammar writes it: a line break, not "\\n", in a value.
+    body = json.dumps(DECOMPOSITION).replace('"Dunmore"', '"Dunmore\n"')
+    with FakeLLM(lambda parts: DECOMPOSITION) as server:
+        server.faults = [Fault(kind="extract", body=body)]
+        out = run(server, tmp_path, n=1)
+        assert server.count("extract") == 1
+    assert out[0].status == "ok" and out[0].propositions[0].object == "Dunmore\n"
 
 
 @pytest.mark.parametrize("body, why", [("not JSON", "not JSON"), (BAD_SCHEMA, "schema error")])

@@ -4,7 +4,9 @@ The call returns the propositions (coreference resolved, citations kept) and the
 entities at once. Each proposition is located in the long answer: its sentence by exact or
 fuzzy match, its arguments as mentions. A proposition naming an entity the long answer never
 writes is left out of the chain and reported as an `unanchored_proposition` signal, so an
-invented fact cannot complete a chain.
+invented fact cannot complete a chain. A reply cut at the token limit keeps the propositions
+the model finished, without verbatim repeats, and says so in a `cut_reply` signal
+(docs/llm-servers.md).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ..llm.endpoint import Endpoint, Request
 from ..llm.prompts import delimit
+from ..llm.salvage import Salvageable
 from ..llm.stage import PromptedStage
 from ..models import Proposition, QARecord, Signal
 from . import Extraction, Mention
@@ -39,7 +42,7 @@ class LLMProposition(BaseModel):
     conclusion: bool = False
 
 
-class Decomposition(BaseModel):
+class Decomposition(Salvageable):
     """The reply of the decomposition call (the JSON schema the server is asked for)."""
 
     model_config = ConfigDict(extra="forbid")
@@ -74,7 +77,7 @@ class LLMExtractor(PromptedStage):
     def signature(self) -> list[tuple[str, object]]:
         return [("extractor", "llm"), ("model", self.llm.model_id()), ("prompt", self.prompt.sha),
                 ("structured", self.llm.structured_mode()), ("temp", 0),
-                ("max_tokens", self.llm.config.max_tokens)]
+                ("max_tokens", self.llm.config.max_tokens), ("cut", "finished-items")]
 
 
 def to_extraction(long_answer: str, reply: Decomposition) -> Extraction:
@@ -99,8 +102,19 @@ def to_extraction(long_answer: str, reply: Decomposition) -> Extraction:
         signals.append(Signal(kind="unanchored_proposition", severity="soft", message=(
             f"left out of the chain: {len(unanchored)} proposition(s) naming entities the long "
             f"answer never writes: {quoted}")))
+    if reply.cut is not None:
+        signals.append(_cut_signal(reply.cut.kept, reply.cut.repeats, reply.cut.limit))
     return Extraction(propositions=props, mentions=mentions,
                       question_entities=list(reply.question_entities) or None, signals=signals)
+
+
+def _cut_signal(kept: int, repeats: int, limit: int | None) -> Signal:
+    where = f"--llm-max-tokens {limit}" if limit is not None else "the server's"
+    dropped = f", {repeats} verbatim repeat(s) dropped" if repeats else ""
+    return Signal(kind="cut_reply", severity="soft", message=(
+        f"the model's decomposition was cut at the token limit ({where}): kept the {kept} "
+        f"proposition(s) it finished{dropped}; any after the cut are missing. Raise "
+        "--llm-max-tokens, or use a larger model if it repeats itself"))
 
 
 def _proposition(long_answer: str, given: LLMProposition, number: int) -> Proposition:

@@ -2,8 +2,9 @@
 
 A reply is accepted only when it parses as JSON and validates against the request's
 pydantic model. How the server is asked for that JSON is negotiated (structured.py): the
-first way it does not refuse is kept for the run and in the cache. An invalid reply gets
-one repair call; a second invalid one is a `ParseError`. `chat` makes free-text calls (no
+first way it does not refuse is kept for the run and in the cache. A reply cut at the token
+limit keeps the array items it finished when its model allows (salvage.py). An invalid reply
+gets one repair call; a second invalid one is a `ParseError`. `chat` makes free-text calls (no
 response format, nothing validated) for a caller that parses the reply itself, through the
 same cache, retries, budget and concurrency. HTTP 429 and 5xx are retried with backoff,
 waiting what `Retry-After` says.
@@ -34,7 +35,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from ..errors import ConfigError, LLMError, LogicscoreError, ParseError, Timeout
-from . import structured
+from . import salvage, structured
 from .cache import AnswerCache, default_dir, endpoint_key, key
 from .options import EndpointConfig
 from .prompts import Prompt
@@ -157,8 +158,8 @@ class Endpoint:
         if stored is None:
             return None
         try:
-            return request.reply.model_validate(stored)
-        except ValidationError:
+            return salvage.restored(stored, request.reply)
+        except ValueError:
             return None  # written by an older reply model: ask again
 
     def run(self, requests: list[Request]) -> list[BaseModel | LogicscoreError]:
@@ -239,34 +240,47 @@ class Endpoint:
         finally:
             self._spent[request.label] = self._spent.get(request.label, 0.0) + time.monotonic() - started
         if self.cache is not None:
-            self.cache.put(key(self.model_id(), request.prompt.sha, request.user),
-                           reply.model_dump(mode="json"))
+            self.cache.put(key(self.model_id(), request.prompt.sha, request.user), salvage.stored(reply))
         return reply
 
     async def _ask_valid(self, client: Any, request: Request, end: float | None) -> BaseModel:
         messages = [{"role": "system", "content": request.prompt.text},
                     {"role": "user", "content": request.user}]
-        text = await self._ask(client, messages, request, end)
+        text, finish = await self._ask(client, messages, request, end)
         try:
-            return _accept(text, request.reply)
+            return self._accept(text, finish, request.reply)
         except _Invalid as first:
             messages += [{"role": "assistant", "content": text or ""},
                          {"role": "user", "content": _repair_note(first, request.reply)}]
-            text = await self._ask(client, messages, request, end)
+            text, finish = await self._ask(client, messages, request, end)
             try:
-                return _accept(text, request.reply)
+                return self._accept(text, finish, request.reply)
             except _Invalid as second:
                 raise ParseError(redact(
                     f"{request.label}: the model's reply is not valid {request.reply.__name__} JSON "
                     f"after one repair attempt ({second}); try a larger model")) from None
 
-    async def _ask(self, client: Any, messages: list[dict], request: Request, end: float | None) -> str | None:
-        """One completion in the current mode; a refused mode moves on to the next one."""
+    def _accept(self, text: str | None, finish: str | None, model: type[BaseModel]) -> BaseModel:
+        """The reply valid against `model`; one cut at the token limit, what it finished."""
+        try:
+            return _accept(text, model)
+        except _Invalid:
+            if finish != "length" or not text:
+                raise
+            kept = salvage.salvage(text, model, self.config.max_tokens)
+            if kept is None:
+                raise
+            return kept
+
+    async def _ask(self, client: Any, messages: list[dict], request: Request,
+                   end: float | None) -> tuple[str | None, str | None]:
+        """One completion (its text and why it ended) in the current mode; a refused mode
+        moves on to the next one."""
         while True:
             mode = self.mode
             fields = structured.fields(mode, request.reply.__name__, _schema(request.reply))
             try:
-                text = await self._send(client, messages, fields, request.label, end,
+                said = await self._send(client, messages, fields, request.label, end,
                                         negotiating=not self.settled)
             except _Refused as refusal:
                 if self.mode != mode:  # another request moved on meanwhile
@@ -281,10 +295,10 @@ class Endpoint:
             if not self.settled and self.mode == mode:
                 self.settled = True
                 self._remember()
-            return text
+            return said
 
     async def _send(self, client: Any, messages: list[dict], fields: dict, label: str,
-                    end: float | None, negotiating: bool = False) -> str | None:
+                    end: float | None, negotiating: bool = False) -> tuple[str | None, str | None]:
         import openai
         from tenacity import AsyncRetrying, retry_if_exception, stop_after_attempt
         from tenacity.stop import stop_base
@@ -322,10 +336,11 @@ class Endpoint:
             raise LLMError(f"{label}: could not connect to the LLM endpoint at "
                            f"{self.config.base_url or 'api.openai.com'} ({_attempts(made)}); is the server "
                            "running? check --base-url") from None
-        return None  # unreachable: the loop returns or raises
+        return None, None  # unreachable: the loop returns or raises
 
     async def _post(self, client: Any, messages: list[dict], fields: dict, label: str,
-                    end: float | None, negotiating: bool) -> str | None:
+                    end: float | None, negotiating: bool) -> tuple[str | None, str | None]:
+        """The reply's text and its `finish_reason` ("length": cut at the token limit)."""
         import asyncio
 
         import openai
@@ -365,7 +380,7 @@ class Endpoint:
             if isinstance(count, int):
                 self.tokens[name] += count
         content = choices[0].message.content
-        return None if content is None else redact(content)
+        return None if content is None else redact(content), getattr(choices[0], "finish_reason", None)
 
     def chat(self, requests: list[TextRequest]) -> list[ChatReply]:
         """Each request's free-text reply (an empty reply is ""), or its typed error, in order."""
@@ -387,8 +402,9 @@ class Endpoint:
             async with gate:
                 start = time.perf_counter()
                 try:
-                    text = await self._send(client, [{"role": "user", "content": request.user}],
-                                            {}, request.label, self._deadline(request.label)) or ""
+                    said, _ = await self._send(client, [{"role": "user", "content": request.user}],
+                                               {}, request.label, self._deadline(request.label))
+                    text = said or ""
                 except LogicscoreError as exc:
                     results[i] = ChatReply(error=exc, latency_ms=_ms(start))
                     return
@@ -478,7 +494,9 @@ def _accept(text: str | None, model: type[BaseModel]) -> BaseModel:
         raise _Invalid("the reply is empty")
     fenced = _FENCE.match(text)
     try:
-        data = json.loads(fenced.group(1) if fenced else text)
+        # Not strict: a line break or tab written as it is inside a string (small models
+        # under llama.cpp's grammar do) is read as that character, not refused.
+        data = json.loads(fenced.group(1) if fenced else text, strict=False)
     except json.JSONDecodeError as exc:
         raise _Invalid(f"not JSON: {exc.msg} at character {exc.pos}") from None
     try:
