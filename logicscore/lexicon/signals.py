@@ -54,6 +54,9 @@ SIGNALS: dict[str, SignalKind] = {
         ("info",), "no question-type rule read the question; it was scored as bridge"),
     "unanchored_proposition": SignalKind(
         ("soft",), "a statement whose entities the long answer never writes"),
+    "cut_reply": SignalKind(
+        ("soft",), "the LLM's decomposition was cut at the token limit; the propositions it "
+                   "finished were kept, any after the cut are missing"),
     "ungrounded_hop": SignalKind(
         ("soft",), "a chain hop its cited documents do not support"),
 }
