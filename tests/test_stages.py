@@ -143,15 +143,15 @@ def _fresh(record) -> dict:
 def test_stages_given_with_question_entities_loads_no_spacy():
     got = _fresh(_record())
     assert got == {"spacy": False, "status": "ok", "complete": 1,
-                   "signature": "logicscore:0.1.0|extractor:given|question:rules|fuzzy:85|alts:16|det:rules",
-                   "record": "logicscore:0.1.0|extractor:given|question:rules|fuzzy:85|alts:16|det:rules"}
+                   "signature": "logicscore:0.1.0|extractor:given|question:rules|coref:rules|fuzzy:85|alts:16|det:rules",
+                   "record": "logicscore:0.1.0|extractor:given|question:rules|coref:rules|fuzzy:85|alts:16|det:rules"}
 
 
 @pytest.mark.slow
 def test_stages_given_without_question_entities_names_the_spacy_model():
     got = _fresh(_record(question_entities=None))
     sig = ("logicscore:0.1.0|extractor:given|question:rules|spacy:en_core_web_sm-3.8.0|"
-           "fuzzy:85|alts:16|det:rules")
+           "coref:rules|fuzzy:85|alts:16|det:rules")
     assert got == {"spacy": True, "status": "ok", "complete": 1, "signature": sig, "record": sig}
 
 

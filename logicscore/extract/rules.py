@@ -68,7 +68,7 @@ class RulesExtractor:
 
     def signature(self) -> list[tuple[str, object]]:
         return [("extractor", "rules"), ("spacy", self.spacy.model_id()),
-                ("spacy_disabled", self.spacy.disabled()), ("coref", "rules")]
+                ("spacy_disabled", self.spacy.disabled())]
 
     def prepare(self, records: list[QARecord]) -> None:
         """Parse the window's long answers in one `nlp.pipe`; `extract` takes them from here."""

@@ -331,4 +331,6 @@ class RulesLinker:
 
     def signature(self) -> list[tuple[str, object]]:
         threshold = self.config.fuzzy_threshold
-        return [("fuzzy", str(int(threshold)) if float(threshold).is_integer() else str(threshold))]
+        # The coreference sieve runs here for every extractor (docs/coreference.md).
+        return [("coref", "rules"),
+                ("fuzzy", str(int(threshold)) if float(threshold).is_integer() else str(threshold))]
