@@ -18,7 +18,7 @@ from ..nlp import doc_text
 from ..normalize.mentions import DATE, normalize
 from ..stages import SpacyPipeline
 from . import Extraction, Mention
-from .clean import Stripped, strip_citations
+from .clean import Stripped, strip_citations, strip_frames
 from .draft import Draft, SentenceBase
 from .mentions import Arg, find_mentions
 from .nested import nested
@@ -77,7 +77,7 @@ class RulesExtractor:
         self._docs, self._stripped = {}, {}
         if not self.spacy.loaded:
             return  # the first record loads it, as unbatched: its signature says so first
-        self._stripped = {a: strip_citations(a) for a in dict.fromkeys(r.long_answer for r in records)}
+        self._stripped = {a: strip_frames(strip_citations(a)) for a in dict.fromkeys(r.long_answer for r in records)}
         clean = {a: s[0] for a, s in self._stripped.items()}
         try:
             docs = parse_many(self.nlp, list(clean.values()))
@@ -88,7 +88,7 @@ class RulesExtractor:
     def extract(self, record: QARecord, hints: list[str]) -> Extraction:
         """Decompose `record.long_answer` into propositions and entity mentions."""
         stripped = self._stripped.get(record.long_answer)
-        clean, offsets, markers = stripped or strip_citations(record.long_answer)
+        clean, offsets, markers = stripped or strip_frames(strip_citations(record.long_answer))
         if len(clean) >= self.nlp.max_length:
             # The Auditor bounds input size (--max-chars); spaCy's own guard would turn a
             # deliberately raised limit into a crash.
