@@ -82,3 +82,44 @@ def test_abstention_is_an_absent_answer(auditor, question, answer, long_answer):
 def test_yes_answers_a_yes_no_question(auditor):
     result = auditor.audit("Is Tarn College in Osk?", "Yes", "Tarn College is in Osk.")
     assert "refusal" not in [s.kind for s in result.diagnosis.signals]
+
+
+# The answer written whole only in the closing sentence, its first part in the body: the chain
+# reaches the body's mention, so the answer is that one (normalize.entities.link).
+CONCLUDED_WHOLE = [
+    ("Where is Ilo Vask's employer based?", "Osk, Velmora",
+     "Ilo Vask works for the Tarn Board. The Tarn Board is based in the Hall of Records in Osk "
+     "in the province of Pell. So the answer is: Osk, Velmora.", "Osk"),
+    ("Where was the director of Red Lake born?", "Lyre, Tarnland",
+     "Red Lake was directed by Ted Roe. Ted Roe was born in Lyre. Thus, the answer is Lyre, Tarnland.",
+     "Lyre"),
+    ("Which city hosts the college Ada Brennick attended?", "Brask City, Velmora",
+     "Ada Brennick attended Tarn College. Tarn College is located in Brask City. "
+     "Therefore, the final answer is Brask City, Velmora.", "Brask City"),
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("question", "answer", "long_answer", "entity"), CONCLUDED_WHOLE)
+def test_answer_concluded_whole_names_the_body_part(auditor, question, answer, long_answer, entity):
+    result = auditor.audit(question, answer, long_answer)
+    assert result.answer_entity == entity
+    assert result.scores.completeness == 1
+
+
+@pytest.mark.slow
+def test_answer_concluded_whole_rule_is_needed(auditor, monkeypatch):
+    """Leave-one-out: with the body's part never preferred, the rows lose their chain."""
+    from logicscore.normalize import entities
+
+    monkeypatch.setattr(entities, "_in_body", lambda *a, **k: True)
+    assert all(auditor.audit(q, a, la).scores.completeness == 0 for q, a, la, _ in CONCLUDED_WHOLE)
+
+
+@pytest.mark.slow
+def test_answer_inside_a_longer_name_is_not_its_part(auditor):
+    # "Beijing" inside "Beijing Ducks" is another thing: a team named only where it is
+    # concluded is still not derived.
+    result = auditor.audit("Which team plays in the city where Ilo Vask was born?", "Osk Ducks",
+                           "Ilo Vask was born in Osk. So the answer is: Osk Ducks.")
+    assert result.scores.completeness == 0

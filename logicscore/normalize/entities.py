@@ -26,7 +26,7 @@ from ..models import LITERAL_KINDS, Entity, Mention, Proposition, QARecord, Ques
 from .abbreviations import abbreviation
 from .aliases import alias_pairs
 from .clusters import MAX_ABBREVIATIONS, Cluster, FormIndex, Rec, absorb, kind_of
-from .external import expansion, match_answer, match_external
+from .external import answer_parts, expansion, match_answer, match_external
 
 if TYPE_CHECKING:  # the extractor's output, read here; extract/ itself uses normalize/
     from ..extract import Extraction
@@ -311,7 +311,25 @@ def link(extraction: Extraction, question: list[QuestionEntity], answer: str,
     ai = match_external(clusters, answer, threshold, index) if answer.strip() else None
     if ai is None and answer.strip():
         ai = match_answer(clusters, answer, threshold, index, frozenset(asked))
+    elif ai is not None and not _in_body(clusters[ai], pairs, extraction.propositions):
+        # The answer written whole only where it is concluded ("So the answer is: Lausanne,
+        # Switzerland") names what the body wrote in part ("… in Lausanne in the canton of
+        # Vaud"): the body's mention is the one a chain can reach (docs/questions-and-answers.md).
+        # Only the parts of a place with its region or of a list: a name written inside a
+        # longer one ("Beijing" in "Beijing Ducks") is another thing.
+        for part in answer_parts(answer):
+            hit = match_external(clusters, part, threshold, index)
+            if hit is not None and hit != ai and _in_body(clusters[hit], pairs, extraction.propositions):
+                ai = hit
+                break
     return Linked(props, entities, q_out, ids[id(clusters[ai])] if ai is not None else None)
+
+
+def _in_body(cluster: Cluster, pairs: list, props: list[Proposition]) -> bool:
+    """Whether a proposition that concludes nothing has one of `cluster`'s mentions as an end."""
+    recs = {id(r) for r in cluster.recs}
+    return any(not p.conclusion and (id(s) in recs or id(o) in recs)
+               for p, (s, o) in zip(props, pairs))
 
 
 class RulesLinker:
