@@ -123,3 +123,42 @@ def test_answer_inside_a_longer_name_is_not_its_part(auditor):
     result = auditor.audit("Which team plays in the city where Ilo Vask was born?", "Osk Ducks",
                            "Ilo Vask was born in Osk. So the answer is: Osk Ducks.")
     assert result.scores.completeness == 0
+
+
+# A class answered in one grammatical number and written in the other (lexicon.numbers.number_forms).
+IN_OTHER_NUMBER = [
+    ("What are both Ilo Vask and Ada Brennick?", "Painters",
+     "Ilo Vask is a Velmoran painter. Ada Brennick is also a painter. So both are painters."),
+    ("What was the profession shared by Ted Roe and Ilsa Brask?", "sculptor",
+     "Ted Roe and Ilsa Brask were sculptors. So they shared the profession of sculptor."),
+    ("What kind of animals were Tarn Osk and Ilo Pell?", "ponies",
+     "Tarn Osk was a pony. Ilo Pell was also a pony. So Tarn Osk and Ilo Pell were ponies."),
+]
+
+
+@pytest.mark.parametrize(("text", "forms"), [
+    ("Football players", ("Football player",)), ("painter", ("painters",)), ("countries", ("country",)),
+    ("actress", ("actresses",)), ("women", ("woman",)), ("boxes", ("box",)),
+    # Names, figures and short words have no other number.
+    ("Tarn Games", ()), ("Lyon, France", ()), ("1980", ()), ("Yes", ()),
+])
+def test_number_forms(text, forms):
+    from logicscore.lexicon.numbers import number_forms
+
+    assert number_forms(text) == forms
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("question", "answer", "long_answer"), IN_OTHER_NUMBER)
+def test_answer_in_the_other_number_is_matched(auditor, question, answer, long_answer):
+    result = auditor.audit(question, answer, long_answer)
+    assert result.scores.completeness == 1
+
+
+@pytest.mark.slow
+def test_answer_in_the_other_number_rule_is_needed(auditor, monkeypatch):
+    """Leave-one-out: without the other number, the class is met only where it is concluded."""
+    from logicscore.extract import rules
+
+    monkeypatch.setattr(rules, "number_forms", lambda text: ())
+    assert any(auditor.audit(q, a, la).scores.completeness == 0 for q, a, la in IN_OTHER_NUMBER)

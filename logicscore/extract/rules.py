@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict
 
 from ..errors import ConfigError
 from ..lexicon.names import KIN
-from ..lexicon.numbers import in_words
+from ..lexicon.numbers import in_words, number_forms
 from ..lexicon.prose import RESTATEMENT
 from ..lexicon.pronouns import RELATIVE_PRONOUNS
 from ..models import LITERAL_KINDS, Pattern, Proposition, QARecord, Resolution
@@ -101,7 +101,9 @@ class RulesExtractor:
         if doc is None:
             doc = parse(self.nlp, clean)
         # A count answered in digits may be written in words ("5": "five books").
-        answers = (record.answer, *in_words(record.answer)) if record.answer.strip() else ()
+        # A class named in the plural may be written in the singular ("Musicians": "a musician").
+        answers = (record.answer, *in_words(record.answer), *number_forms(record.answer)) \
+            if record.answer.strip() else ()
         return _Run(doc, hints, offsets, markers, self.nlp.make_doc, self._lemma, answers).extract()
 
 

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, ClassVar
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..lexicon.names import ARTICLES
+from ..lexicon.numbers import number_forms
 from ..lexicon.pronouns import PERSON_PRONOUNS
 from ..models import LITERAL_KINDS, Entity, Mention, Proposition, QARecord, QuestionEntity
 from .abbreviations import abbreviation
@@ -315,9 +316,10 @@ def link(extraction: Extraction, question: list[QuestionEntity], answer: str,
         # The answer written whole only where it is concluded ("So the answer is: Lausanne,
         # Switzerland") names what the body wrote in part ("… in Lausanne in the canton of
         # Vaud"): the body's mention is the one a chain can reach (docs/questions-and-answers.md).
-        # Only the parts of a place with its region or of a list: a name written inside a
-        # longer one ("Beijing" in "Beijing Ducks") is another thing.
-        for part in answer_parts(answer):
+        # Only the parts of a place with its region or of a list, or a class in the other
+        # number ("ponies": "a pony"): a name written inside a longer one ("Beijing" in
+        # "Beijing Ducks") is another thing.
+        for part in (*answer_parts(answer), *number_forms(answer)):
             hit = match_external(clusters, part, threshold, index)
             if hit is not None and hit != ai and _in_body(clusters[hit], pairs, extraction.propositions):
                 ai = hit
@@ -326,10 +328,12 @@ def link(extraction: Extraction, question: list[QuestionEntity], answer: str,
 
 
 def _in_body(cluster: Cluster, pairs: list, props: list[Proposition]) -> bool:
-    """Whether a proposition that concludes nothing has one of `cluster`'s mentions as an end."""
+    """Whether a proposition outside the concluding sentences has one of `cluster`'s mentions
+    as an end ("So A and B were ponies" concludes of both)."""
     recs = {id(r) for r in cluster.recs}
-    return any(not p.conclusion and (id(s) in recs or id(o) in recs)
-               for p, (s, o) in zip(props, pairs))
+    concluding = {p.sentence for p in props if p.conclusion and p.span != (0, 0)}
+    return any(not p.conclusion and not (p.span != (0, 0) and p.sentence in concluding)
+               and (id(s) in recs or id(o) in recs) for p, (s, o) in zip(props, pairs))
 
 
 class RulesLinker:
