@@ -231,7 +231,8 @@ class Paths:
         # it ("the suburb where he lived").
         if (pronoun or t.pos_ != "NOUN" or below.dep_ not in _DESCRIBING_CLAUSES
                 or t.dep_ in ("appos", "attr") or any(c.dep_ == "appos" for c in t.children)
-                or self.lemma(below) == "be" or below.pos_ not in ("VERB", "AUX")
+                or (self.lemma(below) == "be" and not self._own_subject(below))
+                or below.pos_ not in ("VERB", "AUX")
                 or any(c.dep_ == "aux" and c.lower_ == "to" for c in below.children)):
             return False  # an infinitive after the noun is mostly a misparse ("to season three")
         if t.dep_ == "dobj" and self.lemma(t.head) == "have":
@@ -239,6 +240,14 @@ class Paths:
         # "the award that he received", after a sentence that says which award that is.
         definite = any(c.lower_ in _DEFINITE for c in t.children if c.dep_ == "det")
         return not (definite and any(self.lemma(u) == self.lemma(t) for u in self.doc[:t.sent.start]))
+
+    @staticmethod
+    def _own_subject(clause: Any) -> bool:
+        """Whether a relative "be" clause has a subject other than its relative word: "from
+        whom new coins were a proclamation by X" says what the coins were, it names no one;
+        "which is Z" names the thing it is said of."""
+        return any(c.dep_ in _SUBJ and c.tag_ not in ("WDT", "WP", "WP$") and c.pos_ != "PRON"
+                   for c in clause.children)
 
     def _unnamed_relative(self, t: Any, below: Any, lca: int) -> bool:
         """Rule `unnamed_relative`: "X's brother was born in B", "the founder of X was born
