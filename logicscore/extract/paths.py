@@ -26,7 +26,8 @@ _DESCRIBING_CLAUSES = ("relcl",)
 
 
 class Paths:
-    """Mixin of `rules._Run`: needs doc, its text and tree, lemma, arg_at and topics."""
+    """Mixin of `rules._Run`: needs doc, its text and tree, lemma, arg_at, topics, sent_of and
+    restating."""
 
     doc: Any
     text: str  # doc_text(doc)
@@ -34,6 +35,8 @@ class Paths:
     lemma: Any
     arg_at: dict[int, Arg]
     topics: dict[int, Arg]
+    sent_of: dict[int, int]  # token index → its sentence's index
+    restating: set[int]  # sentences that restate the question
     _clause: dict[int, int]  # token index → its clause's predicate, as found
     _pred: dict[int, bool]  # token index → `_is_pred` of it, as found
 
@@ -237,9 +240,15 @@ class Paths:
             return False  # an infinitive after the noun is mostly a misparse ("to season three")
         if t.dep_ == "dobj" and self.lemma(t.head) == "have":
             return False  # "X has a footprint that serves Y": what X has is X's own
-        # "the award that he received", after a sentence that says which award that is.
+        # "the award that he received", after a sentence that says which award that is; a
+        # sentence restating the question says only that one is asked for (docs/coreference.md).
         definite = any(c.lower_ in _DEFINITE for c in t.children if c.dep_ == "det")
-        return not (definite and any(self.lemma(u) == self.lemma(t) for u in self.doc[:t.sent.start]))
+        return not (definite and self._written_before(t))
+
+    def _written_before(self, t: Any) -> bool:
+        """Whether a sentence before t's writes t's noun, other than one restating the question."""
+        return any(self.lemma(u) == self.lemma(t) for u in self.doc[:t.sent.start]
+                   if self.sent_of.get(u.i) not in self.restating)
 
     @staticmethod
     def _own_subject(clause: Any) -> bool:

@@ -122,6 +122,7 @@ class _Run(Paths, References):
         self.sent_of: dict[int, int] = {}
         for n, s in enumerate(self.sents):
             self.sent_of.update(dict.fromkeys(range(s.start, s.end), n))
+        self.restating = {n for n, s in enumerate(self.sents) if RESTATEMENT.match(self._text(s))}
         self.mentions = find_mentions(doc, hints, make_doc, answers)
         self.known = {normalize(t) for t in dict.fromkeys(
             [*hints, *answers, *(m.arg.text for m in self.mentions)])}
@@ -136,7 +137,6 @@ class _Run(Paths, References):
         self._refine_kinds()
         self._resolve_references()
         self.identified = self._identify_descriptions()
-        self.restating = {n for n, s in enumerate(self.sents) if RESTATEMENT.match(self._text(s))}
         self.which_named = self._which_names_noun()
         self.citations = self._citations(markers)
 
