@@ -312,19 +312,26 @@ def link(extraction: Extraction, question: list[QuestionEntity], answer: str,
     ai = match_external(clusters, answer, threshold, index) if answer.strip() else None
     if ai is None and answer.strip():
         ai = match_answer(clusters, answer, threshold, index, frozenset(asked))
-    elif ai is not None and not _in_body(clusters[ai], pairs, extraction.propositions):
-        # The answer written whole only where it is concluded ("So the answer is: Lausanne,
-        # Switzerland") names what the body wrote in part ("… in Lausanne in the canton of
-        # Vaud"): the body's mention is the one a chain can reach (docs/questions-and-answers.md).
-        # Only the parts of a place with its region or of a list, or a class in the other
-        # number ("ponies": "a pony"): a name written inside a longer one ("Beijing" in
-        # "Beijing Ducks") is another thing.
-        for part in (*answer_parts(answer), *number_forms(answer)):
-            hit = match_external(clusters, part, threshold, index)
-            if hit is not None and hit != ai and _in_body(clusters[hit], pairs, extraction.propositions):
-                ai = hit
-                break
+    elif ai is not None:
+        ai = _body_answer(clusters, ai, answer, threshold, index, pairs, extraction.propositions)
     return Linked(props, entities, q_out, ids[id(clusters[ai])] if ai is not None else None)
+
+
+def _body_answer(clusters: list[Cluster], ai: int, answer: str, threshold: float, index: FormIndex,
+                 pairs: list, props: list[Proposition]) -> int:
+    """The answer's cluster `ai`, or the one the body writes when `ai` is written only where
+    it is concluded: "So the answer is: Lausanne, Switzerland" names what the body wrote in
+    part ("… in Lausanne in the canton of Vaud"), the mention a chain can reach
+    (docs/questions-and-answers.md). Only the parts of a place with its region or of a list,
+    or a class in the other number ("ponies": "a pony"): a name written inside a longer one
+    ("Beijing" in "Beijing Ducks") is another thing."""
+    if _in_body(clusters[ai], pairs, props):
+        return ai
+    for part in (*answer_parts(answer), *number_forms(answer)):
+        hit = match_external(clusters, part, threshold, index)
+        if hit is not None and hit != ai and _in_body(clusters[hit], pairs, props):
+            return hit
+    return ai
 
 
 def _in_body(cluster: Cluster, pairs: list, props: list[Proposition]) -> bool:
