@@ -62,6 +62,10 @@ def _contradictions(props: list[Proposition], kinds: Mapping[str, str]) -> list[
                 continue  # "born in Springfield" and "born on 1970" are two facts
             if frozenset((a, b)) in linked:
                 continue  # "born in Springfield" / "born in Illinois" with Springfield in Illinois
+            if p.span != (0, 0) and q.span != (0, 0) and p.sentence == q.sentence:
+                # One sentence giving a relation two values narrows it ("headquartered in the
+                # Courthouse in Lausanne in the canton of Vaud"); it does not deny itself.
+                continue
             found[(p.id, q.id)] = Signal(
                 kind="contradiction", severity="hard", propositions=[p.id, q.id],
                 message=f"{p.id} and {q.id} give two values for '{p.relation}'")

@@ -82,3 +82,83 @@ def test_abstention_is_an_absent_answer(auditor, question, answer, long_answer):
 def test_yes_answers_a_yes_no_question(auditor):
     result = auditor.audit("Is Tarn College in Osk?", "Yes", "Tarn College is in Osk.")
     assert "refusal" not in [s.kind for s in result.diagnosis.signals]
+
+
+# The answer written whole only in the closing sentence, its first part in the body: the chain
+# reaches the body's mention, so the answer is that one (normalize.entities.link).
+CONCLUDED_WHOLE = [
+    ("Where is Ilo Vask's employer based?", "Osk, Velmora",
+     "Ilo Vask works for the Tarn Board. The Tarn Board is based in the Hall of Records in Osk "
+     "in the province of Pell. So the answer is: Osk, Velmora.", "Osk"),
+    ("Where was the director of Red Lake born?", "Lyre, Tarnland",
+     "Red Lake was directed by Ted Roe. Ted Roe was born in Lyre. Thus, the answer is Lyre, Tarnland.",
+     "Lyre"),
+    ("Which city hosts the college Ada Brennick attended?", "Brask City, Velmora",
+     "Ada Brennick attended Tarn College. Tarn College is located in Brask City. "
+     "Therefore, the final answer is Brask City, Velmora.", "Brask City"),
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("question", "answer", "long_answer", "entity"), CONCLUDED_WHOLE)
+def test_answer_concluded_whole_names_the_body_part(auditor, question, answer, long_answer, entity):
+    result = auditor.audit(question, answer, long_answer)
+    assert result.answer_entity == entity
+    assert result.scores.completeness == 1
+
+
+@pytest.mark.slow
+def test_answer_concluded_whole_rule_is_needed(auditor, monkeypatch):
+    """Leave-one-out: with the body's part never preferred, the rows lose their chain."""
+    from logicscore.normalize import entities
+
+    monkeypatch.setattr(entities, "_in_body", lambda *a, **k: True)
+    assert all(auditor.audit(q, a, la).scores.completeness == 0 for q, a, la, _ in CONCLUDED_WHOLE)
+
+
+@pytest.mark.slow
+def test_answer_inside_a_longer_name_is_not_its_part(auditor):
+    # "Beijing" inside "Beijing Ducks" is another thing: a team named only where it is
+    # concluded is still not derived.
+    result = auditor.audit("Which team plays in the city where Ilo Vask was born?", "Osk Ducks",
+                           "Ilo Vask was born in Osk. So the answer is: Osk Ducks.")
+    assert result.scores.completeness == 0
+
+
+# A class answered in one grammatical number and written in the other (lexicon.numbers.number_forms).
+IN_OTHER_NUMBER = [
+    ("What are both Ilo Vask and Ada Brennick?", "Painters",
+     "Ilo Vask is a Velmoran painter. Ada Brennick is also a painter. So both are painters."),
+    ("What was the profession shared by Ted Roe and Ilsa Brask?", "sculptor",
+     "Ted Roe and Ilsa Brask were sculptors. So they shared the profession of sculptor."),
+    ("What kind of animals were Tarn Osk and Ilo Pell?", "ponies",
+     "Tarn Osk was a pony. Ilo Pell was also a pony. So Tarn Osk and Ilo Pell were ponies."),
+]
+
+
+@pytest.mark.parametrize(("text", "forms"), [
+    ("Football players", ("Football player",)), ("painter", ("painters",)), ("countries", ("country",)),
+    ("actress", ("actresses",)), ("women", ("woman",)), ("boxes", ("box",)),
+    # Names, figures and short words have no other number.
+    ("Tarn Games", ()), ("Lyon, France", ()), ("1980", ()), ("Yes", ()),
+])
+def test_number_forms(text, forms):
+    from logicscore.lexicon.numbers import number_forms
+
+    assert number_forms(text) == forms
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("question", "answer", "long_answer"), IN_OTHER_NUMBER)
+def test_answer_in_the_other_number_is_matched(auditor, question, answer, long_answer):
+    result = auditor.audit(question, answer, long_answer)
+    assert result.scores.completeness == 1
+
+
+@pytest.mark.slow
+def test_answer_in_the_other_number_rule_is_needed(auditor, monkeypatch):
+    """Leave-one-out: without the other number, the class is met only where it is concluded."""
+    from logicscore.extract import rules
+
+    monkeypatch.setattr(rules, "number_forms", lambda text: ())
+    assert any(auditor.audit(q, a, la).scores.completeness == 0 for q, a, la in IN_OTHER_NUMBER)

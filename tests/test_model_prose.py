@@ -50,6 +50,21 @@ ROWS = [
     pytest.param("Who directed the film that starred Tarn Osk?", "Ilo Vask",
                  "Ilo Vask directed a film that starred Tarn Osk.", [], 0,
                  id="unnamed-relative-clause-object"),
+    # A relative "be" clause with a subject of its own says what that subject is; it names
+    # not the thing it describes (the people, the band, the town are never named).
+    pytest.param("How were the people from whom the new coins were a break by the Velmar "
+                 "Empire driven out of Tarvel?", "by force",
+                 "People from whom new coins were a break by the Velmar Empire were driven out of "
+                 "Tarvel by force.", [], 0, id="unnamed-be-relative-own-subject"),
+    pytest.param("Where did the settlers to whom the land was a gift from the Velmar Crown move?",
+                 "Tarvel", "Settlers to whom the land was a gift from the Velmar Crown moved to Tarvel.",
+                 [], 0, id="unnamed-be-relative-to-whom"),
+    pytest.param("Where were the soldiers for whom the medal was a reward by King Osk Brel sent?",
+                 "Tarvel", "Soldiers for whom the medal was a reward by King Osk Brel were sent to "
+                 "Tarvel.", [], 0, id="unnamed-be-relative-for-whom"),
+    pytest.param("Where was the band whose singer was Ilo Vask formed?", "Tarvel",
+                 "The band whose singer was Ilo Vask was formed in Tarvel.", [], 0,
+                 id="unnamed-be-relative-whose"),
     # ... unless a name stands beside it, the clause names it, or an earlier sentence says
     # which thing the definite description is.
     pytest.param("In what 1990 film directed by Ilo Vask does Tarn Osk appear?", "Moonfall",

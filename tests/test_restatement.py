@@ -119,3 +119,45 @@ def test_question_names_are_read_without_restating_sentences(text, kept):
     from logicscore.question.reader import unrestated
 
     assert unrestated(text) == kept
+
+
+# The whole question restated again with the answer filled in, its description never named:
+# a restating first sentence does not say which thing "the colony" is, so the description
+# stays unnamed and joins nothing through itself, with or without that first sentence.
+FILLED_IN = [
+    ("Where was the colony in which the Osk Society meets located?", "Tarvel",
+     "The question asks where the colony in which the Osk Society meets was located. ",
+     "The colony in which the Osk Society meets is located in Tarvel."),
+    ("Which league did the guild that Ilo Vask founded join?", "Tarn League",
+     "The question asks which league the guild that Ilo Vask founded joined. ",
+     "The guild that Ilo Vask founded joined the Tarn League."),
+    ("Where was the treaty that Ada Osk signed kept?", "Pell",
+     "We need to find where the treaty that Ada Osk signed was kept. ",
+     "The treaty that Ada Osk signed was kept in Pell."),
+]
+
+
+@pytest.fixture(scope="module")
+def auditor():
+    from logicscore import Auditor
+
+    return Auditor(timing=False)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("question", "answer", "restating", "body"), FILLED_IN)
+def test_restating_sentence_does_not_name_a_description(auditor, question, answer, restating, body):
+    assert auditor.audit(question, answer, body).scores.completeness == 0
+    assert auditor.audit(question, answer, restating + body).scores.completeness == 0
+
+
+@pytest.mark.slow
+def test_restating_sentence_does_not_name_a_description_rule_is_needed(auditor, monkeypatch):
+    """Leave-one-out: with any earlier sentence taken to say which thing the description is,
+    the restating one included, the restated rows read as complete."""
+    from logicscore.extract.paths import Paths
+
+    monkeypatch.setattr(Paths, "_written_before", lambda self, t: any(
+        self.lemma(u) == self.lemma(t) for u in self.doc[:t.sent.start]))
+    assert all(auditor.audit(q, a, b).scores.completeness == 0 for q, a, _, b in FILLED_IN)
+    assert all(auditor.audit(q, a, r + b).scores.completeness == 1 for q, a, r, b in FILLED_IN)

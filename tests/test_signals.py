@@ -117,3 +117,31 @@ def test_signals_negation_across_voice_and_hub_stays_linear():
     found = _contradictions(hub, {})
     assert time.process_time() - start < 5
     assert 0 < len(found) <= 64
+
+
+# One sentence giving a functional relation several values narrows it, in any phrasing; the
+# same values in two sentences still contradict. Invented text, the rules extractor.
+NARROWING = [
+    "The Tarn Board is headquartered in the Hall of Records in Osk in the province of Pell.",
+    "Ilo Vask was born in the Grey Hospital in Lyre, in the district of Brask.",
+    "Velmora Foods is based at Pell House in Osk, in the Tarn Valley.",
+]
+
+
+@pytest.fixture(scope="module")
+def auditor():
+    from logicscore import Auditor
+
+    return Auditor(timing=False)
+
+
+@pytest.mark.parametrize("text", NARROWING)
+def test_signals_one_sentence_narrowing_is_no_contradiction(auditor, text):
+    result = auditor.audit("Where is it?", "Osk", text)
+    assert "contradiction" not in [s.kind for s in result.diagnosis.signals]
+
+
+def test_signals_two_sentences_still_contradict(auditor):
+    result = auditor.audit("Where was Ilo Vask born?", "Lyre",
+                           "Ilo Vask was born in Lyre. Ilo Vask was born in Osk.")
+    assert "contradiction" in [s.kind for s in result.diagnosis.signals]

@@ -5,6 +5,8 @@ from __future__ import annotations
 import html
 import re
 
+from ..lexicon.prose import FRAME
+
 CITATION = re.compile(
     r"[ \t]*\[(?:(?P<ids>(?:doc\s*)?\d+(?:\s*[,;]\s*(?:doc\s*)?\d+)*)\]|doc\]\s*<(?P<s>s\d+)>)",
     re.I,
@@ -105,3 +107,45 @@ def _gap(text: str, m: re.Match) -> str:
     joined = text[m.start() - 1:m.start()].isalnum() and text[m.end():m.end() + 1].isalnum()
     block = m.group("tag") and _BLOCK_TAG.match(m.group("tag"))
     return " " if joined or block else ""
+
+
+# Where a sentence may open: the text's start, or after a stop or a line break.
+_OPENING = re.compile(r"(?:^|(?<=[.!?:;])\s+|\n\s*)(?=\S)")
+
+
+def strip_frames(stripped: Stripped) -> Stripped:
+    """Take out the words that open a sentence by saying where its claim comes from ("From
+    the context, I know that", "According to the passage,", "We know that"): the sentence
+    states the same without them, and left in they become its subject or its verb. The word
+    that then opens the sentence is capitalised, as it would be written there; offsets and
+    markers keep pointing into the original text."""
+    clean, offsets, markers = stripped
+    cuts: list[tuple[int, int]] = []
+    for opening in _OPENING.finditer(clean):
+        m = FRAME.match(clean, opening.end())
+        # A frame with nothing after it in the sentence frames nothing: it stays.
+        if m and m.end() < len(clean) and clean[m.end()].isalnum():
+            cuts.append((m.start(), m.end()))
+    if not cuts:
+        return stripped
+    parts: list[str] = []
+    kept: list[int] = []
+    pos = 0
+    for start, end in cuts:
+        parts.append(clean[pos:start])
+        kept.extend(range(pos, start))
+        parts.append(clean[end].upper())
+        kept.append(end)
+        pos = end + 1
+    parts.append(clean[pos:])
+    kept.extend(range(pos, len(clean) + 1))
+    new_at = {old: new for new, old in enumerate(kept)}
+    moved = [(new_at.get(at, _next_kept(at, kept)), ids) for at, ids in markers]
+    return "".join(parts), [offsets[i] for i in kept], moved
+
+
+def _next_kept(at: int, kept: list[int]) -> int:
+    """The clean offset of the first kept character at or after old offset `at`."""
+    from bisect import bisect_left
+
+    return bisect_left(kept, at)

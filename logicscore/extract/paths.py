@@ -26,7 +26,8 @@ _DESCRIBING_CLAUSES = ("relcl",)
 
 
 class Paths:
-    """Mixin of `rules._Run`: needs doc, its text and tree, lemma, arg_at and topics."""
+    """Mixin of `rules._Run`: needs doc, its text and tree, lemma, arg_at, topics, sent_of and
+    restating."""
 
     doc: Any
     text: str  # doc_text(doc)
@@ -34,6 +35,8 @@ class Paths:
     lemma: Any
     arg_at: dict[int, Arg]
     topics: dict[int, Arg]
+    sent_of: dict[int, int]  # token index → its sentence's index
+    restating: set[int]  # sentences that restate the question
     _clause: dict[int, int]  # token index → its clause's predicate, as found
     _pred: dict[int, bool]  # token index → `_is_pred` of it, as found
 
@@ -231,14 +234,29 @@ class Paths:
         # it ("the suburb where he lived").
         if (pronoun or t.pos_ != "NOUN" or below.dep_ not in _DESCRIBING_CLAUSES
                 or t.dep_ in ("appos", "attr") or any(c.dep_ == "appos" for c in t.children)
-                or self.lemma(below) == "be" or below.pos_ not in ("VERB", "AUX")
+                or (self.lemma(below) == "be" and not self._own_subject(below))
+                or below.pos_ not in ("VERB", "AUX")
                 or any(c.dep_ == "aux" and c.lower_ == "to" for c in below.children)):
             return False  # an infinitive after the noun is mostly a misparse ("to season three")
         if t.dep_ == "dobj" and self.lemma(t.head) == "have":
             return False  # "X has a footprint that serves Y": what X has is X's own
-        # "the award that he received", after a sentence that says which award that is.
+        # "the award that he received", after a sentence that says which award that is; a
+        # sentence restating the question says only that one is asked for (docs/coreference.md).
         definite = any(c.lower_ in DEFINITE_DETERMINERS for c in t.children if c.dep_ == "det")
-        return not (definite and any(self.lemma(u) == self.lemma(t) for u in self.doc[:t.sent.start]))
+        return not (definite and self._written_before(t))
+
+    def _written_before(self, t: Any) -> bool:
+        """Whether a sentence before t's writes t's noun, other than one restating the question."""
+        return any(self.lemma(u) == self.lemma(t) for u in self.doc[:t.sent.start]
+                   if self.sent_of.get(u.i) not in self.restating)
+
+    @staticmethod
+    def _own_subject(clause: Any) -> bool:
+        """Whether a relative "be" clause has a subject other than its relative word: "from
+        whom new coins were a proclamation by X" says what the coins were, it names no one;
+        "which is Z" names the thing it is said of."""
+        return any(c.dep_ in _SUBJ and c.tag_ not in ("WDT", "WP", "WP$") and c.pos_ != "PRON"
+                   for c in clause.children)
 
     def _unnamed_relative(self, t: Any, below: Any, lca: int) -> bool:
         """Rule `unnamed_relative`: "X's brother was born in B", "the founder of X was born

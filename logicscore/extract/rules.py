@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict
 from ..lexicon.function_words import PLURAL_QUANTIFIERS
 from ..errors import ConfigError
 from ..lexicon.names import KIN
-from ..lexicon.numbers import in_words
+from ..lexicon.numbers import in_words, number_forms
 from ..lexicon.prose import RESTATEMENT
 from ..lexicon.pronouns import RELATIVE_PRONOUNS
 from ..lexicon.relations import GIVE_VERBS, MAKE_VERBS
@@ -20,7 +20,7 @@ from ..nlp import doc_text
 from ..normalize.mentions import DATE, normalize
 from ..stages import SpacyPipeline
 from . import Extraction, Mention
-from .clean import Stripped, strip_citations
+from .clean import Stripped, strip_citations, strip_frames
 from .draft import Draft, SentenceBase
 from .mentions import Arg, find_mentions
 from .nested import nested
@@ -77,7 +77,7 @@ class RulesExtractor:
         self._docs, self._stripped = {}, {}
         if not self.spacy.loaded:
             return  # the first record loads it, as unbatched: its signature says so first
-        self._stripped = {a: strip_citations(a) for a in dict.fromkeys(r.long_answer for r in records)}
+        self._stripped = {a: strip_frames(strip_citations(a)) for a in dict.fromkeys(r.long_answer for r in records)}
         clean = {a: s[0] for a, s in self._stripped.items()}
         try:
             docs = parse_many(self.nlp, list(clean.values()))
@@ -88,7 +88,7 @@ class RulesExtractor:
     def extract(self, record: QARecord, hints: list[str]) -> Extraction:
         """Decompose `record.long_answer` into propositions and entity mentions."""
         stripped = self._stripped.get(record.long_answer)
-        clean, offsets, markers = stripped or strip_citations(record.long_answer)
+        clean, offsets, markers = stripped or strip_frames(strip_citations(record.long_answer))
         if len(clean) >= self.nlp.max_length:
             # The Auditor bounds input size (--max-chars); spaCy's own guard would turn a
             # deliberately raised limit into a crash.
@@ -101,7 +101,9 @@ class RulesExtractor:
         if doc is None:
             doc = parse(self.nlp, clean)
         # A count answered in digits may be written in words ("5": "five books").
-        answers = (record.answer, *in_words(record.answer)) if record.answer.strip() else ()
+        # A class named in the plural may be written in the singular ("Musicians": "a musician").
+        answers = (record.answer, *in_words(record.answer), *number_forms(record.answer)) \
+            if record.answer.strip() else ()
         return _Run(doc, hints, offsets, markers, self.nlp.make_doc, self._lemma, answers).extract()
 
 
@@ -120,6 +122,7 @@ class _Run(Paths, References):
         self.sent_of: dict[int, int] = {}
         for n, s in enumerate(self.sents):
             self.sent_of.update(dict.fromkeys(range(s.start, s.end), n))
+        self.restating = {n for n, s in enumerate(self.sents) if RESTATEMENT.match(self._text(s))}
         self.mentions = find_mentions(doc, hints, make_doc, answers)
         self.known = {normalize(t) for t in dict.fromkeys(
             [*hints, *answers, *(m.arg.text for m in self.mentions)])}
@@ -134,7 +137,6 @@ class _Run(Paths, References):
         self._refine_kinds()
         self._resolve_references()
         self.identified = self._identify_descriptions()
-        self.restating = {n for n, s in enumerate(self.sents) if RESTATEMENT.match(self._text(s))}
         self.which_named = self._which_names_noun()
         self.citations = self._citations(markers)
 

@@ -25,3 +25,52 @@ def in_words(text: str) -> tuple[str, ...]:
     """A count written in digits, as a word: "5" is also "five"; not "one", a pronoun too."""
     text = text.strip()
     return (SMALL_NUMBERS[int(text)],) if text.isdigit() and 1 < int(text) < len(SMALL_NUMBERS) else ()
+
+
+# Plurals not made by adding -s, -es or -ies, for `number_forms`.
+IRREGULAR_PLURALS = {"man": "men", "woman": "women", "person": "people", "child": "children",
+                     "businessman": "businessmen", "chairman": "chairmen", "wife": "wives",
+                     "life": "lives", "thief": "thieves", "hero": "heroes", "goose": "geese",
+                     "foot": "feet", "tooth": "teeth", "mouse": "mice", "series": "series",
+                     "species": "species", "analysis": "analyses", "crisis": "crises"}
+_SINGULARS = {p: s for s, p in IRREGULAR_PLURALS.items()}
+
+
+def number_forms(text: str) -> tuple[str, ...]:
+    """An answer ending in a common noun, with that noun in the other grammatical number:
+    "Football players" is also "Football player", "painter" also "painters". A name's last
+    word (capitalised past the first word) is left alone."""
+    words_ = text.strip().split()
+    if not words_ or not words_[-1].isalpha() or (not words_[-1].islower() and len(words_) > 1):
+        return ()
+    last = words_[-1]
+    low = last.lower()
+    if len(low) < 4:
+        return ()
+    if low[-2:] in ("ss", "us", "is") and low not in _SINGULARS:
+        forms = [_plural(low)]
+    elif low in _SINGULARS:
+        forms = [_SINGULARS[low]]
+    elif low in IRREGULAR_PLURALS:
+        forms = [IRREGULAR_PLURALS[low]]
+    elif low.endswith("ies") and len(low) > 4:
+        forms = [low[:-3] + "y"]
+    elif low.endswith(("ches", "shes", "sses", "xes", "zes")):
+        forms = [low[:-2]]
+    elif low.endswith("s"):
+        forms = [low[:-1]]
+    else:
+        forms = [_plural(low)]
+    if last[0].isupper():
+        forms = [f[:1].upper() + f[1:] for f in forms]
+    return tuple(" ".join([*words_[:-1], f]) for f in forms if f != last)
+
+
+def _plural(word: str) -> str:
+    if word in IRREGULAR_PLURALS:
+        return IRREGULAR_PLURALS[word]
+    if word.endswith("y") and word[-2:-1] not in tuple("aeiou"):
+        return word[:-1] + "ies"
+    if word.endswith(("s", "x", "z", "ch", "sh")):
+        return word + "es"
+    return word + "s"

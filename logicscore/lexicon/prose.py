@@ -69,3 +69,24 @@ HEDGE_WORDS = (
     "presumably", "probably", "likely", "apparently", "unconfirmed", "may ", "might ", "could ",
     "unclear ", "believe", "thought", "said", "sure", "certain", "think", "guess", "suspect",
     "correctly")
+
+# Words before a sentence that say where its claim comes from or that the writer knows it
+# ("From the context, I know that …", "According to the passage, …", "Based on the information
+# given, …", "We know that …", "It is stated that …"): they state nothing about the question's
+# entities, so the sentence is read without them (docs/records.md).
+_SOURCE = (r"(?:the |this |that |these |our )?(?:given |provided |above |available )?"
+           r"(?:context|contexts|passages?|information|text|texts|documents?|evidence|facts?"
+           r"|sources?|paragraphs?|articles?|excerpts?|data|above)"
+           r"(?: (?:given|provided|above|available|we have|i have))?")
+_KNOWING = (r"(?:i|we) (?:can |now |also )?(?:know|knows|see|learn|learned|infer|find|found|tell"
+            r"|conclude|gather|recall|remember|understand|are told|am told|have learned)")
+FRAME = re.compile(
+    r"(?:(?:from|based on|according to|given|going by|judging by|as (?:stated|mentioned|said|given"
+    r"|shown|described|noted) (?:in|by)|(?:it is|it's) (?:stated|mentioned|said|given) in"
+    r"|in) " + _SOURCE + r"(?:,\s*" + _KNOWING + r"(?: that)?\b,?|\s*,)"
+    r"|" + _KNOWING + r"(?: from " + _SOURCE + r")? that\b,?"
+    r"|(?:it is|it's) (?:known|stated|mentioned|given|said|clear) (?:(?:in|from) " + _SOURCE
+    + r" )?that\b,?"
+    r")\s*",
+    re.I,
+)

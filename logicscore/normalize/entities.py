@@ -21,12 +21,13 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ..flow import ExtractedMention, Extraction, Linked
 from ..lexicon.names import ARTICLES
+from ..lexicon.numbers import number_forms
 from ..lexicon.pronouns import PERSON_PRONOUNS
 from ..models import LITERAL_KINDS, Entity, Mention, Proposition, QARecord, QuestionEntity
 from .abbreviations import abbreviation
 from .aliases import alias_pairs
 from .clusters import MAX_ABBREVIATIONS, Cluster, FormIndex, Rec, absorb, kind_of
-from .external import expansion, match_answer, match_external
+from .external import answer_parts, expansion, match_answer, match_external
 from .mentions import analyze, is_pronoun, normalize, same_answer
 from .relations import person_args
 from .sieve import resolve_arguments
@@ -303,7 +304,35 @@ def link(extraction: Extraction, question: list[QuestionEntity], answer: str,
     ai = match_external(clusters, answer, threshold, index) if answer.strip() else None
     if ai is None and answer.strip():
         ai = match_answer(clusters, answer, threshold, index, frozenset(asked))
+    elif ai is not None:
+        ai = _body_answer(clusters, ai, answer, threshold, index, pairs, extraction.propositions)
     return Linked(props, entities, q_out, ids[id(clusters[ai])] if ai is not None else None)
+
+
+def _body_answer(clusters: list[Cluster], ai: int, answer: str, threshold: float, index: FormIndex,
+                 pairs: list, props: list[Proposition]) -> int:
+    """The answer's cluster `ai`, or the one the body writes when `ai` is written only where
+    it is concluded: "So the answer is: Lausanne, Switzerland" names what the body wrote in
+    part ("… in Lausanne in the canton of Vaud"), the mention a chain can reach
+    (docs/questions-and-answers.md). Only the parts of a place with its region or of a list,
+    or a class in the other number ("ponies": "a pony"): a name written inside a longer one
+    ("Beijing" in "Beijing Ducks") is another thing."""
+    if _in_body(clusters[ai], pairs, props):
+        return ai
+    for part in (*answer_parts(answer), *number_forms(answer)):
+        hit = match_external(clusters, part, threshold, index)
+        if hit is not None and hit != ai and _in_body(clusters[hit], pairs, props):
+            return hit
+    return ai
+
+
+def _in_body(cluster: Cluster, pairs: list, props: list[Proposition]) -> bool:
+    """Whether a proposition outside the concluding sentences has one of `cluster`'s mentions
+    as an end ("So A and B were ponies" concludes of both)."""
+    recs = {id(r) for r in cluster.recs}
+    concluding = {p.sentence for p in props if p.conclusion and p.span != (0, 0)}
+    return any(not p.conclusion and not (p.span != (0, 0) and p.sentence in concluding)
+               and (id(s) in recs or id(o) in recs) for p, (s, o) in zip(props, pairs))
 
 
 class RulesLinker:

@@ -142,8 +142,8 @@ def match_answer(clusters: list[Cluster], text: str, threshold: float, index: Fo
     sentence writes inside it, other than the question's own `asked` clusters ("Velmoran
     origin" → "Velmoran").
     """
-    parts = [p.strip(" .") for p in _LIST_SEPARATORS.split(text) if p.strip(" .")]
-    if len(parts) > 1:
+    parts = answer_parts(text)
+    if parts:
         for part in parts:
             hit = match_external(clusters, part, threshold, index)
             if hit is not None and hit not in asked:
@@ -153,3 +153,10 @@ def match_answer(clusters: list[Cluster], text: str, threshold: float, index: Fo
               and not c.recs[0].pronoun for f in c.forms.values()
               if f.key and f" {f.key} " in key]
     return max(inside)[1] if inside else None
+
+
+def answer_parts(text: str) -> list[str]:
+    """The parts of a short answer that is a place with its region or a list ("Lyon, France",
+    "Royalists and Roundheads"), in order; empty for an answer of one part."""
+    parts = [p.strip(" .") for p in _LIST_SEPARATORS.split(text) if p.strip(" .")]
+    return parts if len(parts) > 1 else []
