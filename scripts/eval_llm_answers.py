@@ -19,8 +19,9 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
-from logicscore import Auditor, bench
-from logicscore.labelled import BASELINES, LABEL, measure, strip_labels
+from logicscore import Auditor
+from logicscore.measure import bench
+from logicscore.measure.labelled import BASELINES, LABEL, measure, strip_labels
 
 _SHARED = Path("shared") / "data" / "llm-answers"
 # The checkout's parent holds shared/ (a worktree sits one folder deeper): the nearest one up.

@@ -6,7 +6,7 @@ import io
 
 import pytest
 
-from logicscore import bench
+from logicscore.measure import bench
 from logicscore.lexicon.signals import SIGNALS
 from logicscore.models import AuditResult, Diagnosis, Gap, ResultMeta, Scores, Signal
 
@@ -206,7 +206,7 @@ def test_bench_auditor_reaches_targets_on_fictional_corpus(auditor):
 @pytest.mark.slow
 def test_bench_auditor_reaches_targets_on_an_unseen_seed(auditor):
     """The same targets on a corpus nobody tuned against (a seed the committed file does not use)."""
-    from logicscore.corpus import generate
+    from logicscore.measure.corpus import generate
 
     records = list(generate(seed=20261130, n=300))
     out = bench.run(records, auditor).to_json_dict()

@@ -15,8 +15,8 @@ import pytest
 from benchmarks.realdata import Case, Hop, Item, Line, make_cases
 from benchmarks.realdata.corpus import gold_record, start_name
 from benchmarks.realdata.datasets import parse_hotpot
-from logicscore import bench
-from logicscore.bench import Pred
+from logicscore.measure import bench
+from logicscore.measure.bench import Pred
 from test_realdata import HOTPOT
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -9,11 +9,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from logicscore import QARecord, calibrate, io, labelled
+from logicscore import QARecord, io
+from logicscore.measure import calibrate, labelled
 from logicscore.cli import app
 from logicscore.models import AuditResult, ResultMeta, Side
-from logicscore.perturb import build
-from logicscore.perturb.text import removal_noise
+from logicscore.measure.perturb import build
+from logicscore.measure.perturb.text import removal_noise
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "corpora" / "examples.jsonl"

@@ -24,7 +24,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from logicscore import bench, nlp
+from logicscore.measure import bench
+from logicscore import nlp
 from logicscore.cli import app
 
 from fakes import GIVEN

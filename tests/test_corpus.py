@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from logicscore.corpus import PERTURBATIONS, generate, parse_hops, sha256_of, write_corpus
-from logicscore.corpus.labels import AmbiguousLabel, Link, label
+from logicscore.measure.corpus import PERTURBATIONS, generate, parse_hops, sha256_of, write_corpus
+from logicscore.measure.corpus.labels import AmbiguousLabel, Link, label
 from logicscore.models import QARecord
 
 CORPUS = Path(__file__).resolve().parent.parent / "corpora" / "fictional-v1.jsonl"

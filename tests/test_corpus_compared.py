@@ -1,13 +1,13 @@
-"""The comparison and yes/no cases of the fictional corpus (logicscore.corpus.compared)."""
+"""The comparison and yes/no cases of the fictional corpus (logicscore.measure.corpus.compared)."""
 
 from __future__ import annotations
 
 import hashlib
 from pathlib import Path
 
-from logicscore import bench
-from logicscore.corpus import dumps, generate, generate_compared
-from logicscore.corpus.compared import KINDS
+from logicscore.measure import bench
+from logicscore.measure.corpus import dumps, generate, generate_compared
+from logicscore.measure.corpus.compared import KINDS
 
 ROOT = Path(__file__).resolve().parents[1]
 

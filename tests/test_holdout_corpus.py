@@ -8,7 +8,7 @@ import json
 from collections import Counter
 from pathlib import Path
 
-from logicscore import bench, labelled
+from logicscore.measure import bench, labelled
 
 CORPUS = Path(__file__).resolve().parents[1] / "corpora" / "prose-holdout-v1.jsonl"
 TYPES = {"bridge", "comparison", "yesno", "intersection"}

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from logicscore import invariance
+from logicscore.measure import invariance
 from logicscore.models import AuditResult, ResultMeta, Scores
-from logicscore.perturb import styles
+from logicscore.measure.perturb import styles
 
 from fakes import RecordingAuditor
 

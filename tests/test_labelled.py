@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from logicscore import bench, labelled
+from logicscore.measure import bench, labelled
 from logicscore.models import AuditResult, ResultMeta, Scores
 
 from fakes import RecordingAuditor

@@ -99,7 +99,7 @@ def test_no_private_names_across_packages():
     ("logicscore/extract/rules.py", "from ..normalize.mentions import _trim", True),
     ("logicscore/extract/rules.py", "from .mentions import _phrase", False),
     ("logicscore/lexicon/__init__.py", "from ._sets import words", False),
-    ("logicscore/bench.py", "from .lexicon._sets import words", True),
+    ("logicscore/measure/bench.py", "from .lexicon._sets import words", True),
 ])
 def test_private_import_rule(tmp_path, monkeypatch, module, line, flagged):
     # The rule reads a file in place: a copy at the same relative path under a stand-in package.

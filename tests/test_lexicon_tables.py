@@ -28,12 +28,12 @@ _TABLE_CALLS = {"frozenset", "set", "tuple", "list", "sorted", "words"}
 
 # The corpus generator's invented world: syllables of fictional names and the kinds of its
 # entities, never language the rules read. Their order is part of the seeded corpora.
-FICTIONAL = {"logicscore/corpus/names.py", "logicscore/corpus/schema.py"}
+FICTIONAL = {"logicscore/measure/corpus/names.py", "logicscore/measure/corpus/schema.py"}
 # Strings that are the program's own names, not words it reads, table by table.
 NOT_WORDS: dict[str, set[tuple[str, ...]]] = {
     # Column headers of rendered tables.
-    "logicscore/bench.py": {("class", "precision", "recall", "support"), ("precision", "recall", "support")},
-    "logicscore/calibrate.py": {("claimed class", "precision", "recall"),
+    "logicscore/measure/bench.py": {("class", "precision", "recall", "support"), ("precision", "recall", "support")},
+    "logicscore/measure/calibrate.py": {("claimed class", "precision", "recall"),
                                 ("perturbation", "completeness agrees", "failure agrees")},
     "logicscore/diff.py": {("metric", "old", "new", "delta")},
     "logicscore/gate.py": {("check", "value", "threshold", "verdict", "detail"),
@@ -41,9 +41,9 @@ NOT_WORDS: dict[str, set[tuple[str, ...]]] = {
     "logicscore/report/render.py": {("metric", "n", "mean", "median", "std"),
                                     ("category", "records", "share of scored")},
     # Labels: gold label values, perturbation kinds, the citations a fictional record carries.
-    "logicscore/labelled.py": {("complete", "incomplete", "ambiguous")},
-    "logicscore/corpus/perturb.py": {("complete", "contradiction", "negation")},
-    "logicscore/corpus/__init__.py": {("doc", "doc", "none")},
+    "logicscore/measure/labelled.py": {("complete", "incomplete", "ambiguous")},
+    "logicscore/measure/corpus/perturb.py": {("complete", "contradiction", "negation")},
+    "logicscore/measure/corpus/__init__.py": {("doc", "doc", "none")},
     # Keys of other tools' rows and of input records.
     "logicscore/formats/rag.py": {("response", "reference", "contexts", "metadata"),
                                   ("input", "context", "metadata")},

@@ -620,7 +620,7 @@ def test_realdata_label_sound_when_a_question_name_is_removed():
 
 
 def test_realdata_question_names_for_label_noise():
-    from logicscore.perturb.text import question_names as _question_names
+    from logicscore.measure.perturb.text import question_names as _question_names
     names = _question_names("What type of media does Hot Pixel and PlayStation Portable have?")
     assert "Hot Pixel" in names and "PlayStation Portable" in names
     assert _question_names("What game did the team with an 11-1 record play?") == []

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from logicscore.models import QARecord
-from logicscore.perturb import styles
+from logicscore.measure.perturb import styles
 
 
 def _rec(long_answer: str, question: str = "Who directed the film shot in Velmora?",

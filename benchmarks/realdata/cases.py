@@ -18,7 +18,7 @@ from logicscore import QARecord
 from logicscore.formats.items import Hop, Item, Line  # noqa: F401
 from logicscore.formats.text import (as_answer_line, contains, contains_any,
                                      display_title, names_alone)
-from logicscore.perturb.text import removal_noise
+from logicscore.measure.perturb.text import removal_noise
 
 KINDS = ("gold", "hop_removed", "replaced", "distractor")
 LABELS = {"gold": "complete", "hop_removed": "incomplete", "replaced": "incomplete",

@@ -34,7 +34,7 @@ def calibrate(
     workers: WorkersOpt = 1,
     quiet: QuietOpt = False,
 ) -> None:
-    from .. import calibrate as calibrate_mod
+    from ..measure import calibrate as calibrate_mod
     from .. import io
 
     if data is None:

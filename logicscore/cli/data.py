@@ -31,7 +31,7 @@ def corpus_generate(
 
     Missing folders of OUTPUT are created; an existing OUTPUT is replaced.
     """
-    from ..corpus import write_corpus
+    from ..measure.corpus import write_corpus
 
     try:
         lo, _, hi = hops.partition("-")
@@ -85,7 +85,7 @@ def bench(
     llm_max_bytes: MaxBytesOpt = llm_default("max_body_bytes"),
     llm_max_tokens: MaxTokensOpt = None,
 ) -> None:
-    from .. import bench as bench_mod
+    from ..measure import bench as bench_mod
 
     if corpus is None:
         fail("give a corpus file (make one with `logicscore corpus generate -o FILE`)", 2)
@@ -101,7 +101,7 @@ def bench(
         why = f" ({rejected[0].error.message})" if rejected else ": it is empty"
         fail(f"{corpus} is not a gold-labelled corpus{why}{make}", 2)
     if "llm" in (extractor, determinateness):
-        from .. import paired
+        from ..measure import paired
 
         rules = make_auditor("rules", fuzzy_threshold, spacy_model, max_alternatives, False)
         llm = make_auditor(extractor, fuzzy_threshold, spacy_model, max_alternatives, False,
@@ -123,8 +123,8 @@ def bench(
 
 def _styles(corpus: Path, records: list, rejected: list, auditor, seed: int,
             transforms: list[str] | None, as_json: bool, as_md: bool) -> None:
-    from .. import invariance, labelled
-    from ..perturb.styles import TRANSFORMS
+    from ..measure import invariance, labelled
+    from ..measure.perturb.styles import TRANSFORMS
 
     if not all(labelled.is_labelled(r) for r in records):
         fail(f"--styles needs labelled answers (label_completeness); {corpus} is a gold corpus", 2)

@@ -1,7 +1,7 @@
 """Restyled copies of an answer that state the same things: the label a person gave the
 original holds for each copy (docs/styles.md).
 
-    from logicscore.perturb import styles
+    from logicscore.measure.perturb import styles
     copies = styles.restyle(record, seed=0)   # one `Rewrite` per transform, built or skipped
 
 Each transform is a function `(record, rng) -> new long answer` that raises `Skip` when it
@@ -18,11 +18,17 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..lexicon.questions import ASKING_WORDS
-from ..lexicon.function_words import QUESTION_LEADING
-from ..lexicon.styles import (CONCLUDING, LEAD_PREFIXES, LEAD_SENTENCES,
-                              LOWERABLE_OPENERS, QUOTED_CLAUSE, RESTATING)
-from ..models import QARecord
+from ...lexicon.questions import ASKING_WORDS
+from ...lexicon.function_words import QUESTION_LEADING
+from ...lexicon.styles import (
+    CONCLUDING,
+    LEAD_PREFIXES,
+    LEAD_SENTENCES,
+    LOWERABLE_OPENERS,
+    QUOTED_CLAUSE,
+    RESTATING,
+)
+from ...models import QARecord
 from .referring import (CONJOINED, Skip, answer_in, asked_names, concludes, description,
                         mentions, pronoun, reorder)
 from .text import contains, norm, split_sentences

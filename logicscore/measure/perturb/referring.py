@@ -12,13 +12,13 @@ from __future__ import annotations
 import random
 import re
 
-from ..lexicon.function_words import QUESTION_OPENERS, SENTENCE_CONJUNCTIONS
-from ..lexicon.kinds import DESCRIPTOR_NOUNS
-from ..lexicon.names import ARTICLES
-from ..lexicon.pronouns import DEMONSTRATIVES, STANDING_PRONOUNS
-from ..lexicon.questions import AUXILIARIES, CONCLUDING_WORDS
-from ..lexicon.styles import BINDING_STOPS, FEMALE_NOUNS, LOWERABLE_OPENERS, MALE_NOUNS, THING_KINDS
-from ..models import QARecord
+from ...lexicon.function_words import QUESTION_OPENERS, SENTENCE_CONJUNCTIONS
+from ...lexicon.kinds import DESCRIPTOR_NOUNS
+from ...lexicon.names import ARTICLES
+from ...lexicon.pronouns import DEMONSTRATIVES, STANDING_PRONOUNS
+from ...lexicon.questions import AUXILIARIES, CONCLUDING_WORDS
+from ...lexicon.styles import BINDING_STOPS, FEMALE_NOUNS, LOWERABLE_OPENERS, MALE_NOUNS, THING_KINDS
+from ...models import QARecord
 from .text import capitalized_phrases, contains, norm, question_names, split_sentences
 
 __all__ = ["Skip", "asked_names", "mentions", "concludes", "answer_in", "opens_sentence",

@@ -21,7 +21,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .models import AuditResult, QARecord
+from ..models import AuditResult, QARecord
 from .perturb import build
 
 __all__ = ["LABEL", "LabelledReport", "is_labelled", "label_problem", "strip_labels", "run",

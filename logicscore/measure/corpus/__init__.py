@@ -1,6 +1,6 @@
 """Seeded generator of fictional multi-hop QA with gold labels (docs/measurements.md).
 
-    from logicscore.corpus import generate, write_corpus
+    from logicscore.measure.corpus import generate, write_corpus
     records = list(generate(seed=1, n=600))
 
 Every record is a valid logicscore input line; the gold labels live in `meta.gold` and the

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import labelled
-from .models import AuditResult
+from ..models import AuditResult
 from .perturb import styles
 
 __all__ = ["StyleReport", "run", "groups", "render", "render_markdown", "ALL", "ALL_TRANSFORMS"]

@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .models import AuditResult, QARecord
+from ..models import AuditResult, QARecord
 from .perturb import build
 
 __all__ = ["NoCompleteRecords", "CalibrationReport", "run", "measure", "render", "render_markdown"]

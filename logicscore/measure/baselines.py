@@ -8,7 +8,7 @@ import statistics
 from collections import Counter
 from dataclasses import dataclass, field
 
-from .lexicon.stop_words import NAME_RUN_STOP_WORDS
+from ..lexicon.stop_words import NAME_RUN_STOP_WORDS
 
 __all__ = ["BASELINES", "Pred", "answer_mentioned_baseline", "gold_label", "greedy_baseline", "greedy_chain",
            "majority_baseline"]

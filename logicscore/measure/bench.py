@@ -3,7 +3,7 @@
     report = bench.run(records, Auditor(extractor="rules", timing=False))
     print(report.to_json_dict()["failure_macro_f1"])
 
-Gold lives in `meta.gold` (see `logicscore.corpus`); it is stripped before the auditor sees
+Gold lives in `meta.gold` (see `logicscore.measure.corpus`); it is stripped before the auditor sees
 a record, so a prediction cannot read its own label. Every record counts: an errored
 result is a wrong prediction, never a dropped one.
 """
@@ -22,10 +22,10 @@ from .baselines import (
     BASELINES, Pred, answer_mentioned_baseline, gold_label, greedy_baseline, greedy_chain,
     majority_baseline,
 )
-from .errors import InputError
-from .lexicon.questions import QUESTION_TYPES
-from .lexicon.text import key as text_key
-from .models import AuditResult, QARecord
+from ..errors import InputError
+from ..lexicon.questions import QUESTION_TYPES
+from ..lexicon.text import key as text_key
+from ..models import AuditResult, QARecord
 
 __all__ = ["BenchReport", "Pred", "run", "render", "score", "from_result", "load", "Rejected",
            "majority_baseline", "answer_mentioned_baseline", "greedy_baseline", "greedy_chain"]
@@ -213,7 +213,7 @@ def load(source: IO[bytes]) -> tuple[list[dict], list[Rejected]]:
     limits). A line that is not JSON, not a record, or has no usable `meta.gold` becomes a
     `Rejected` with a typed `InputError`; it never raises.
     """
-    from . import io
+    from .. import io
 
     records: list[dict] = []
     rejected: list[Rejected] = []
@@ -283,7 +283,7 @@ def run(records: list[dict], auditor: Any = None, *,
     """Audit `records` (or take precomputed `results`, aligned) and score them with baselines.
 
     Args:
-        records: corpus records with `meta.gold` (as `logicscore.corpus.generate` writes;
+        records: corpus records with `meta.gold` (as `logicscore.measure.corpus.generate` writes;
             `load` reads a file into them).
         auditor: anything with `audit_many(Iterable[QARecord])`; gold is stripped first.
         results: predictions already made, one per record in order (tests, cached runs).

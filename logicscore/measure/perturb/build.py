@@ -1,6 +1,6 @@
 """Perturbed copies of an answer, each with the label it claims and whether that label is sound.
 
-    from logicscore.perturb import build
+    from logicscore.measure.perturb import build
     copies = build.perturb(record, result, donors, seed=0)   # one per kind, built or not
 
 Every builder reads the long answer as fixed text (`perturb.text`), never through the
@@ -16,11 +16,11 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from ..lexicon.function_words import QUESTION_OPENERS
-from ..lexicon.names import ARTICLES
-from ..lexicon.pronouns import DEMONSTRATIVES, PRONOUNS, STANDING_PRONOUNS
-from ..lexicon.questions import CONCLUDING_WORDS
-from ..models import AuditResult, QARecord
+from ...lexicon.function_words import QUESTION_OPENERS
+from ...lexicon.names import ARTICLES
+from ...lexicon.pronouns import DEMONSTRATIVES, PRONOUNS, STANDING_PRONOUNS
+from ...lexicon.questions import CONCLUDING_WORDS
+from ...models import AuditResult, QARecord
 from .text import (capitalized_phrases, contains, contains_any, norm, question_names,
                    removal_noise, split_sentences)
 

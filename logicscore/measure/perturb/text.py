@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 
 # The fixed helpers the dataset adapters read records with: one version for both.
-from ..formats.text import capitalized_phrases, contains, contains_any, names_alone, norm, split_sentences
-from ..lexicon.function_words import QUESTION_LEADING, QUESTION_OPENERS
+from ...formats.text import capitalized_phrases, contains, contains_any, names_alone, norm, split_sentences
+from ...lexicon.function_words import QUESTION_LEADING, QUESTION_OPENERS
 
 __all__ = ["norm", "contains", "contains_any", "names_alone", "capitalized_phrases",
            "split_sentences", "question_names", "cut", "removal_noise"]
