@@ -94,21 +94,21 @@ class SpacyPipeline:
     def nlp(self) -> Any:
         """The loaded pipeline; raises `ConfigError` when the model is not installed."""
         if self._nlp is None:
-            from .nlp import load
+            from .parsing.loader import load
 
             self._nlp = load(self.model)
         return self._nlp
 
     def model_id(self) -> str:
         """The loaded model as "en_core_web_sm-3.8.0" (loading it if needed)."""
-        from .nlp import model_id
+        from .parsing.loader import model_id
 
         return model_id(self.nlp)
 
     def disabled(self) -> str | None:
         """The components a parse leaves out, comma-joined ("senter,lemmatizer"), for the
         signature: what the stages do not read is not run. None when every one runs."""
-        from .nlp import disabled
+        from .parsing.loader import disabled
 
         return ",".join(disabled(self.nlp)) or None
 

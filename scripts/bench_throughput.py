@@ -11,7 +11,7 @@ is a process that loads the full `en_core_web_sm` pipeline (every component, the
 too) and runs `nlp.pipe(long_answers, batch_size=64)` over the same file. The ratio is
 answers/s of the auditor over answers/s of raw spaCy (target >= 0.80). The CLI starts with
 OPENBLAS_NUM_THREADS=1 (unless set) and its pipeline multiplies matrices with numpy's BLAS
-rather than blis (`logicscore.matmul`): the CPU ratio is also printed against a raw process
+rather than blis (`logicscore.parsing.matmul`): the CPU ratio is also printed against a raw process
 given both settings, so that part of the gain is visible on its own. Then `--workers 2`
 against `--workers 1` on at least 2,000 real answers (target >= 1.6 on two idle cores).
 
@@ -101,7 +101,7 @@ def raw_seconds(path: Path, *flags: str, **env: str) -> float:
 def _model() -> str:
     """The pipeline package the auditor loads by default, found here so that the raw process
     imports spaCy alone (importing logicscore there would charge raw for our imports)."""
-    from logicscore.nlp import DEFAULT_MODELS, installed_package
+    from logicscore.parsing.loader import DEFAULT_MODELS, installed_package
 
     return next(n for n in DEFAULT_MODELS if installed_package(n) is not None)
 

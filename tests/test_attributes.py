@@ -4,8 +4,8 @@ import pytest
 import spacy
 from spacy.pipeline import AttributeRuler
 
-from logicscore import nlp as pipeline
-from logicscore.attributes import FACTORY, AttributeTable, install
+from logicscore.parsing import loader as pipeline
+from logicscore.parsing.attributes import FACTORY, AttributeTable, install
 
 # Invented sentences that reach every kind of pattern the English ruler has: tag-only and
 # word-and-tag patterns, the two-token "gonna" / "ain't" ones, dependency tests and spaces.

@@ -21,17 +21,17 @@ def _records() -> list[QARecord]:
 
 
 def _count_parses(monkeypatch) -> list[str]:
-    import logicscore.nlp
+    import logicscore.parsing.loader
     import logicscore.question.detect
 
     seen: list[str] = []
-    real = logicscore.nlp.parse
+    real = logicscore.parsing.loader.parse
 
     def counted(nlp, text):
         seen.append(text)
         return real(nlp, text)
 
-    monkeypatch.setattr(logicscore.nlp, "parse", counted)
+    monkeypatch.setattr(logicscore.parsing.loader, "parse", counted)
     monkeypatch.setattr(logicscore.question.detect, "parse", counted)
     return seen
 

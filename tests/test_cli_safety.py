@@ -25,7 +25,7 @@ import pytest
 from typer.testing import CliRunner
 
 from logicscore.measure import bench
-from logicscore import nlp
+from logicscore.parsing import loader as nlp
 from logicscore.cli import app
 
 from fakes import GIVEN

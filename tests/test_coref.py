@@ -117,7 +117,7 @@ def test_coref_noun_class(noun, kind):
 
 @pytest.fixture(scope="session")
 def nlp():
-    from logicscore.nlp import load
+    from logicscore.parsing.loader import load
 
     return load()
 

@@ -72,7 +72,7 @@ def test_rules_is_an_extractor():
 
 
 def test_rules_missing_model_is_a_config_error():
-    from logicscore.nlp import load
+    from logicscore.parsing.loader import load
 
     with pytest.raises(ConfigError, match="not installed"):
         load("no_such_spacy_model_xyz")
@@ -405,7 +405,7 @@ def test_extract_rules_strip_markup_keeps_offsets(raw, clean):
 
 @pytest.mark.slow
 def test_extract_rules_huge_text_is_parsed_in_pieces_that_rejoin_exactly(monkeypatch):
-    from logicscore import nlp as nlp_mod
+    from logicscore.parsing import loader as nlp_mod
 
     monkeypatch.setattr(nlp_mod, "CHUNK_CHARS", 300)
     text = " ".join(["John Smith was born in Springfield.", "He starred in Inception.\n",
@@ -418,7 +418,7 @@ def test_extract_rules_huge_text_is_parsed_in_pieces_that_rejoin_exactly(monkeyp
 
 @pytest.mark.slow
 def test_signature_names_the_components_a_parse_leaves_out(extractor):
-    from logicscore.nlp import disabled, parse
+    from logicscore.parsing.loader import disabled, parse
 
     nlp = extractor.nlp
     off = dict(extractor.signature())["spacy_disabled"].split(",")

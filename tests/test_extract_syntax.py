@@ -47,7 +47,7 @@ def test_cues_agree_with_the_patterns(text):
 
 
 def test_parse_tree_reads_the_tokens_heads_and_labels():
-    from logicscore.nlp import load, parse
+    from logicscore.parsing.loader import load, parse
 
     doc = parse(load(), "Nolan did not direct Heat. The film, which Mann made, is not his.")
     tree = parse_tree(doc)

@@ -52,7 +52,7 @@ NOT_WORDS: dict[str, set[tuple[str, ...]]] = {
     # Unicode categories.
     "logicscore/llm/structured.py": {("schema", "object-schema", "vllm", "ollama")},
     "logicscore/llm/transport.py": {("identity", "gzip", "deflate")},
-    "logicscore/nlp.py": {("transformer", "tagger", "morphologizer", "parser", "lemmatizer", "ner")},
+    "logicscore/parsing/loader.py": {("transformer", "tagger", "morphologizer", "parser", "lemmatizer", "ner")},
     "logicscore/inert.py": {("Cc", "Cf", "Zl", "Zp", "Cs")},
     # The invented names of the report's synthetic example record.
     "logicscore/report/synthetic.py": {("Ana", "Bel", "Cor", "tea")},

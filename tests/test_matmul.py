@@ -6,8 +6,8 @@ from pathlib import Path
 import numpy
 from thinc.api import NumpyOps, get_current_ops, use_ops
 
-from logicscore import nlp as pipeline
-from logicscore.matmul import numpy_products
+from logicscore.parsing import loader as pipeline
+from logicscore.parsing.matmul import numpy_products
 
 CORPORA = Path(__file__).resolve().parent.parent / "corpora"
 ATTRS = ["TAG", "POS", "MORPH", "DEP", "HEAD", "SENT_START", "ENT_IOB", "ENT_TYPE"]

@@ -20,7 +20,7 @@ def test_question_is_generic(name, generic):
 
 @pytest.fixture(scope="session")
 def nlp():
-    from logicscore.nlp import load
+    from logicscore.parsing.loader import load
 
     return load()
 

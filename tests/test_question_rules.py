@@ -149,7 +149,7 @@ KEPT_ROWS = [
 
 @pytest.fixture(scope="module")
 def nlp():
-    from logicscore.nlp import load
+    from logicscore.parsing.loader import load
 
     return load()
 

@@ -5,7 +5,7 @@ from importlib.metadata import EntryPoint, EntryPoints
 import catalogue
 import pytest
 
-from logicscore.registries import by_group, indexed_entry_points
+from logicscore.parsing.registries import by_group, indexed_entry_points
 
 
 def _points(registry: catalogue.Registry) -> list[tuple[str, str]]:

@@ -96,7 +96,7 @@ def test_first_positions_are_find(monkeypatch, text, needles):
 
 @pytest.mark.slow
 def test_token_ranges_by_bisection_are_the_walked_ones():
-    from logicscore.nlp import doc_text, load, range_starting, range_within
+    from logicscore.parsing.loader import doc_text, load, range_starting, range_within
     from logicscore.question.forms import token_end
 
     doc = load()('Who directed  the film "The Fox, and the Hound" (1981) that won?\nIt did.')

@@ -7,8 +7,8 @@ import pytest
 import spacy
 from spacy.tokenizer import Tokenizer
 
-from logicscore import nlp as pipeline
-from logicscore import tokenizer
+from logicscore.parsing import loader as pipeline
+from logicscore.parsing import tokenizer
 
 CORPORA = Path(__file__).resolve().parent.parent / "corpora"
 

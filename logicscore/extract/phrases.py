@@ -8,7 +8,7 @@ import functools
 import weakref
 from typing import Any
 
-from ..nlp import doc_text
+from ..parsing.loader import doc_text
 
 # Per Doc: each column asked for (0: ORTH, 1: LOWER), read at its first use.
 _WORD_IDS: weakref.WeakKeyDictionary[Any, dict[int, list[int]]] = weakref.WeakKeyDictionary()

@@ -16,7 +16,7 @@ from ..lexicon.prose import RESTATEMENT
 from ..lexicon.pronouns import RELATIVE_PRONOUNS
 from ..lexicon.relations import GIVE_VERBS, MAKE_VERBS
 from ..models import LITERAL_KINDS, Pattern, Proposition, QARecord, Resolution
-from ..nlp import doc_text
+from ..parsing.loader import doc_text
 from ..normalize.mentions import DATE, normalize
 from ..stages import SpacyPipeline
 from . import Extraction, Mention
@@ -72,7 +72,7 @@ class RulesExtractor:
 
     def prepare(self, records: list[QARecord]) -> None:
         """Parse the window's long answers in one `nlp.pipe`; `extract` takes them from here."""
-        from ..nlp import parse_many
+        from ..parsing.loader import parse_many
 
         self._docs, self._stripped = {}, {}
         if not self.spacy.loaded:
@@ -93,7 +93,7 @@ class RulesExtractor:
             # The Auditor bounds input size (--max-chars); spaCy's own guard would turn a
             # deliberately raised limit into a crash.
             self.nlp.max_length = len(clean) + 1
-        from ..nlp import lemmatizer, parse
+        from ..parsing.loader import lemmatizer, parse
 
         if self._lemma is None:
             self._lemma = lemmatizer(self.nlp)

@@ -8,7 +8,7 @@ from typing import Any
 
 from ..lexicon.function_words import WH_WORDS
 from ..models import QuestionEntity
-from ..nlp import load, parse
+from ..parsing.loader import load, parse
 from .apart import cut_description, place_after, spoken_of_as_several, two_full_names
 from .context import named_windows, prefer_written, widen, written_nouns
 from .forms import Candidate, longest_first

@@ -8,7 +8,7 @@ from typing import Any, NamedTuple
 
 from ..lexicon.function_words import CONNECTORS, TITLE_CONNECTORS, WH_WORDS
 from ..lexicon.kinds import WORK_NOUNS
-from ..nlp import sentence_start, unknown_word
+from ..parsing.loader import sentence_start, unknown_word
 
 # Words that join or open a name but never end one.
 JOINING_WORDS = CONNECTORS | TITLE_CONNECTORS | WH_WORDS

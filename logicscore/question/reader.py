@@ -35,7 +35,7 @@ class RulesQuestionReader:
 
     def prepare(self, records: list[QARecord]) -> None:
         """Parse the window's questions that need detecting in one `nlp.pipe`."""
-        from ..nlp import parse_many
+        from ..parsing.loader import parse_many
 
         self._docs = {}
         todo = [r for r in records if not r.question_entities]

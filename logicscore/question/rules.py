@@ -21,7 +21,7 @@ from ..lexicon.function_words import CONNECTORS, TITLE_CONNECTORS, WH_WORDS
 from ..lexicon.generic import DEMONYMS, is_generic
 from ..lexicon.kinds import PERSON_NOUNS, WORK_NOUNS
 from ..lexicon.names import ARTICLES, EPITHET, PARENTHESIS, PERSON_TITLES, ROYAL_TITLES
-from ..nlp import doc_text, sentence_start
+from ..parsing.loader import doc_text, sentence_start
 from .forms import Candidate, is_proper, proper_runs, token_end
 
 

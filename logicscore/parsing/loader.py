@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING, Any
 
 from .attributes import FACTORY as TABLE
 from .attributes import install as install_attribute_table
-from .errors import ConfigError
-from .lexicon.function_words import BASE_AUXILIARIES
-from .lexicon.text import DERIVATION_SUFFIXES
+from ..errors import ConfigError
+from ..lexicon.function_words import BASE_AUXILIARIES
+from ..lexicon.text import DERIVATION_SUFFIXES
 from .matmul import numpy_products
 from .registries import indexed_entry_points
 from .tokenizer import load_pipeline, package_dir
