@@ -8,7 +8,7 @@ import pytest
 from llm_server import Fault, FakeLLM
 from typer.testing import CliRunner
 
-from logicscore.assess import AgentPrompt, assess, parse_reply, read_questions
+from logicscore.run.assess import AgentPrompt, assess, parse_reply, read_questions
 from logicscore.cli import app
 from logicscore.errors import ConfigError, ParseError
 from logicscore.llm.endpoint import Endpoint, EndpointConfig

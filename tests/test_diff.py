@@ -5,7 +5,7 @@ import json
 from typer.testing import CliRunner
 
 from logicscore.cli import app
-from logicscore.diff import diff
+from logicscore.report.diff import diff
 from logicscore.report.synthetic import make_result
 
 OLD = [("a", "complete"), ("b", "complete"), ("c", "broken"), ("d", "circular"), ("e", "deviated"),

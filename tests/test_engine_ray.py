@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 from logicscore.auditor import Auditor
 from logicscore.cli import app
 from logicscore.config import AuditorConfig
-from logicscore.engines import ray as engine
+from logicscore.run.engines import ray as engine
 from logicscore.errors import ConfigError
 from logicscore.formats import read_lines
 

@@ -33,13 +33,13 @@ def _gate(*args):
     return result.exit_code, result
 
 
-def _junit(path, suite="logicscore.gate"):
+def _junit(path, suite="logicscore.report.gate"):
     """The test cases of one suite of a gate's JUnit file and the failed ones, after checking
     the counts of every suite and of the whole."""
     root = ET.parse(path).getroot()
     assert root.tag == "testsuites"
     suites = {s.get("name"): s for s in root.findall("testsuite")}
-    assert set(suites) == {"logicscore.gate", "logicscore.records"}
+    assert set(suites) == {"logicscore.report.gate", "logicscore.records"}
     total = failed = 0
     for node in suites.values():
         cases = node.findall("testcase")

@@ -35,8 +35,8 @@ NOT_WORDS: dict[str, set[tuple[str, ...]]] = {
     "logicscore/measure/bench.py": {("class", "precision", "recall", "support"), ("precision", "recall", "support")},
     "logicscore/measure/calibrate.py": {("claimed class", "precision", "recall"),
                                 ("perturbation", "completeness agrees", "failure agrees")},
-    "logicscore/diff.py": {("metric", "old", "new", "delta")},
-    "logicscore/gate.py": {("check", "value", "threshold", "verdict", "detail"),
+    "logicscore/report/diff.py": {("metric", "old", "new", "delta")},
+    "logicscore/report/gate.py": {("check", "value", "threshold", "verdict", "detail"),
                            ("tool", "logicscore", "gate")},  # and the pyproject table's path
     "logicscore/report/render.py": {("metric", "n", "mean", "median", "std"),
                                     ("category", "records", "share of scored")},

@@ -16,7 +16,7 @@ from logicscore.config import AuditorConfig
 from logicscore.errors import ConfigError
 from logicscore.extract.given import GivenExtractor
 from logicscore.models import QARecord
-from logicscore.parallel import ParallelAuditor, audit_parallel
+from logicscore.run.parallel import ParallelAuditor, audit_parallel
 
 pytestmark = pytest.mark.slow
 runner = CliRunner()

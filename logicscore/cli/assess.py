@@ -1,5 +1,5 @@
 """`assess`, the pre-merge loop: ask the QA prompt under test, then audit its replies (library:
-`logicscore.assess`)."""
+`logicscore.run.assess`)."""
 
 from __future__ import annotations
 
@@ -60,7 +60,7 @@ def assess(
 
         logicscore assess questions.jsonl --prompt qa.md --base-url http://127.0.0.1:8000/v1 --model m -o new.jsonl
     """
-    from .. import assess as a
+    from ..run import assess as a
     from .. import io
     from ..llm.endpoint import Endpoint, EndpointConfig
 

@@ -146,11 +146,11 @@ def runner(auditor, workers: int, engine: str = "local"):
     by `workers` Ray actors (same records, same order)."""
     if workers == 1 and engine == "local":
         return auditor
-    from ..parallel import ParallelAuditor
+    from ..run.parallel import ParallelAuditor
 
     try:
         if engine == "ray":
-            from ..engines.ray import RayAuditor
+            from ..run.engines.ray import RayAuditor
 
             return RayAuditor(auditor.config, workers)
         return ParallelAuditor(auditor.config, workers)

@@ -44,7 +44,7 @@ def engine_inputs(engine: str, input: Path) -> list[Path] | None:
         return None
     if engine != "ray":
         fail(f"--engine must be 'local' or 'ray', not {engine!r}", 2)
-    from ..engines import ray
+    from ..run.engines import ray
     from ..errors import ConfigError
 
     try:

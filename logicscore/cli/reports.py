@@ -74,7 +74,7 @@ def report(
 
             moved = None
             if baseline:
-                from .. import diff as d
+                from ..report import diff as d
 
                 moved = d.diff(read_run(baseline), read_run(results)).baseline(baseline.name)
             rep, page = html_report(read_run(results), by=by, seed=seed, baseline=moved)
@@ -146,7 +146,7 @@ def gate(
 
         logicscore gate new.jsonl --min-completeness 0.8 --max-failure broken=0.1 --baseline main.jsonl --max-regression completeness=0.02 --junit gate.xml
     """  # noqa: E501 - the example command stays on one line to be copied
-    from .. import gate as g
+    from ..report import gate as g
     from ..report.aggregate import METRICS
     from ..report.source import read_run
 
@@ -188,7 +188,7 @@ def diff(
 
     Records are matched by id (and input line for repeated ids). Exit 0; 2 if a file is unreadable.
     """
-    from .. import diff as d
+    from ..report import diff as d
     from ..report.source import read_run
 
     check_stdout([("old run", old), ("new run", new)])

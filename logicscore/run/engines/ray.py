@@ -28,11 +28,11 @@ from io import BytesIO
 from pathlib import Path
 from typing import Any
 
-from .. import io, stages
-from ..formats import read_lines
-from ..config import AuditorConfig
-from ..errors import ConfigError, LogicscoreError
-from ..models import AuditResult
+from ... import io, stages
+from ...formats import read_lines
+from ...config import AuditorConfig
+from ...errors import ConfigError, LogicscoreError
+from ...models import AuditResult
 from ..parallel import Signatures
 
 INSTALL_HINT = "--engine ray needs Ray: pip install 'logicscore[ray]'"
@@ -191,8 +191,8 @@ class Scorer:
     """A Ray actor: one Auditor, its model loaded once, auditing one window per call."""
 
     def __init__(self, config: AuditorConfig, fmt: str, mapping: dict[str, str]):
-        from ..auditor import Auditor
-        from ..limits import model_loading
+        from ...auditor import Auditor
+        from ...limits import model_loading
 
         self.fmt, self.mapping = fmt, mapping
         self.failed: LogicscoreError | None = None

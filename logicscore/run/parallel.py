@@ -18,11 +18,11 @@ from collections.abc import Iterable, Iterator
 from itertools import islice
 from typing import Any
 
-from . import stages
-from .config import AuditorConfig
-from .errors import ConfigError, LogicscoreError
-from .models import AuditResult
-from .signature import Signature
+from .. import stages
+from ..config import AuditorConfig
+from ..errors import ConfigError, LogicscoreError
+from ..models import AuditResult
+from ..signature import Signature
 
 # Windows queued per worker beyond the one it runs: enough that a worker never waits for
 # the reader, few enough that a Ctrl-C throws away little work.
@@ -127,8 +127,8 @@ def _serve(config: AuditorConfig, tasks: Any, done: Any, parent: int | None = No
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     if parent is not None:
         _die_with(parent)
-    from .auditor import Auditor
-    from .limits import model_loading
+    from ..auditor import Auditor
+    from ..limits import model_loading
 
     failed: BaseException | None = None
     try:

@@ -16,12 +16,12 @@ from xml.etree import ElementTree as ET
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from .errors import InputError
-from .inert import terminal, xml_text
-from .models import AuditResult
-from .report.aggregate import CATEGORIES, METRICS, Aggregate
-from .report.failing import describe, is_failing
-from .signature import differences
+from ..errors import InputError
+from ..inert import terminal, xml_text
+from ..models import AuditResult
+from .aggregate import CATEGORIES, METRICS, Aggregate
+from .failing import describe, is_failing
+from ..signature import differences
 
 FAILURES = CATEGORIES[1:]
 
@@ -279,14 +279,14 @@ def to_junit(result: GateResult) -> str:
              "errors": "0", "skipped": "0"}
     counts = {"tests": str(len(result.checks)), "failures": str(failed), "errors": "0", "skipped": "0"}
     root = ET.Element("testsuites", {"name": "logicscore gate", **total})
-    suite = ET.SubElement(root, "testsuite", {"name": "logicscore.gate", "time": "0", **counts})
+    suite = ET.SubElement(root, "testsuite", {"name": "logicscore.report.gate", "time": "0", **counts})
     props = ET.SubElement(suite, "properties")
     for sig in result.signatures:
         ET.SubElement(props, "property", name="signature", value=xml_text(sig))
     for sig in result.baseline_signatures:
         ET.SubElement(props, "property", name="baseline_signature", value=xml_text(sig))
     for c in result.checks:
-        case = ET.SubElement(suite, "testcase", classname="logicscore.gate",
+        case = ET.SubElement(suite, "testcase", classname="logicscore.report.gate",
                              name=xml_text(f"{c.name} {c.op} {c.threshold:g}"), time="0")
         if not c.passed:
             failure = ET.SubElement(case, "failure", type="threshold",

@@ -26,13 +26,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from .auditor import Auditor
-from .errors import ConfigError, InputError, LogicscoreError, ParseError
-from .formats.reply import final_answer
-from .io import InputLine, decode_line, iter_raw, record_id, to_record
-from .llm.endpoint import ChatReply, Endpoint, TextRequest
-from .models import AgentMeta, AuditResult
-from .signature import Signature
+from ..auditor import Auditor
+from ..errors import ConfigError, InputError, LogicscoreError, ParseError
+from ..formats.reply import final_answer
+from ..io import InputLine, decode_line, iter_raw, record_id, to_record
+from ..llm.endpoint import ChatReply, Endpoint, TextRequest
+from ..models import AgentMeta, AuditResult
+from ..signature import Signature
 
 PLACEHOLDER = "{question}"
 # Bumped when the reply parser changes what it accepts: the agent signature carries it.

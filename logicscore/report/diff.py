@@ -11,9 +11,9 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from .models import AuditResult
-from .report.aggregate import METRICS, Aggregate, category
-from .report.browse import Baseline
+from ..models import AuditResult
+from .aggregate import METRICS, Aggregate, category
+from .browse import Baseline
 
 
 @dataclass(frozen=True)
@@ -122,7 +122,7 @@ def render(result: DiffResult):
     from rich.table import Table
     from rich.text import Text
 
-    from .inert import terminal
+    from ..inert import terminal
 
     def sigs(run) -> str:
         return terminal(" ; ".join(run.signature_list()))
