@@ -9,7 +9,7 @@ from __future__ import annotations
 __version__ = "0.1.0"
 
 from .auditor import Auditor
-from .chain import Chain
+from .pipeline.chain import Chain
 from .config import AuditorConfig
 from .errors import (
     ConfigError, InputError, LLMError, LogicscoreError, ParseError, Timeout,

@@ -13,22 +13,23 @@ import time
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from . import __version__, stages
-from . import ground, prose
+from . import __version__
+from .pipeline import registry as stages
+from .pipeline import ground, prose
 from .config import AuditorConfig
 from .errors import ConfigError, InputError, LogicscoreError
-from .flow import Completeness, Draft, Extractor, Reading
+from .pipeline.flow import Completeness, Draft, Extractor, Reading
 from .io import InputLine
 from .limits import GC_PAUSE_CHARS, count_sentences, deadline, gc_paused
 from .models import AuditResult, ErrorInfo, QARecord, ResultMeta, Signal
-from .normalize.forms import forget as forget_forms
-from .normalize.options import link_sides
-from .question.types import SIDED_TYPES, option_sides, pick_sides, question_type
-from .roles import sentence_roles
-from .score import compute_scores
-from .signals import collect_signals
+from .pipeline.normalize.forms import forget as forget_forms
+from .pipeline.normalize.options import link_sides
+from .pipeline.question.types import SIDED_TYPES, option_sides, pick_sides, question_type
+from .pipeline.roles import sentence_roles
+from .pipeline.score import compute_scores
+from .pipeline.signals import collect_signals
 from .signature import Signature
-from .stages import SpacyPipeline
+from .pipeline.registry import SpacyPipeline
 
 # The question and short answer may be a tenth of that (a 1.2M-character short answer took
 # over two minutes to match against the entities).

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from logicscore.extract import Extraction
+from logicscore.pipeline.extract import Extraction
 from logicscore.models import Proposition, QuestionEntity
-from logicscore.normalize.entities import link
+from logicscore.pipeline.normalize.entities import link
 
 
 def props(*triples):

@@ -6,10 +6,10 @@ import pytest
 
 from linking import ask, entity_of, props
 
-from logicscore.extract import Extraction, Mention
-from logicscore.normalize.abbreviations import abbreviates, abbreviation
-from logicscore.normalize.entities import link
-from logicscore.normalize.mentions import analyze
+from logicscore.pipeline.extract import Extraction, Mention
+from logicscore.pipeline.normalize.abbreviations import abbreviates, abbreviation
+from logicscore.pipeline.normalize.entities import link
+from logicscore.pipeline.normalize.mentions import analyze
 
 
 @pytest.mark.parametrize("word, parts", [

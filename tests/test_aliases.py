@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from logicscore.extract import Extraction, Mention
+from logicscore.pipeline.extract import Extraction, Mention
 from logicscore.models import Proposition
-from logicscore.normalize.aliases import is_alias
-from logicscore.normalize.entities import link
+from logicscore.pipeline.normalize.aliases import is_alias
+from logicscore.pipeline.normalize.entities import link
 
 
 def _prop(i, s, r, o, **kw):

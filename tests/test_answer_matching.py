@@ -54,7 +54,7 @@ def test_answer_names_a_written_mention(auditor, question, answer, long_answer, 
 @pytest.mark.parametrize("rows", ["place_with_region", "list", "inside_a_description"])
 def test_answer_rules_are_needed(auditor, monkeypatch, rows):
     """Without `match_answer`, these short answers name no entity."""
-    from logicscore.normalize import entities
+    from logicscore.pipeline.normalize import entities
 
     monkeypatch.setattr(entities, "match_answer", lambda *a, **k: None)
     assert any(auditor.audit(q, a, la).answer_entity is None for q, a, la, _ in ROWS[rows])
@@ -110,7 +110,7 @@ def test_answer_concluded_whole_names_the_body_part(auditor, question, answer, l
 @pytest.mark.slow
 def test_answer_concluded_whole_rule_is_needed(auditor, monkeypatch):
     """Leave-one-out: with the body's part never preferred, the rows lose their chain."""
-    from logicscore.normalize import entities
+    from logicscore.pipeline.normalize import entities
 
     monkeypatch.setattr(entities, "_in_body", lambda *a, **k: True)
     assert all(auditor.audit(q, a, la).scores.completeness == 0 for q, a, la, _ in CONCLUDED_WHOLE)
@@ -158,7 +158,7 @@ def test_answer_in_the_other_number_is_matched(auditor, question, answer, long_a
 @pytest.mark.slow
 def test_answer_in_the_other_number_rule_is_needed(auditor, monkeypatch):
     """Leave-one-out: without the other number, the class is met only where it is concluded."""
-    from logicscore.extract import rules
+    from logicscore.pipeline.extract import rules
 
     monkeypatch.setattr(rules, "number_forms", lambda text: ())
     assert any(auditor.audit(q, a, la).scores.completeness == 0 for q, a, la in IN_OTHER_NUMBER)

@@ -1,6 +1,6 @@
 import logicscore
 from logicscore import Auditor
-from logicscore.extract import BUILTIN, available
+from logicscore.pipeline.extract import BUILTIN, available
 
 
 def test_api_all_is_exactly_the_public_surface():
@@ -14,9 +14,9 @@ def test_api_all_is_exactly_the_public_surface():
 
 def test_api_extractor_registry_snapshot():
     assert BUILTIN == {
-        "rules": "logicscore.extract.rules:RulesExtractor",
-        "given": "logicscore.extract.given:GivenExtractor",
-        "llm": "logicscore.extract.llm:LLMExtractor",
+        "rules": "logicscore.pipeline.extract.rules:RulesExtractor",
+        "given": "logicscore.pipeline.extract.given:GivenExtractor",
+        "llm": "logicscore.pipeline.extract.llm:LLMExtractor",
     }
     assert set(BUILTIN) <= set(available())
 

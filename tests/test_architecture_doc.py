@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from logicscore.question.types import TYPE_RULES, classify
+from logicscore.pipeline.question.types import TYPE_RULES, classify
 
 ROOT = Path(__file__).parents[1]
 DOC = (ROOT / "docs/architecture.md").read_text(encoding="utf-8")

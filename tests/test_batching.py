@@ -22,7 +22,7 @@ def _records() -> list[QARecord]:
 
 def _count_parses(monkeypatch) -> list[str]:
     import logicscore.parsing.loader
-    import logicscore.question.detect
+    import logicscore.pipeline.question.detect
 
     seen: list[str] = []
     real = logicscore.parsing.loader.parse
@@ -32,7 +32,7 @@ def _count_parses(monkeypatch) -> list[str]:
         return real(nlp, text)
 
     monkeypatch.setattr(logicscore.parsing.loader, "parse", counted)
-    monkeypatch.setattr(logicscore.question.detect, "parse", counted)
+    monkeypatch.setattr(logicscore.pipeline.question.detect, "parse", counted)
     return seen
 
 

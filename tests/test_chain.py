@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from logicscore.chain import analyze
+from logicscore.pipeline.chain import analyze
 from logicscore.models import Entity, Mention, Proposition, QuestionEntity
 
 LITERALS = {"1950": "date", "67 million": "number"}
@@ -335,7 +335,7 @@ BODY = [(0, "Tarn Hymn is a parody of Blue Reed.", "Tarn Hymn", "Blue Reed", Fal
                  [], True, id="literal-is-no-bridge"),
 ])
 def test_chain_conclusion_skipping_a_bridge(rows, skipped, complete):
-    from logicscore.chain import bypassing
+    from logicscore.pipeline.chain import bypassing
 
     props, entities = _sentences(rows)
     answer = "1950" if any(p.object == "1950" and p.conclusion for p in props) else "Ada Brel"

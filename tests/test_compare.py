@@ -1,4 +1,4 @@
-"""Completeness by type for comparison and yes/no questions (logicscore.compare), on
+"""Completeness by type for comparison and yes/no questions (logicscore.pipeline.compare), on
 invented text: both sides stated, a side dropped, a conclusion against the stated values,
 elliptical and negated sides, a third entity's value beside the compared ones."""
 
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from logicscore.normalize.values import number
+from logicscore.pipeline.normalize.values import number
 
 # (question, short answer, long answer, complete, verdict, gap side or None)
 CASES = [

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from logicscore.normalize.coref import Antecedent, Reference, noun_class, resolve
+from logicscore.pipeline.normalize.coref import Antecedent, Reference, noun_class, resolve
 
 
 def ent(name, start, sentence, kind="other", subject=False, heads=(), plural=False):
@@ -139,7 +139,7 @@ FIND_CASES = [
 @pytest.mark.slow
 @pytest.mark.parametrize(("text", "expected"), FIND_CASES)
 def test_coref_find_references(nlp, text, expected):
-    from logicscore.normalize.coref import find_references
+    from logicscore.pipeline.normalize.coref import find_references
 
     doc = nlp(text)
     names = {t.i for t in doc if t.pos_ == "PROPN"}  # what the extractor passes as mentions
@@ -161,7 +161,7 @@ PIPELINE_CASES = [
 @pytest.mark.slow
 @pytest.mark.parametrize(("text", "expected"), PIPELINE_CASES)
 def test_coref_through_extractor(text, expected):
-    from logicscore.extract.rules import RulesExtractor
+    from logicscore.pipeline.extract.rules import RulesExtractor
     from logicscore.models import QARecord
 
     record = QARecord(id="c", question="q?", answer="a", long_answer=text)
@@ -224,7 +224,7 @@ def test_coref_titled_sentence_limits(ref_, title_kind, expected):
 
 # The sieve's passes, by name, most precise first.
 def test_coref_passes_in_order():
-    from logicscore.normalize.coref import PASSES
+    from logicscore.pipeline.normalize.coref import PASSES
 
     assert [name for name, _ in PASSES] == ["title", "strict head", "relaxed head", "pronoun"]
 
@@ -269,7 +269,7 @@ IDENTITY_CASES = [
 @pytest.mark.slow
 @pytest.mark.parametrize(("text", "expected"), IDENTITY_CASES)
 def test_coref_identity_statement_then_description(text, expected):
-    from logicscore.extract.rules import RulesExtractor
+    from logicscore.pipeline.extract.rules import RulesExtractor
     from logicscore.models import QARecord
 
     record = QARecord(id="c", question="q?", answer="a", long_answer=text)
@@ -295,7 +295,7 @@ PAIR_CASES = [
 @pytest.mark.slow
 @pytest.mark.parametrize(("text", "pair", "place"), PAIR_CASES)
 def test_coref_plural_pronoun_to_conjoined_pair(text, pair, place):
-    from logicscore.extract.rules import RulesExtractor
+    from logicscore.pipeline.extract.rules import RulesExtractor
     from logicscore.models import QARecord
 
     record = QARecord(id="c", question="q?", answer="a", long_answer=text)

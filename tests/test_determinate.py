@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from logicscore.chain import analyze
-from logicscore.determinate import functional, judge, relation_key, restates_question
-from logicscore.extract import Extraction
+from logicscore.pipeline.chain import analyze
+from logicscore.pipeline.determinate import functional, judge, relation_key, restates_question
+from logicscore.pipeline.extract import Extraction
 from logicscore.models import Proposition, QuestionEntity
-from logicscore.normalize.entities import link
+from logicscore.pipeline.normalize.entities import link
 
 
 def audit(triples, question_entities, answer, question=""):

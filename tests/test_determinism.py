@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import spacy
 
-from logicscore.extract.mentions import _phrase_hits
+from logicscore.pipeline.extract.mentions import _phrase_hits
 
 
 def test_stop_word_hints_do_not_depend_on_vocab_history():

@@ -87,7 +87,7 @@ def test_ray_records_equal_the_local_run_across_shards_and_windows(cluster, tmp_
 
 @pytest.mark.ray
 def test_ray_cli_is_byte_identical_and_resumes(cluster, tmp_path, monkeypatch):
-    monkeypatch.setattr("logicscore.stages.PREPARE_WINDOW", 3)
+    monkeypatch.setattr("logicscore.pipeline.registry.PREPARE_WINDOW", 3)
     lines = _lines()
     whole = tmp_path / "all.jsonl"
     whole.write_bytes(b"".join(lines))

@@ -6,9 +6,9 @@ import pytest
 
 from linking import entity_of, props
 
-from logicscore.extract import Extraction, Mention
+from logicscore.pipeline.extract import Extraction, Mention
 from logicscore.models import Proposition, QuestionEntity, Resolution
-from logicscore.normalize.entities import link, normalize, same_answer
+from logicscore.pipeline.normalize.entities import link, normalize, same_answer
 
 
 @pytest.mark.parametrize("text, expected", [
@@ -335,7 +335,7 @@ def test_entities_question_loose_match_needs_one_cluster():
     ("Henry VIII", "r:viii"),
 ])
 def test_entities_regnal_number_before_epithet(text, marker):
-    from logicscore.normalize.mentions import analyze
+    from logicscore.pipeline.normalize.mentions import analyze
     assert marker in analyze(text).markers
 
 

@@ -9,8 +9,15 @@ import string
 
 import pytest
 
-from logicscore.extract.syntax import (ANSWER_IS, CASE_ODD, CONCLUSION, HEDGE, cues,
-                                      lemma_by_token, parse_tree)
+from logicscore.pipeline.extract.syntax import (
+    ANSWER_IS,
+    CASE_ODD,
+    CONCLUSION,
+    HEDGE,
+    cues,
+    lemma_by_token,
+    parse_tree,
+)
 
 
 def test_case_odd_holds_every_character_re_folds_otherwise_than_lower():

@@ -10,8 +10,9 @@ from typing import ClassVar
 
 from pydantic import BaseModel, ConfigDict
 
-from logicscore import Auditor, stages
-from logicscore.flow import Chain, Completed, Linked, Reading
+from logicscore import Auditor
+from logicscore.pipeline import registry as stages
+from logicscore.pipeline.flow import Chain, Completed, Linked, Reading
 from logicscore.models import QARecord
 
 COMPARISON = QARecord(
@@ -26,22 +27,22 @@ PACKAGE = Path(__file__).resolve().parent.parent / "logicscore"
 
 # The stage each module's code belongs to, by module prefix (the longest prefix wins).
 STAGE_OF = {
-    "logicscore.question": "read the question",
-    "logicscore.extract": "extract",
-    "logicscore.normalize": "link",
-    "logicscore.prose": "abstain",
-    "logicscore.complete": "complete", "logicscore.compare": "complete",
-    "logicscore.chain": "complete", "logicscore.graph": "complete", "logicscore.hops": "complete",
-    "logicscore.determinate": "judge",
-    "logicscore.signals": "signals and scores", "logicscore.score": "signals and scores",
-    "logicscore.roles": "result",
+    "logicscore.pipeline.question": "read the question",
+    "logicscore.pipeline.extract": "extract",
+    "logicscore.pipeline.normalize": "link",
+    "logicscore.pipeline.prose": "abstain",
+    "logicscore.pipeline.complete": "complete", "logicscore.pipeline.compare": "complete",
+    "logicscore.pipeline.chain": "complete", "logicscore.pipeline.graph": "complete", "logicscore.pipeline.hops": "complete",
+    "logicscore.pipeline.determinate": "judge",
+    "logicscore.pipeline.signals": "signals and scores", "logicscore.pipeline.score": "signals and scores",
+    "logicscore.pipeline.roles": "result",
 }
 # Helpers housed in a stage's module that later stages share: they read a string or one
 # proposition and make no stage's record (word splitting, mention forms, values, citation
 # marks, the relation a proposition reads as). Calls made inside them are theirs.
-HELPERS = ("logicscore.question.forms", "logicscore.normalize.phrases", "logicscore.normalize.values",
-           "logicscore.normalize.forms", "logicscore.normalize.mentions", "logicscore.normalize.coref",
-           "logicscore.extract.clean", "logicscore.determinate:reading", "logicscore.determinate:role_key")
+HELPERS = ("logicscore.pipeline.question.forms", "logicscore.pipeline.normalize.phrases", "logicscore.pipeline.normalize.values",
+           "logicscore.pipeline.normalize.forms", "logicscore.pipeline.normalize.mentions", "logicscore.pipeline.normalize.coref",
+           "logicscore.pipeline.extract.clean", "logicscore.pipeline.determinate:reading", "logicscore.pipeline.determinate:role_key")
 
 
 def _helper(module: str, function: str) -> bool:

@@ -10,8 +10,8 @@ from typer.testing import CliRunner
 from logicscore import Auditor
 from logicscore.cli import app
 from logicscore.errors import InputError
-from logicscore.ground import resolve
-from logicscore.ground.rules import Document, names, states
+from logicscore.pipeline.ground import resolve
+from logicscore.pipeline.ground.rules import Document, names, states
 from logicscore.io import to_record
 from logicscore.models import QARecord
 

@@ -94,10 +94,10 @@ def test_no_private_names_across_packages():
 
 
 @pytest.mark.parametrize(("module", "line", "flagged"), [
-    ("logicscore/signals.py", "from .chain import _Ctx", True),
-    ("logicscore/signals.py", "from .chain import Chain", False),
-    ("logicscore/extract/rules.py", "from ..normalize.mentions import _trim", True),
-    ("logicscore/extract/rules.py", "from .mentions import _phrase", False),
+    ("logicscore/pipeline/signals.py", "from .chain import _Ctx", True),
+    ("logicscore/pipeline/signals.py", "from .chain import Chain", False),
+    ("logicscore/pipeline/extract/rules.py", "from ..normalize.mentions import _trim", True),
+    ("logicscore/pipeline/extract/rules.py", "from .mentions import _phrase", False),
     ("logicscore/lexicon/__init__.py", "from ._sets import words", False),
     ("logicscore/measure/bench.py", "from .lexicon._sets import words", True),
 ])

@@ -14,9 +14,9 @@ from llm_server import FakeLLM, Fault
 from test_llm import DECOMPOSITION, api_key, auditor, entailed_judge, records  # noqa: F401
 from test_llm_cli import lines, score, write_input
 
-from logicscore.extract.llm import Decomposition
+from logicscore.pipeline.extract.llm import Decomposition
 from logicscore.llm import salvage
-from logicscore.llm.judge import PassageAnswer
+from logicscore.pipeline.llm_judge import PassageAnswer
 
 PROPS = DECOMPOSITION["propositions"]
 

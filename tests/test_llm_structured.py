@@ -15,8 +15,8 @@ from llm_server import FakeLLM, mode_of
 from test_llm import DECOMPOSITION, api_key, auditor, entailed_judge, records  # noqa: F401
 from test_llm_cli import lines, score, write_input
 
-from logicscore.extract.llm import Decomposition
-from logicscore.llm.judge import PassageAnswer
+from logicscore.pipeline.extract.llm import Decomposition
+from logicscore.pipeline.llm_judge import PassageAnswer
 from logicscore.llm.structured import MODES
 
 # The family, and the mode its server takes first in the order of negotiation.

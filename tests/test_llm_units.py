@@ -11,9 +11,9 @@ from typing import ClassVar
 import pytest
 
 from logicscore import Auditor, ConfigError
-from logicscore.extract.llm import Decomposition, locate, to_extraction
+from logicscore.pipeline.extract.llm import Decomposition, locate, to_extraction
 from logicscore.llm import prompts
-from logicscore.llm.judge import verdict
+from logicscore.pipeline.llm_judge import verdict
 
 ROOT = Path(__file__).parents[1]
 
@@ -114,7 +114,7 @@ def test_the_rules_path_never_imports_openai():
 class BatchExtractor:
     """The `given` extractor with a batch hook that records its windows (or fails)."""
 
-    from logicscore.extract.given import GivenExtractor as _Given
+    from logicscore.pipeline.extract.given import GivenExtractor as _Given
 
     name = "batchy"
     Config = _Given.Config
@@ -138,7 +138,7 @@ class BatchExtractor:
 
 @pytest.mark.parametrize("fail", [False, True])
 def test_prepare_gets_bounded_windows_in_order_and_a_failing_batch_loses_nothing(monkeypatch, fail):
-    from logicscore import stages
+    from logicscore.pipeline import registry as stages
     from logicscore.models import QARecord
 
     monkeypatch.setitem(stages.BUILTIN["extractor"], "batchy", "test_llm_units:BatchExtractor")

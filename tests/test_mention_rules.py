@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from logicscore.normalize import forms
+from logicscore.pipeline.normalize import forms
 
 # (rule, mention, key)
 TRIM_ROWS = [
@@ -141,8 +141,8 @@ NESTED_ROWS = [
 
 
 def _nested_inner(text, kind, known):
-    from logicscore.extract.mentions import Arg
-    from logicscore.extract.nested import nested
+    from logicscore.pipeline.extract.mentions import Arg
+    from logicscore.pipeline.extract.nested import nested
 
     arg = Arg(text, 0, 7, kind, end=7 + len(text))
     got = nested([arg], known)
@@ -158,7 +158,7 @@ def test_mention_rules_nested(rule, text, kind, known, inner):
 
 
 def test_mention_rules_nested_rule_is_needed(monkeypatch):
-    from logicscore.extract import nested as module
+    from logicscore.pipeline.extract import nested as module
 
     names = [r.__name__ for r in module.RULES]
     assert sorted(names) == sorted({row[0] for row in NESTED_ROWS})
@@ -225,7 +225,7 @@ MODIFIER_ROWS = [
 
 
 def _trimmed(text, ents, priority):
-    from logicscore.extract.trims import trim
+    from logicscore.pipeline.extract.trims import trim
 
     doc = _doc(text, ents=ents)
     s, e = trim(doc, 0, len(doc), priority)
@@ -247,7 +247,7 @@ def test_mention_rules_modifier(rule, text, ents, kept):
     ("MODIFIERS", [(r, t, e, 2, k) for r, t, e, k in MODIFIER_ROWS]),
 ])
 def test_mention_rules_span_rule_is_needed(monkeypatch, table, rows):
-    from logicscore.extract import trims as module
+    from logicscore.pipeline.extract import trims as module
 
     names = [r.__name__ for r in getattr(module, table)]
     assert sorted(names) == sorted({row[0] for row in rows})
@@ -281,7 +281,7 @@ SOURCE_ROWS = [
 
 
 def _proposed(source, text, propn, ents, hints, answers):
-    from logicscore.extract import mentions as module
+    from logicscore.pipeline.extract import mentions as module
 
     doc = _doc(text, propn, ents, {i: "VERB" for i, t in enumerate(text.split())
                                    if t in ("featured", "met", "wrote", "hired")} | {
@@ -296,13 +296,13 @@ def test_mention_rules_source(source, text, propn, ents, hints, answers, spans):
 
 
 def test_mention_rules_every_source_has_rows():
-    from logicscore.extract.mentions import SOURCES
+    from logicscore.pipeline.extract.mentions import SOURCES
 
     assert [s.__name__ for s in SOURCES] == list(dict.fromkeys(row[0] for row in SOURCE_ROWS))
 
 
 def test_mention_rules_overlap_prefers_priority_then_length():
-    from logicscore.extract.mentions import find_mentions
+    from logicscore.pipeline.extract.mentions import find_mentions
 
     doc = _doc("Governor of Port Delmar met Dale", (0, 2, 3, 5),
                ((0, 4, "PERSON"), (5, 6, "PERSON")), {4: "VERB"})
@@ -336,6 +336,6 @@ MATCH_ROWS = [
 
 @pytest.mark.parametrize("helper, short, long, matches", MATCH_ROWS)
 def test_mention_rules_match_helper(helper, short, long, matches):
-    from logicscore.normalize import mentions
+    from logicscore.pipeline.normalize import mentions
 
     assert getattr(mentions, helper)(forms.analyze(short), forms.analyze(long)) is matches

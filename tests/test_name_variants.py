@@ -7,8 +7,8 @@ import pytest
 
 from linking import ask, entity_of, props
 
-from logicscore.extract import Extraction, Mention
-from logicscore.normalize.entities import link, normalize
+from logicscore.pipeline.extract import Extraction, Mention
+from logicscore.pipeline.normalize.entities import link, normalize
 
 
 @pytest.mark.parametrize("text, key", [

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from logicscore.extract.mentions import Arg
-from logicscore.extract.nested import nested
+from logicscore.pipeline.extract.mentions import Arg
+from logicscore.pipeline.extract.nested import nested
 
 
 def _arg(text, start=0, kind="other"):

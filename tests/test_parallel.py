@@ -9,12 +9,13 @@ from typing import ClassVar
 import pytest
 from typer.testing import CliRunner
 
-from logicscore import io, stages
+from logicscore import io
+from logicscore.pipeline import registry as stages
 from logicscore.auditor import Auditor
 from logicscore.cli import app
 from logicscore.config import AuditorConfig
 from logicscore.errors import ConfigError
-from logicscore.extract.given import GivenExtractor
+from logicscore.pipeline.extract.given import GivenExtractor
 from logicscore.models import QARecord
 from logicscore.run.parallel import ParallelAuditor, audit_parallel
 
@@ -73,7 +74,7 @@ def _score(tmp_path, name, *extra):
 
 
 def test_parallel_cli_workers_two_is_byte_identical(tmp_path, monkeypatch):
-    monkeypatch.setattr("logicscore.stages.PREPARE_WINDOW", 2)
+    monkeypatch.setattr("logicscore.pipeline.registry.PREPARE_WINDOW", 2)
     one, out1 = _score(tmp_path, "one.jsonl")
     two, out2 = _score(tmp_path, "two.jsonl", "--workers", "2")
     assert one.exit_code == 0 and two.exit_code == 0, two.output
@@ -81,7 +82,7 @@ def test_parallel_cli_workers_two_is_byte_identical(tmp_path, monkeypatch):
 
 
 def test_parallel_cli_resume_with_workers(tmp_path, monkeypatch):
-    monkeypatch.setattr("logicscore.stages.PREPARE_WINDOW", 2)
+    monkeypatch.setattr("logicscore.pipeline.registry.PREPARE_WINDOW", 2)
     _, full = _score(tmp_path, "full.jsonl")
     lines = full.read_bytes().splitlines(keepends=True)
     part = tmp_path / "part.jsonl"

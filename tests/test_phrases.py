@@ -6,8 +6,8 @@ from __future__ import annotations
 import spacy
 from spacy.matcher import PhraseMatcher
 
-from logicscore.extract.mentions import Parse
-from logicscore.extract.phrases import may_occur, occurrences, phrase_ids, word_ids
+from logicscore.pipeline.extract.mentions import Parse
+from logicscore.pipeline.extract.phrases import may_occur, occurrences, phrase_ids, word_ids
 
 TEXT = ("New York, new york and NEW YORK: the New York New York hotel. York is new. "
         "Thelma & Louise  (film) met the U.S. team in Washington, D.C. on 1 March 1943.")

@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from logicscore import Auditor
-from logicscore.chain import analyze
+from logicscore.pipeline.chain import analyze
 from logicscore.models import Entity, Proposition, QARecord, QuestionEntity
 
 # Invented two-word names, pairwise far apart for rapidfuzz and sharing no word, so that

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from logicscore import prose
+from logicscore.pipeline import prose
 
 
 @pytest.mark.parametrize(("answer", "long_answer", "refused"), [

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from logicscore.question import is_generic
+from logicscore.pipeline.question import is_generic
 
 
 @pytest.mark.parametrize(("name", "generic"), [
@@ -68,7 +68,7 @@ DETECT_CASES = [
 @pytest.mark.slow
 @pytest.mark.parametrize(("question", "expected"), DETECT_CASES)
 def test_question_detect(nlp, question, expected):
-    from logicscore.question import detect_question_entities
+    from logicscore.pipeline.question import detect_question_entities
 
     got = detect_question_entities(question, nlp)
     assert [(q.name, q.anchor) for q in got] == expected
@@ -77,7 +77,7 @@ def test_question_detect(nlp, question, expected):
 
 @pytest.mark.slow
 def test_question_detect_loads_default_pipeline():
-    from logicscore.question import detect_question_entities
+    from logicscore.pipeline.question import detect_question_entities
 
     assert [q.name for q in detect_question_entities("Where was Nolan born?")] == ["Nolan"]
 
@@ -200,7 +200,7 @@ DETECT_WRITTEN = [
 @pytest.mark.slow
 @pytest.mark.parametrize(("question", "context", "expected"), DETECT_WRITTEN)
 def test_question_detect_written(nlp, question, context, expected):
-    from logicscore.question import detect_question_entities
+    from logicscore.pipeline.question import detect_question_entities
 
     got = detect_question_entities(question, nlp, context=context)
     assert [(q.name, q.anchor) for q in got] == expected
@@ -209,7 +209,7 @@ def test_question_detect_written(nlp, question, context, expected):
 @pytest.mark.slow
 @pytest.mark.parametrize(("question", "context", "expected"), DETECT_REAL)
 def test_question_detect_real(nlp, question, context, expected):
-    from logicscore.question import detect_question_entities
+    from logicscore.pipeline.question import detect_question_entities
 
     got = detect_question_entities(question, nlp, context=context)
     assert [(q.name, q.anchor) for q in got] == expected
@@ -221,6 +221,6 @@ def test_question_detect_real(nlp, question, context, expected):
     ("Who won Super Bowl 50?", [("Super Bowl 50", True)]),
 ])
 def test_question_model_number_continues_the_name(nlp, question, expected):
-    from logicscore.question import detect_question_entities
+    from logicscore.pipeline.question import detect_question_entities
 
     assert [(q.name, q.anchor) for q in detect_question_entities(question, nlp)] == expected

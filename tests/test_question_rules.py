@@ -1,4 +1,4 @@
-"""The question's named rules (logicscore.question.rules): each rule's rows, with invented
+"""The question's named rules (logicscore.pipeline.question.rules): each rule's rows, with invented
 names, hold with every rule and fail with that rule left out; and the package has no cycle."""
 
 from __future__ import annotations
@@ -155,7 +155,7 @@ def nlp():
 
 
 def _names(question, nlp, rules=None, context=None):
-    from logicscore.question.detect import RULES, detect
+    from logicscore.pipeline.question.detect import RULES, detect
 
     return [(q.name, q.anchor) for q in detect(question, nlp, context, rules or RULES)]
 
@@ -170,7 +170,7 @@ def test_question_rules_rows(nlp, question, expected):
 @pytest.mark.slow
 @pytest.mark.parametrize("rule", sorted(ROWS))
 def test_question_rules_each_rule_is_needed(nlp, rule):
-    from logicscore.question.detect import RULES
+    from logicscore.pipeline.question.detect import RULES
 
     without = RULES.without(rule)
     assert without.names() != RULES.names()
@@ -187,21 +187,21 @@ def test_question_apart_rows(nlp, question, context, expected):
 @pytest.mark.slow
 @pytest.mark.parametrize("rule", sorted(APART_ROWS))
 def test_question_apart_each_rule_is_needed(nlp, rule):
-    from logicscore.question.detect import RULES
+    from logicscore.pipeline.question.detect import RULES
 
     without = RULES.without(rule)
     assert any(_names(q, nlp, without, c) != expected for q, c, expected in APART_ROWS[rule])
 
 
 def test_question_rules_every_rule_has_rows():
-    from logicscore.question.detect import RULES
+    from logicscore.pipeline.question.detect import RULES
 
     assert set(RULES.names()) == set(ROWS) | set(APART_ROWS)
     assert len(RULES.names()) == len(set(RULES.names())) + 1  # "trim" also trims comparisons
 
 
 def test_question_rules_run_in_order():
-    from logicscore.question import rules
+    from logicscore.pipeline.question import rules
 
     assert [r.name for r in rules.SOURCES] == [
         "quoted", "entities", "proper_runs", "title_runs", "wh_names", "work_titles", "conjoined_words"]
@@ -216,7 +216,7 @@ MODULES = ["forms", "written", "rules", "context", "apart", "detect", "reader"]
 def test_question_package_imports_from_any_module(first):
     """Each module imported first, in a fresh interpreter, then the rest: no cycle."""
     order = [first] + [m for m in MODULES if m != first]
-    code = ";".join(f"import logicscore.question.{m}" for m in order)
+    code = ";".join(f"import logicscore.pipeline.question.{m}" for m in order)
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
 
@@ -227,7 +227,7 @@ def test_question_package_layers_import_only_downward(lower, higher):
     import ast
     import importlib
 
-    module = importlib.import_module(f"logicscore.question.{lower}")
+    module = importlib.import_module(f"logicscore.pipeline.question.{lower}")
     tree = ast.parse(Path(module.__file__).read_text())
     imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
     assert higher not in imported
@@ -306,6 +306,6 @@ CONTEXT_ROWS = [
 @pytest.mark.slow
 @pytest.mark.parametrize(("question", "context", "expected"), CONTEXT_ROWS)
 def test_question_rules_read_against_the_answer(nlp, question, context, expected):
-    from logicscore.question.detect import detect
+    from logicscore.pipeline.question.detect import detect
 
     assert [(q.name, q.anchor) for q in detect(question, nlp, context)] == expected

@@ -1,4 +1,4 @@
-"""Question types (logicscore.question.types): each rule's rows, with invented names, get
+"""Question types (logicscore.pipeline.question.types): each rule's rows, with invented names, get
 their type with every rule and lose it with that rule left out."""
 
 from __future__ import annotations
@@ -6,14 +6,8 @@ from __future__ import annotations
 import pytest
 
 from logicscore.models import Entity, Mention, QuestionEntity
-from logicscore.normalize.options import linked_options, option_entity
-from logicscore.question.types import (
-    TYPE_RULES,
-    classify,
-    option_sides,
-    question_type,
-    split_sides,
-)
+from logicscore.pipeline.normalize.options import linked_options, option_entity
+from logicscore.pipeline.question.types import TYPE_RULES, classify, option_sides, question_type, split_sides
 
 # rule → [(question, short answer, anchors, expected type)]
 ROWS: dict[str, list[tuple[str, str, int, str]]] = {

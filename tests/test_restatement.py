@@ -33,7 +33,7 @@ def test_not_restatements(text):
 
 
 def _props(text: str) -> set[tuple[str, str]]:
-    from logicscore.extract.rules import RulesExtractor
+    from logicscore.pipeline.extract.rules import RulesExtractor
     from logicscore.models import QARecord
 
     record = QARecord(id="r", question="q?", answer="a", long_answer=text)
@@ -116,7 +116,7 @@ def test_restating_the_question_keeps_a_complete_answer_complete(prefix, body, q
      "Ana Ruiz played Kim. Paul Moss directed it."),
 ])
 def test_question_names_are_read_without_restating_sentences(text, kept):
-    from logicscore.question.reader import unrestated
+    from logicscore.pipeline.question.reader import unrestated
 
     assert unrestated(text) == kept
 
@@ -155,7 +155,7 @@ def test_restating_sentence_does_not_name_a_description(auditor, question, answe
 def test_restating_sentence_does_not_name_a_description_rule_is_needed(auditor, monkeypatch):
     """Leave-one-out: with any earlier sentence taken to say which thing the description is,
     the restating one included, the restated rows read as complete."""
-    from logicscore.extract.paths import Paths
+    from logicscore.pipeline.extract.paths import Paths
 
     monkeypatch.setattr(Paths, "_written_before", lambda self, t: any(
         self.lemma(u) == self.lemma(t) for u in self.doc[:t.sent.start]))

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from logicscore import graph
-from logicscore.graph import Graph, component, separating_edges
+from logicscore.pipeline import graph
+from logicscore.pipeline.graph import Graph, component, separating_edges
 
 nodes = st.sampled_from("abcdefgh")
 multigraphs = st.lists(st.tuples(nodes, nodes), max_size=14)
@@ -51,7 +51,7 @@ def _named(i: int, names: tuple[str, ...]):
 
 def test_forms_cache_holds_one_record_at_a_time():
     from logicscore import Auditor
-    from logicscore.normalize.forms import analyze
+    from logicscore.pipeline.normalize.forms import analyze
 
     first = _named(1, ("Orla Vent", "Pim Sarrow", "Quill Damaske"))
     second = _named(2, ("Tova Brenn", "Ulric Mope"))
@@ -86,7 +86,7 @@ def test_parallel_swap_gives_the_re_solved_tree(pairs, root, terms, blocked):
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(text=st.text("ab .[]", max_size=60), needles=st.lists(st.text("ab .[]", min_size=1, max_size=12), max_size=8))
 def test_first_positions_are_find(monkeypatch, text, needles):
-    from logicscore.extract import given as given_extractor
+    from logicscore.pipeline.extract import given as given_extractor
 
     # The one-pass scan (forced here for short texts) must agree with str.find everywhere.
     monkeypatch.setattr(given_extractor, "_SCAN_FROM", 0)
@@ -97,7 +97,7 @@ def test_first_positions_are_find(monkeypatch, text, needles):
 @pytest.mark.slow
 def test_token_ranges_by_bisection_are_the_walked_ones():
     from logicscore.parsing.loader import doc_text, load, range_starting, range_within
-    from logicscore.question.forms import token_end
+    from logicscore.pipeline.question.forms import token_end
 
     doc = load()('Who directed  the film "The Fox, and the Hound" (1981) that won?\nIt did.')
     assert doc_text(doc) == doc.text and doc_text(doc[1:3]) == "directed  "
@@ -111,7 +111,8 @@ def test_token_ranges_by_bisection_are_the_walked_ones():
 def test_collector_rests_only_while_a_long_answer_is_audited(monkeypatch):
     import gc
 
-    from logicscore import Auditor, complete
+    from logicscore import Auditor
+    from logicscore.pipeline import complete
     from logicscore.limits import GC_PAUSE_CHARS
 
     seen: list[bool] = []

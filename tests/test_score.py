@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from logicscore.chain import Chain
-from logicscore.score import compute_scores
+from logicscore.pipeline.chain import Chain
+from logicscore.pipeline.score import compute_scores
 
 
 @pytest.mark.parametrize("result, n, verdict, expected", [

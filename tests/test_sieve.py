@@ -11,9 +11,9 @@ from __future__ import annotations
 import pytest
 
 from logicscore import Auditor
-from logicscore.extract import Extraction
+from logicscore.pipeline.extract import Extraction
 from logicscore.models import Proposition
-from logicscore.normalize.sieve import resolve_arguments
+from logicscore.pipeline.normalize.sieve import resolve_arguments
 
 # (pass, question, answer, given triples, prose for the rules extractor)
 CASES = [

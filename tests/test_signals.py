@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from logicscore.chain import analyze
-from logicscore.determinate import judge
-from logicscore.extract import Extraction
+from logicscore.pipeline.chain import analyze
+from logicscore.pipeline.determinate import judge
+from logicscore.pipeline.extract import Extraction
 from logicscore.models import Proposition, QuestionEntity
-from logicscore.normalize.entities import link
-from logicscore.signals import collect_signals
+from logicscore.pipeline.normalize.entities import link
+from logicscore.pipeline.signals import collect_signals
 
 
 def signals(triples, anchors, answer, hops=None, generic=()):
@@ -104,7 +104,7 @@ def test_signals_negation_across_voice_and_hub_stays_linear():
     import time
 
     from logicscore.models import Proposition
-    from logicscore.signals import _contradictions
+    from logicscore.pipeline.signals import _contradictions
 
     def prop(i, s, r, o, neg=False):
         return Proposition(id=f"P{i}", text="", subject=s, relation=r, object=o, negated=neg,

@@ -8,25 +8,26 @@ import textwrap
 
 import pytest
 
-from logicscore import Auditor, AuditorConfig, ConfigError, stages
+from logicscore import Auditor, AuditorConfig, ConfigError
+from logicscore.pipeline import registry as stages
 from logicscore.config import CLI_TIMEOUT, default
 
 
 def test_stages_registry_snapshot():
     assert stages.BUILTIN == {
-        "question_reader": {"rules": "logicscore.question.reader:RulesQuestionReader"},
+        "question_reader": {"rules": "logicscore.pipeline.question.reader:RulesQuestionReader"},
         "extractor": {
-            "rules": "logicscore.extract.rules:RulesExtractor",
-            "given": "logicscore.extract.given:GivenExtractor",
-            "llm": "logicscore.extract.llm:LLMExtractor",
+            "rules": "logicscore.pipeline.extract.rules:RulesExtractor",
+            "given": "logicscore.pipeline.extract.given:GivenExtractor",
+            "llm": "logicscore.pipeline.extract.llm:LLMExtractor",
         },
-        "linker": {"rules": "logicscore.normalize.entities:RulesLinker"},
-        "judge": {"rules": "logicscore.determinate:RulesJudge", "llm": "logicscore.llm.judge:LLMJudge"},
-        "grounder": {"rules": "logicscore.ground.rules:RulesGrounder", "llm": "logicscore.ground.llm:LLMGrounder"},
+        "linker": {"rules": "logicscore.pipeline.normalize.entities:RulesLinker"},
+        "judge": {"rules": "logicscore.pipeline.determinate:RulesJudge", "llm": "logicscore.pipeline.llm_judge:LLMJudge"},
+        "grounder": {"rules": "logicscore.pipeline.ground.rules:RulesGrounder", "llm": "logicscore.pipeline.ground.llm:LLMGrounder"},
         "completeness": {
-            "chain": "logicscore.complete:ChainCompleteness",
-            "sides": "logicscore.complete:SidesCompleteness",
-            "abstained": "logicscore.complete:Abstained",
+            "chain": "logicscore.pipeline.complete:ChainCompleteness",
+            "sides": "logicscore.pipeline.complete:SidesCompleteness",
+            "abstained": "logicscore.pipeline.complete:Abstained",
         },
     }
 

@@ -1,7 +1,7 @@
 """Fixed text helpers for reading dataset records: the adapters' gold long answers and the
 real-data cases (docs/measurements.md).
 
-These are deliberately independent of `logicscore.normalize`: the answers a benchmark
+These are deliberately independent of `logicscore.pipeline.normalize`: the answers a benchmark
 measures must not change when the pipeline under test changes. They read only the
 lexicon's fixed text key and word lists.
 """

@@ -214,7 +214,7 @@ _GROUNDING_STYLE = {"grounded": "green", "ungrounded": "red", "unknown_citation"
 
 def _grounding(result: AuditResult) -> list[Text]:
     """The grounding section of `explain`: each chain hop against the documents it cites."""
-    from ..ground import describe
+    from ..pipeline.ground import describe
 
     share = result.scores.grounded_chain if result.scores else None
     head = "grounding:" + ("" if share is None else f" {share:.2f} of the chain's hops grounded")

@@ -203,7 +203,7 @@ def _detail(result: AuditResult) -> tuple[list, dict[str, Any]]:
         rest["sides"] = [[s.name, int(s.established), s.values, s.propositions, int(s.negated)]
                          for s in result.sides]
     if result.grounding is not None:
-        from ..ground import describe
+        from ..pipeline.ground import describe
 
         by_id = {p.id: p for p in props}
         rest["ground"] = [[row.status, describe(row, by_id.get(row.proposition)), row.citations,

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Iterator
 from itertools import islice
 from typing import Any
 
-from .. import stages
+from ..pipeline import registry as stages
 from ..config import AuditorConfig
 from ..errors import ConfigError, LogicscoreError
 from ..models import AuditResult

@@ -1,6 +1,6 @@
 """Fixed text helpers for perturbations with known labels (docs/measurements.md).
 
-These are deliberately independent of `logicscore.normalize`: the labels a perturbation
+These are deliberately independent of `logicscore.pipeline.normalize`: the labels a perturbation
 claims must not change when the pipeline under test changes. They read only the lexicon's
 fixed text key and word lists, through `logicscore.formats.text`, the helpers the dataset
 adapters and the real-data harness (`benchmarks/realdata/`) build their cases with.

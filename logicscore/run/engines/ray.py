@@ -28,7 +28,8 @@ from io import BytesIO
 from pathlib import Path
 from typing import Any
 
-from ... import io, stages
+from ... import io
+from ...pipeline import registry as stages
 from ...formats import read_lines
 from ...config import AuditorConfig
 from ...errors import ConfigError, LogicscoreError

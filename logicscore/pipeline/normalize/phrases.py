@@ -1,0 +1,41 @@
+"""Word-level helpers shared by chaining and determinateness: crude stems, question restatement."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from ...lexicon.stop_words import PHRASE_STOP_WORDS
+from ...lexicon.text import crude_stem
+
+__all__ = ["STOP", "crude_stem", "words", "content", "restates_question"]
+
+# The stop words of phrases, under the name chaining and comparison read them by.
+STOP = PHRASE_STOP_WORDS
+
+
+_WORD = re.compile(r"[^\W_]+(?:'t)?")
+
+
+def words(text: str) -> list[str]:
+    return _WORD.findall(text.casefold())
+
+
+def content(text: str) -> str:
+    return " ".join(w for w in words(text) if w not in STOP)
+
+
+def restates_question(text: str, question: str, *, loose: bool = False) -> bool:
+    """Whether a phrase restates the question ("the director of the film starring X")."""
+    said = [crude_stem(w) for w in words(text) if w not in STOP]
+    if not said:
+        return False
+    asked = _stems(question)
+    shared = sum(w in asked for w in said)
+    return shared >= (1 if loose else 2) and shared / len(said) >= (1.0 if loose else 0.6)
+
+
+# One question is restated against every phrase of its answer: its stems are read once.
+@lru_cache(maxsize=1024)
+def _stems(question: str) -> frozenset[str]:
+    return frozenset(crude_stem(w) for w in words(question) if w not in STOP)
