@@ -9,9 +9,18 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "logicscore"
-# A module holds one concept; past about 500 lines it usually holds two (docs/architecture.md).
-# The cap catches that without splitting a concept by length.
-MAX_MODULE_LINES = 550
+# Sizes are limited per concept (docs/architecture.md): a wing's package, a seam, or one
+# stage of the pipeline. Past its budget a concept usually holds two: split out the second,
+# or raise the budget in the same commit and say why. A module is only capped loosely, so
+# that a concept is never cut in two by length alone.
+CONCEPT_LINES = {
+    "cli": 2000, "measure": 4200, "report": 2500, "run": 850, "integrations": 300,
+    "auditor": 550, "formats": 1300, "io": 450, "lexicon": 1400, "llm": 1250, "parsing": 900,
+    "models": 450, "pipeline/extract": 2700, "pipeline/normalize": 2700, "pipeline/question": 2150,
+    "pipeline/ground": 450, "pipeline/flow": 350, "pipeline/registry": 250,
+}
+DEFAULT_CONCEPT_LINES = 450
+MAX_MODULE_LINES = 700
 MAX_FUNCTION_LINES = 60
 # The stages, whose functions stay short enough to read as one rule each.
 STAGES = ("question", "extract", "normalize", "chain.py", "graph.py", "determinate.py",
@@ -27,13 +36,31 @@ def _name(path: Path) -> str:
 
 
 def _is_stage(path: Path) -> bool:
-    return _name(path).split("/")[0] in STAGES
+    name = _name(path)
+    return name.startswith("pipeline/") and name.split("/")[1] in STAGES
 
 
 def test_no_module_over_the_limit():
     long = [f"{_name(p)}: {n} lines" for p in _modules()
             if (n := len(p.read_text(encoding="utf-8").splitlines())) > MAX_MODULE_LINES]
     assert not long, f"modules over {MAX_MODULE_LINES} lines: split them\n" + "\n".join(long)
+
+
+def _concept(path: Path) -> str:
+    parts = path.relative_to(PACKAGE).with_suffix("").parts
+    return "/".join(parts[:2]) if parts[0] == "pipeline" and len(parts) > 1 else parts[0]
+
+
+def test_no_concept_over_its_budget():
+    sizes: dict[str, int] = {}
+    for path in _modules():
+        concept = _concept(path)
+        sizes[concept] = sizes.get(concept, 0) + len(path.read_text(encoding="utf-8").splitlines())
+    over = [f"{c}: {n} lines, budget {CONCEPT_LINES.get(c, DEFAULT_CONCEPT_LINES)}"
+            for c, n in sorted(sizes.items()) if n > CONCEPT_LINES.get(c, DEFAULT_CONCEPT_LINES)]
+    assert not over, "concepts over their budget: split out the second concept, or raise the " \
+        "budget saying why\n" + "\n".join(over)
+    assert set(CONCEPT_LINES) <= set(sizes), "budgets for concepts that are gone"
 
 
 def test_no_stage_function_over_the_limit():
@@ -64,8 +91,12 @@ def _imported_from(path: Path, node: ast.ImportFrom) -> str:
 
 
 def _unit(module: str) -> str:
-    """The stage (or other top-level module or subpackage) a module belongs to."""
-    return module.split(".")[1] if "." in module else ""
+    """The stage (or other top-level module or subpackage) a module belongs to; inside the
+    pipeline wing, each stage is its own unit."""
+    parts = module.split(".")
+    if len(parts) > 2 and parts[1] == "pipeline":
+        return ".".join(parts[1:3])
+    return parts[1] if len(parts) > 1 else ""
 
 
 def _private(name: str) -> bool:
@@ -99,7 +130,7 @@ def test_no_private_names_across_packages():
     ("logicscore/pipeline/extract/rules.py", "from ..normalize.mentions import _trim", True),
     ("logicscore/pipeline/extract/rules.py", "from .mentions import _phrase", False),
     ("logicscore/lexicon/__init__.py", "from ._sets import words", False),
-    ("logicscore/measure/bench.py", "from .lexicon._sets import words", True),
+    ("logicscore/measure/bench.py", "from ..lexicon._sets import words", True),
 ])
 def test_private_import_rule(tmp_path, monkeypatch, module, line, flagged):
     # The rule reads a file in place: a copy at the same relative path under a stand-in package.

@@ -22,8 +22,10 @@ def test_stages_registry_snapshot():
             "llm": "logicscore.pipeline.extract.llm:LLMExtractor",
         },
         "linker": {"rules": "logicscore.pipeline.normalize.entities:RulesLinker"},
-        "judge": {"rules": "logicscore.pipeline.determinate:RulesJudge", "llm": "logicscore.pipeline.llm_judge:LLMJudge"},
-        "grounder": {"rules": "logicscore.pipeline.ground.rules:RulesGrounder", "llm": "logicscore.pipeline.ground.llm:LLMGrounder"},
+        "judge": {"rules": "logicscore.pipeline.determinate:RulesJudge",
+                  "llm": "logicscore.pipeline.llm_judge:LLMJudge"},
+        "grounder": {"rules": "logicscore.pipeline.ground.rules:RulesGrounder",
+                     "llm": "logicscore.pipeline.ground.llm:LLMGrounder"},
         "completeness": {
             "chain": "logicscore.pipeline.complete:ChainCompleteness",
             "sides": "logicscore.pipeline.complete:SidesCompleteness",

@@ -57,7 +57,8 @@ BUILTIN: dict[str, dict[str, str]] = {
     },
     "linker": {"rules": "logicscore.pipeline.normalize.entities:RulesLinker"},
     "judge": {"rules": "logicscore.pipeline.determinate:RulesJudge", "llm": "logicscore.pipeline.llm_judge:LLMJudge"},
-    "grounder": {"rules": "logicscore.pipeline.ground.rules:RulesGrounder", "llm": "logicscore.pipeline.ground.llm:LLMGrounder"},
+    "grounder": {"rules": "logicscore.pipeline.ground.rules:RulesGrounder",
+                     "llm": "logicscore.pipeline.ground.llm:LLMGrounder"},
     # Chosen per record by question type: each stage names the `question_types` it completes
     # (a type none names is completed as a "chain"); "abstained" completes an answer that
     # refuses, whatever its type.
