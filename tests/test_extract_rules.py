@@ -92,7 +92,7 @@ def run(extractor, text, hints=()):
 def test_rules_signature(extractor):
     assert extractor.signature() == [
         ("extractor", "rules"), ("spacy", "en_core_web_sm-3.8.0"),
-        ("spacy_disabled", "senter,lemmatizer"), ("coref", "rules"),
+        ("spacy_disabled", "senter,lemmatizer"),
     ]
 
 

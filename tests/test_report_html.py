@@ -259,7 +259,12 @@ def test_report_html_keeps_hostile_strings_inert(tmp_path):
         shown = []
         for k in range(len(HOSTILE)):
             page.locator("#grid").evaluate(f"g => g.scrollTop = {28 * k}")
-            page.locator(f'#body tr[data-i="{k}"]').click()
+            row = page.locator(f'#body tr[data-i="{k}"]')
+            row.scroll_into_view_if_needed()
+            row.click()
+            # The view is drawn after the click; read it once it shows record k.
+            page.wait_for_function(f"() => location.hash === '#record-{k}' && "
+                                   "!document.getElementById('record').hidden", timeout=5000)
             shown.append(page.locator("#record").text_content())
             page.keyboard.press("Escape")
         page.select_option("#f-field", label="note")
