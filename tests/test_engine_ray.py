@@ -68,7 +68,7 @@ def test_local_ray_listens_on_loopback_and_runs_this_logicscore(cluster):
 
         return logicscore.__file__
 
-    assert cluster.get(where.remote()) == engine.__file__.replace("engines/ray.py", "__init__.py")
+    assert cluster.get(where.remote()) == engine.__file__.replace("run/engines/ray.py", "__init__.py")
 
 
 @pytest.mark.ray
