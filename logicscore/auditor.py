@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from . import __version__
@@ -156,10 +157,15 @@ class Auditor:
 
     def audit_record(self, record: QARecord, line: int | None = None) -> AuditResult:
         """Audit one record within the size and time limits; raises `LogicscoreError`s."""
+        result = self._audit_limited(record, line, defer=False)
+        assert isinstance(result, AuditResult)
+        return result
+
+    def _audit_limited(self, record: QARecord, line: int | None, defer: bool) -> AuditResult | _Deferred:
         self._check_size(record, line)
         with deadline(self.config.timeout, record.id), gc_paused(
                 len(record.long_answer) >= GC_PAUSE_CHARS):
-            return self._audit(record, line)
+            return self._audit(record, line, defer)
 
     def _check_size(self, record: QARecord, line: int | None) -> None:
         max_chars = self.config.max_chars
@@ -179,13 +185,15 @@ class Auditor:
                 f"before stopping); raise the limit with --max-sentences (memory and time grow "
                 "faster than the sentences)", line=line)
 
-    def _audit(self, record: QARecord, line: int | None) -> AuditResult:
+    def _audit(self, record: QARecord, line: int | None, defer: bool = False) -> AuditResult | _Deferred:
         start = time.perf_counter()
         # Mention forms repeat within one answer, rarely across answers: a cache kept across
         # records only grows a long run's memory, so each record starts with an empty one.
         forget_forms()
         draft = Draft(_blank_invisible(record))
         for step in self.steps:
+            if defer and step == self._ground and draft.record.documents is not None:
+                return _Deferred(draft, start, line)  # grounded with its window (_audit_items)
             step(draft)
         return self._result(draft, start, line)
 
@@ -314,12 +322,17 @@ class Auditor:
         hooks = [h for h in (getattr(reader, "prepare", None),
                              getattr(self.extractor, "prepare", None),
                              getattr(self.judge, "prepare", None)) if h is not None]
-        if not hooks:  # no batching: each record is scored as soon as it is read
+        if not hooks and not self._grounds_in_windows:  # each record scored as soon as it is read
             yield from self._audit_items(records)
             return
         for window in _windows(records, stages.PREPARE_WINDOW):
             _prepare(hooks, [self._preparable(item) for item in window])
             yield from self._audit_items(window)
+
+    @property
+    def _grounds_in_windows(self) -> bool:
+        """Whether the grounder makes a window's calls at once (the LLM grounder)."""
+        return hasattr(self.grounder, "prepare_chains")
 
     def _preparable(self, item: QARecord | InputLine) -> QARecord | None:
         """The record as `_audit` will see it, or None when it will not get that far."""
@@ -333,26 +346,58 @@ class Auditor:
         return _blank_invisible(record)
 
     def _audit_items(self, items: Iterable[QARecord | InputLine]) -> Iterator[AuditResult]:
-        for item in items:
-            start = time.perf_counter()
-            line = None
-            if isinstance(item, InputLine):
-                line = item.number
-                if item.record is None:
-                    err: LogicscoreError = item.error or InputError("unreadable line", line=line)
-                    yield self.error_result(item.id, err, start, line=line)
-                    continue
-                item = item.record
-            try:
-                result = self.audit_record(item, line=line)
-            except ConfigError:
-                raise  # options that cannot work (a missing spaCy model): no record can be scored
-            except LogicscoreError as exc:
-                result = self.error_result(item.id, exc, start, line=line, meta=item.meta, record=item)
-            except Exception as exc:  # noqa: BLE001 - a bug must not lose the record
-                err = LogicscoreError(f"{type(exc).__name__}: {exc}", line=line)
-                result = self.error_result(item.id, err, start, line=line, meta=item.meta, record=item)
-            yield result
+        if not self._grounds_in_windows:
+            for item in items:
+                outcome = self._audit_item(item, defer=False)
+                assert isinstance(outcome, AuditResult)
+                yield outcome
+            return
+        # The window's records are audited up to grounding, their grounding calls made at
+        # once (bounded by the endpoint's concurrency), then each record is finished in order.
+        outcomes = [self._audit_item(item, defer=True) for item in items]
+        deferred = [o for o in outcomes if isinstance(o, _Deferred)]
+        rows = [(d.draft.record, d.draft.linked, d.draft.completed.result) for d in deferred]
+        _prepare([self.grounder.prepare_chains], rows)  # type: ignore[union-attr]
+        for outcome in outcomes:
+            yield self._finish(outcome) if isinstance(outcome, _Deferred) else outcome
+
+    def _audit_item(self, item: QARecord | InputLine, defer: bool) -> AuditResult | _Deferred:
+        start = time.perf_counter()
+        line = None
+        if isinstance(item, InputLine):
+            line = item.number
+            if item.record is None:
+                err: LogicscoreError = item.error or InputError("unreadable line", line=line)
+                return self.error_result(item.id, err, start, line=line)
+            item = item.record
+        record = item
+        return self._guarded(record, start, line, lambda: self._audit_limited(record, line, defer))
+
+    def _finish(self, deferred: _Deferred) -> AuditResult:
+        """A deferred record grounded (its call made ahead) and built, under its deadline."""
+        draft = deferred.draft
+
+        def finish() -> AuditResult:
+            with deadline(self.config.timeout, draft.record.id):
+                self._ground(draft)
+                return self._result(draft, deferred.start, deferred.line)
+
+        result = self._guarded(draft.record, deferred.start, deferred.line, finish)
+        assert isinstance(result, AuditResult)
+        return result
+
+    def _guarded(self, record: QARecord, start: float, line: int | None,
+                 audit: Callable[[], AuditResult | _Deferred]) -> AuditResult | _Deferred:
+        """The one error boundary: a failure becomes the record's typed error result."""
+        try:
+            return audit()
+        except ConfigError:
+            raise  # options that cannot work (a missing spaCy model): no record can be scored
+        except LogicscoreError as exc:
+            return self.error_result(record.id, exc, start, line=line, meta=record.meta, record=record)
+        except Exception as exc:  # noqa: BLE001 - a bug must not lose the record
+            err = LogicscoreError(f"{type(exc).__name__}: {exc}", line=line)
+            return self.error_result(record.id, err, start, line=line, meta=record.meta, record=record)
 
     def error_result(
         self, record_id: str | None, exc: LogicscoreError, start: float, line: int | None = None,
@@ -379,7 +424,16 @@ class Auditor:
                           answer_rule=record.answer_rule if record is not None else None)
 
 
-def _prepare(hooks: list[Any], records: list[QARecord | None]) -> None:
+@dataclass
+class _Deferred:
+    """A record audited up to grounding, waiting for its window's grounding calls."""
+
+    draft: Draft
+    start: float
+    line: int | None
+
+
+def _prepare(hooks: list[Any], records: list[Any]) -> None:
     """Run the batch hooks over a window's records."""
     ready = [r for r in records if r is not None]
     for hook in hooks if ready else ():

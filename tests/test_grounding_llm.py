@@ -146,3 +146,29 @@ def test_score_with_the_llm_grounder_from_the_command_line(tmp_path, monkeypatch
         assert server.count("ground") == 1
     line = json.loads(out.read_text())
     assert [g["status"] for g in line["grounding"]] == ["grounded", "ungrounded"]
+
+
+@pytest.mark.slow
+def test_a_windows_grounding_calls_go_out_together_and_change_nothing(tmp_path):
+    # Like the other LLM stages' calls, a window's grounding calls are made at once, before
+    # its first result: the records are audited up to grounding, then grounded together.
+    records = [record(i) for i in range(3)] + [record(3, documents=None)]
+    with FakeLLM(lambda parts: {}, ground=first_hop_only) as server:
+        batched = auditor(server, tmp_path, concurrency=3).audit_many(records)
+        first = next(batched)
+        assert server.count("ground") == 3
+        rest = list(batched)
+    with FakeLLM(lambda parts: {}, ground=first_hop_only) as server:
+        alone = [auditor(server, tmp_path / "alone").audit_record(r) for r in records]
+        assert server.count("ground") == 3
+    assert [r.model_dump_json() for r in [first, *rest]] == [r.model_dump_json() for r in alone]
+    assert [r.grounding is not None for r in alone] == [True, True, True, False]
+
+
+@pytest.mark.slow
+def test_a_failed_grounding_call_in_a_window_errors_its_record_alone(tmp_path):
+    with FakeLLM(lambda parts: {}, ground=first_hop_only) as server:
+        server.faults = [Fault(status=500, body="boom", kind="ground")]
+        out = list(auditor(server, tmp_path, concurrency=1).audit_many([record(i) for i in range(3)]))
+    assert [(r.id, r.status) for r in out] == [("r0", "error"), ("r1", "ok"), ("r2", "ok")]
+    assert out[0].error.type == "LLMError" and out[1].scores.grounded_chain == 0.5

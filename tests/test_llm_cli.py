@@ -69,6 +69,20 @@ def test_estimate_counts_without_calling(tmp_path):
     assert json.loads(after.stdout)["calls"] == 0 and json.loads(after.stdout)["cached"] == 6
 
 
+def test_estimate_bounds_the_grounders_calls_by_the_records_with_documents(tmp_path):
+    docs = {"d1": "Alma Reyes was born in Tovar."}
+    rows = [r.model_copy(update={"documents": docs if i % 2 == 0 else None}) for i, r in enumerate(records(3))]
+    (tmp_path / "in.jsonl").write_text("".join(r.model_dump_json(exclude_none=True) + "\n" for r in rows))
+    with FakeLLM(lambda parts: DECOMPOSITION, entailed_judge) as server:
+        grounded = score(server, tmp_path, "--grounding", "llm", "--estimate")
+        plain = score(server, tmp_path, "--estimate")
+        assert len(server.calls) == 0
+    assert grounded.exit_code == 0, grounded.output
+    assert json.loads(grounded.stdout)["grounding_calls_at_most"] == 2
+    assert "grounding_calls_at_most" not in json.loads(plain.stdout)
+    assert json.loads(grounded.stdout)["calls"] == json.loads(plain.stdout)["calls"] == 6
+
+
 def test_no_model_is_a_usage_message_not_a_traceback(tmp_path):
     write_input(tmp_path / "in.jsonl", 1)
     result = runner.invoke(app, ["score", str(tmp_path / "in.jsonl"), "-o", str(tmp_path / "o.jsonl"),

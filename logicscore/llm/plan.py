@@ -14,7 +14,10 @@ def estimate(auditor: Any, items: Iterable[Any]) -> dict[str, int]:
     Returns:
         records (readable ones), requests (LLM calls the run needs), cached (answered from
         the cache), calls (left to make; a retry or a repair adds to it) and input_tokens
-        (of those calls, at about 4 characters per token).
+        (of those calls, at about 4 characters per token). With the LLM grounder, also
+        grounding_calls_at_most: a grounding request holds the record's chain, known only once
+        the record is audited, so the grounder's calls are bounded, not counted: at most one
+        per record with documents (none for a record whose chain cites no document).
     """
     records = []
     for item in items:
@@ -23,4 +26,7 @@ def estimate(auditor: Any, items: Iterable[Any]) -> dict[str, int]:
             records.append(record)
     stages = [s for s in (auditor.extractor, auditor.judge) if hasattr(s, "request")]
     requests = [stage.request(r) for stage in stages for r in records]
-    return {"records": len(records), **_estimate(auditor.llm, requests)}
+    plan = {"records": len(records), **_estimate(auditor.llm, requests)}
+    if hasattr(getattr(auditor, "grounder", None), "grounding_request"):
+        plan["grounding_calls_at_most"] = sum(1 for r in records if r.documents is not None)
+    return plan

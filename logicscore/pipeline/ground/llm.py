@@ -54,13 +54,27 @@ class LLMGrounder(PromptedStage):
         asked = [h for h in hops if h.cited]
         found: dict[int, set[str]] = {}
         if asked:
-            answer = self.llm.run([self.grounding_request(record, asked)])[0]
+            request = self.grounding_request(record, asked)
+            answer = self._ready.pop(request.user, None)  # made ahead by prepare_chains
+            if answer is None:
+                answer = self.llm.run([request])[0]
             if isinstance(answer, LogicscoreError):
                 raise answer
             assert isinstance(answer, Support)  # the endpoint validated it against this schema
             for row in answer.hops:
                 found.setdefault(row.hop, set()).update(row.supported_by)
         return [status(h, [d for d, _ in h.cited if d in found.get(h.index, ())]) for h in hops]
+
+    def prepare_chains(self, rows: list[tuple[QARecord, Linked, Chain]]) -> None:
+        """Make a window's grounding calls at once, as the other LLM stages' `prepare` does:
+        a grounding request holds the record's chain, so it can only be made once the rest of
+        the record is audited (docs/architecture.md)."""
+        requests = []
+        for record, linked, result in rows:
+            asked = [h for h in chain_hops(record, linked, result) if h.cited]
+            if asked:
+                requests.append(self.grounding_request(record, asked))
+        self._ready = {q.user: reply for q, reply in zip(requests, self.llm.run(requests))}
 
     def grounding_request(self, record: QARecord, hops: list[Hop]) -> Request:
         docs = dict(d for h in hops for d in h.cited)
