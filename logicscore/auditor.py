@@ -23,7 +23,7 @@ from .pipeline.flow import Completeness, Draft, Extractor, Reading
 from .io import InputLine
 from .limits import GC_PAUSE_CHARS, count_sentences, deadline, gc_paused
 from .models import AuditResult, ErrorInfo, QARecord, ResultMeta, Signal
-from .pipeline.normalize.forms import forget as forget_forms
+from .pipeline.text.forms import forget as forget_forms
 from .pipeline.normalize.options import link_sides
 from .pipeline.question.types import SIDED_TYPES, option_sides, pick_sides, question_type
 from .pipeline.roles import sentence_roles

@@ -9,7 +9,7 @@ from linking import ask, entity_of, props
 from logicscore.pipeline.extract import Extraction, Mention
 from logicscore.pipeline.normalize.abbreviations import abbreviates, abbreviation
 from logicscore.pipeline.normalize.entities import link
-from logicscore.pipeline.normalize.mentions import analyze
+from logicscore.pipeline.text.mentions import analyze
 
 
 @pytest.mark.parametrize("word, parts", [

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from logicscore.pipeline.normalize import clusters as cl
 from logicscore.pipeline.normalize import entities
 from logicscore.pipeline.normalize.clusters import Cluster, FormIndex, Rec
-from logicscore.pipeline.normalize.mentions import analyze, compare, is_pronoun
+from logicscore.pipeline.text.mentions import analyze, compare, is_pronoun
 
 # Words that exercise every rule of `compare`: fuzzy variants sharing no word ("Jonathan",
 # "Jonathon"), first and last names, regnal numbers, polities, descriptors, initials, years.

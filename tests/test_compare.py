@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from logicscore.pipeline.normalize.values import number
+from logicscore.pipeline.text.values import number
 
 # (question, short answer, long answer, complete, verdict, gap side or None)
 CASES = [

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from logicscore.pipeline.normalize.coref import Antecedent, Reference, noun_class, resolve
+from logicscore.pipeline.text.coref import Antecedent, Reference, noun_class, resolve
 
 
 def ent(name, start, sentence, kind="other", subject=False, heads=(), plural=False):
@@ -139,7 +139,7 @@ FIND_CASES = [
 @pytest.mark.slow
 @pytest.mark.parametrize(("text", "expected"), FIND_CASES)
 def test_coref_find_references(nlp, text, expected):
-    from logicscore.pipeline.normalize.coref import find_references
+    from logicscore.pipeline.text.coref import find_references
 
     doc = nlp(text)
     names = {t.i for t in doc if t.pos_ == "PROPN"}  # what the extractor passes as mentions
@@ -224,7 +224,7 @@ def test_coref_titled_sentence_limits(ref_, title_kind, expected):
 
 # The sieve's passes, by name, most precise first.
 def test_coref_passes_in_order():
-    from logicscore.pipeline.normalize.coref import PASSES
+    from logicscore.pipeline.text.coref import PASSES
 
     assert [name for name, _ in PASSES] == ["title", "strict head", "relaxed head", "pronoun"]
 

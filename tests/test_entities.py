@@ -335,7 +335,7 @@ def test_entities_question_loose_match_needs_one_cluster():
     ("Henry VIII", "r:viii"),
 ])
 def test_entities_regnal_number_before_epithet(text, marker):
-    from logicscore.pipeline.normalize.mentions import analyze
+    from logicscore.pipeline.text.mentions import analyze
     assert marker in analyze(text).markers
 
 

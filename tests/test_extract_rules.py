@@ -7,7 +7,7 @@ from pydantic import ValidationError
 
 from logicscore.errors import ConfigError
 from logicscore.pipeline.extract import Extractor, get_extractor
-from logicscore.pipeline.extract.clean import strip_citations
+from logicscore.pipeline.text.clean import strip_citations
 from logicscore.pipeline.extract.rules import RulesConfig, RulesExtractor
 from logicscore.models import QARecord
 
@@ -48,7 +48,7 @@ def test_rules_noise_lookahead_names_every_first_character():
     import random
     import re
 
-    from logicscore.pipeline.extract import clean
+    from logicscore.pipeline.text import clean
 
     plain = re.compile(clean._NOISE_PATTERN, re.I | re.S)
     pieces = [*"aAsSſ09١ \t\n\r.,:;)([]<>&#*_+-•/", *"\u00ad\u200b\u202a\u2066\ufeff\x85\u2028\x0b\x1b\x00\x7f",
@@ -392,7 +392,7 @@ def test_rules_mentions(extractor, text, answer, present, absent):
     ],
 )
 def test_extract_rules_strip_markup_keeps_offsets(raw, clean):
-    from logicscore.pipeline.extract.clean import strip_citations
+    from logicscore.pipeline.text.clean import strip_citations
 
     text, offsets, _ = strip_citations(raw)
     assert text == clean

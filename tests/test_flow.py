@@ -38,12 +38,9 @@ STAGE_OF = {
     "logicscore.pipeline.signals": "signals and scores", "logicscore.pipeline.score": "signals and scores",
     "logicscore.pipeline.roles": "result",
 }
-# Helpers housed in a stage's module that later stages share: they read a string or one
-# proposition and make no stage's record (word splitting, mention forms, values, citation
-# marks, the relation a proposition reads as). Calls made inside them are theirs.
-HELPERS = tuple(f"logicscore.pipeline.{name}" for name in (
-    "question.forms", "normalize.phrases", "normalize.values", "normalize.forms", "normalize.mentions",
-    "normalize.coref", "extract.clean", "determinate:reading", "determinate:role_key"))
+# What every stage reads text with (logicscore/pipeline/text/): calls made inside it belong
+# to no stage, so a later stage using it never goes back to an earlier one.
+HELPERS = ("logicscore.pipeline.text",)
 
 
 def _helper(module: str, function: str) -> bool:

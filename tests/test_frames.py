@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from logicscore import Auditor
-from logicscore.pipeline.extract.clean import strip_citations, strip_frames
+from logicscore.pipeline.text.clean import strip_citations, strip_frames
 from logicscore.lexicon.prose import FRAME
 
 FRAMES = [

@@ -17,7 +17,7 @@ CONCEPT_LINES = {
     "cli": 2000, "measure": 4200, "report": 2500, "run": 850, "integrations": 300,
     "auditor": 550, "formats": 1300, "io": 450, "lexicon": 1400, "llm": 1250, "parsing": 900,
     "models": 450, "pipeline/extract": 2700, "pipeline/normalize": 2700, "pipeline/question": 2150,
-    "pipeline/ground": 450, "pipeline/flow": 350, "pipeline/registry": 250,
+    "pipeline/ground": 450, "pipeline/text": 2200, "pipeline/flow": 350, "pipeline/registry": 250,
 }
 DEFAULT_CONCEPT_LINES = 450
 MAX_MODULE_LINES = 700

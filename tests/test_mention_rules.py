@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from logicscore.pipeline.normalize import forms
+from logicscore.pipeline.text import forms
 
 # (rule, mention, key)
 TRIM_ROWS = [
@@ -336,6 +336,6 @@ MATCH_ROWS = [
 
 @pytest.mark.parametrize("helper, short, long, matches", MATCH_ROWS)
 def test_mention_rules_match_helper(helper, short, long, matches):
-    from logicscore.pipeline.normalize import mentions
+    from logicscore.pipeline.text import mentions
 
     assert getattr(mentions, helper)(forms.analyze(short), forms.analyze(long)) is matches

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from logicscore.pipeline.normalize.relations import Role, person_args, phrase_key, role, stem
+from logicscore.pipeline.text.relations import Role, person_args, phrase_key, role, stem
 
 
 @pytest.mark.parametrize("word, expected", [

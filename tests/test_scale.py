@@ -51,7 +51,7 @@ def _named(i: int, names: tuple[str, ...]):
 
 def test_forms_cache_holds_one_record_at_a_time():
     from logicscore import Auditor
-    from logicscore.pipeline.normalize.forms import analyze
+    from logicscore.pipeline.text.forms import analyze
 
     first = _named(1, ("Orla Vent", "Pim Sarrow", "Quill Damaske"))
     second = _named(2, ("Tova Brenn", "Ulric Mope"))
@@ -97,7 +97,7 @@ def test_first_positions_are_find(monkeypatch, text, needles):
 @pytest.mark.slow
 def test_token_ranges_by_bisection_are_the_walked_ones():
     from logicscore.parsing.loader import doc_text, load, range_starting, range_within
-    from logicscore.pipeline.question.forms import token_end
+    from logicscore.pipeline.text.question_forms import token_end
 
     doc = load()('Who directed  the film "The Fox, and the Hound" (1981) that won?\nIt did.')
     assert doc_text(doc) == doc.text and doc_text(doc[1:3]) == "directed  "

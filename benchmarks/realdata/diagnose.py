@@ -14,7 +14,7 @@ from collections.abc import Iterable
 # evidence-pair figures match names the way the auditor does, not by a copy that could drift.
 from logicscore import AuditResult, Entity, Proposition
 from logicscore.pipeline.normalize.entities import normalize, same_answer
-from logicscore.pipeline.normalize.mentions import analyze
+from logicscore.pipeline.text.mentions import analyze
 from logicscore.formats.text import contains, display_title, has_pronoun, norm, similar_names
 
 from .cases import Case

@@ -12,7 +12,7 @@ from .flow import Chain
 from .graph import (Graph, bfs, component, forced_tree, parallel_swap, path_to, separating_edges,
                     shortest_paths, steiner)
 from ..models import LITERAL_KINDS, Diagnosis, Entity, Gap, Proposition, QuestionEntity
-from .normalize.phrases import STOP, crude_stem, restates_question, words
+from .text.phrases import STOP, crude_stem, restates_question, words
 
 
 class _Ctx:

@@ -19,7 +19,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
-from .extract.clean import strip_citations
+from .text.clean import strip_citations
 from .flow import Chain, Linked, Sides
 from ..lexicon.questions import (
     ATTRIBUTE_RELATIONS,
@@ -48,9 +48,9 @@ from ..models import (
     Signal,
     Verdict,
 )
-from .normalize.phrases import STOP
-from .normalize.phrases import words as _words
-from .normalize.values import number
+from .text.phrases import STOP
+from .text.phrases import words as _words
+from .text.values import number
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
 _CONCLUDING = re.compile(rf"(?:^|[,;:]\s*|\b)(?:{'|'.join(sorted(CONCLUDING_WORDS))})\b", re.I)

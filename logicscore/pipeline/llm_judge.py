@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from .flow import Completed, Linked, Reading
 from ..config import default
 from ..models import QARecord, Verdict
-from .normalize.mentions import same_answer
+from .text.mentions import same_answer
 from ..llm.endpoint import Endpoint, Request
 from ..llm.prompts import delimit
 from ..llm.stage import PromptedStage

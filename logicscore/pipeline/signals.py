@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from .flow import Chain, Linked
-from .determinate import reading, role_key
+from .text.relation_reading import reading, role_key
 from ..models import LITERAL_KINDS, Proposition, Signal, Verdict
 
 

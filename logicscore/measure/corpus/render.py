@@ -1,7 +1,7 @@
 """Turns links into sentences, tracking mentions so references stay resolvable.
 
 A pronoun or a definite description ("The film") is only written when the coreference rules
-of docs/coreference.md (as `logicscore.pipeline.normalize.coref` implements them) resolve it to the intended
+of docs/coreference.md (as `logicscore.pipeline.text.coref` implements them) resolve it to the intended
 entity: otherwise the gold graph and the graph an extractor can recover would differ.
 """
 

@@ -16,8 +16,8 @@ from ...lexicon.names import ARTICLES, is_title_words
 from ...lexicon.numbers import MENTION_NUMBER_WORDS
 from ...models import LITERAL_KINDS
 from ...parsing.loader import doc_text, token_bounds
-from ..normalize import coref
-from ..question.forms import proper_runs
+from ..text import coref
+from ..text.question_forms import proper_runs
 from .phrases import may_occur, occurrences, phrase_ids, word_ids
 from .trims import trim
 

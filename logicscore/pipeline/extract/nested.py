@@ -11,7 +11,7 @@ from dataclasses import replace
 
 from ...lexicon.generic import LANGUAGE_PERIODS
 from ...lexicon.names import GENERATIONS
-from ..normalize.mentions import normalize
+from ..text.mentions import normalize
 from .mentions import Arg
 
 # "<Head> of <Name>": the head is a common or title word, the tail a name of its own.

@@ -11,7 +11,7 @@ from ...lexicon.generic import is_generic
 from ...lexicon.kinds import DESCRIPTOR_NOUNS, PERSON_NOUNS
 from ...lexicon.names import ARTICLES
 from ...models import LITERAL_KINDS
-from ..normalize import coref
+from ..text import coref
 from .draft import Draft
 from .mentions import Arg, Placed
 from .syntax import Tree, descriptors, member_role, top_token

@@ -17,10 +17,10 @@ from ...lexicon.pronouns import RELATIVE_PRONOUNS
 from ...lexicon.relations import GIVE_VERBS, MAKE_VERBS
 from ...models import LITERAL_KINDS, Pattern, Proposition, QARecord, Resolution
 from ...parsing.loader import doc_text
-from ..normalize.mentions import DATE, normalize
+from ..text.mentions import DATE, normalize
 from ..registry import SpacyPipeline
 from . import Extraction, Mention
-from .clean import Stripped, strip_citations, strip_frames
+from ..text.clean import Stripped, strip_citations, strip_frames
 from .draft import Draft, SentenceBase
 from .mentions import Arg, find_mentions
 from .nested import nested

@@ -25,8 +25,8 @@ from ...lexicon.names import PERSON_PARTICLES
 from ...lexicon.relations import FAMILIES, IRREGULAR_VERBS, PLACEHOLDER_RELATIONS
 from ...lexicon.text import crude_stem, key, stem
 from ...models import HopGrounding, QARecord
-from ..normalize.mentions import is_pronoun
-from ..normalize.relations import phrase_key, role
+from ..text.mentions import is_pronoun
+from ..text.relations import phrase_key, role
 from . import Hop, chain_hops, status
 
 # Shorter keys match inside too many words by `partial_ratio` ("ann" in "annual").

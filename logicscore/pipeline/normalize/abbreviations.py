@@ -16,7 +16,7 @@ from ...lexicon.function_words import ABBREVIATION_JOINERS
 from ...lexicon.kinds import AWARD_NOUNS, WORK_TYPES
 from ...lexicon.names import ABBREVIATION_PARTICLES, ARTICLES
 from ...lexicon.stop_words import CAPITALISED_WORDS
-from .mentions import Form, analyze
+from ..text.mentions import Form, analyze
 
 __all__ = ["abbreviates", "abbreviation"]
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from rapidfuzz import fuzz, process
 
 from ...models import EntityKind
-from .mentions import DATE, NUMBER, Form, compare, normalize, reads_persons
+from ..text.mentions import DATE, NUMBER, Form, compare, normalize, reads_persons
 
 # Fuzzy comparisons per mention are capped so adversarial inputs stay bounded.
 MAX_FUZZY_FORMS = 400

@@ -28,8 +28,8 @@ from .abbreviations import abbreviation
 from .aliases import alias_pairs
 from .clusters import MAX_ABBREVIATIONS, Cluster, FormIndex, Rec, absorb, kind_of
 from .external import answer_parts, expansion, match_answer, match_external
-from .mentions import analyze, is_pronoun, normalize, same_answer
-from .relations import person_args
+from ..text.mentions import analyze, is_pronoun, normalize, same_answer
+from ..text.relations import person_args
 from .sieve import resolve_arguments
 
 __all__ = ["Linked", "link", "normalize", "same_answer"]

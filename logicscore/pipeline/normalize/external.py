@@ -9,10 +9,10 @@ from rapidfuzz import fuzz
 
 from ...lexicon.kinds import PLACE_MODIFIERS
 from ...models import LITERAL_KINDS
-from ..question.forms import role_name
+from ..text.question_forms import role_name
 from .abbreviations import abbreviates
 from .clusters import MAX_ABBREVIATION_CHECKS, Cluster, FormIndex, kind_of
-from .mentions import DATE, YEAR, Form, analyze, capitalized, loose_key, tail
+from ..text.mentions import DATE, YEAR, Form, analyze, capitalized, loose_key, tail
 
 
 def _family_name(clusters: list[Cluster], form: Form) -> int | None:

@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 from ..flow import Linked
 from ...models import LITERAL_KINDS, Entity, QARecord, QuestionEntity
-from .phrases import STOP, words
+from ..text.phrases import STOP, words
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
 

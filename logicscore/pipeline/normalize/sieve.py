@@ -32,8 +32,8 @@ from ...lexicon.names import ARTICLES
 from ...lexicon.pronouns import PERSON_PRONOUNS, PLURAL_PRONOUNS, THING_PRONOUNS
 from ..flow import Extraction
 from ...models import LITERAL_KINDS, Proposition, Resolution
-from . import coref
-from .relations import person_args
+from ..text import coref
+from ..text.relations import person_args
 
 
 # The patterns of propositions whose arguments were not read off a parse.

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from ...lexicon.generic import is_generic
 from .detect import detect_question_entities
-from .forms import longest_first, proper_runs, role_name
+from ..text.question_forms import longest_first, proper_runs, role_name
 from .reader import RulesQuestionReader
 
 __all__ = ["RulesQuestionReader", "detect_question_entities", "is_generic", "longest_first",

@@ -14,7 +14,7 @@ from typing import Any
 from ...lexicon.function_words import PLACE_PREPOSITIONS
 from ...lexicon.names import ARTICLES
 from ...lexicon.questions import PLURAL_CUES, PLURAL_VERBS
-from .forms import Candidate
+from ..text.question_forms import Candidate
 
 _PLACE_LABELS = frozenset({"GPE", "LOC"})
 

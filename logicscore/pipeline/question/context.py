@@ -15,7 +15,7 @@ from ...lexicon.names import ARTICLES, QUESTION_HONORIFICS
 from ...lexicon.questions import WH_DETERMINERS
 from ...lexicon.text import fold_char
 from ...parsing.loader import doc_text, range_starting, range_within, token_bounds, unknown_word
-from .forms import JOINING_WORDS, Candidate, longest_first, token_end
+from ..text.question_forms import JOINING_WORDS, Candidate, longest_first, token_end
 from .rules import disambiguator_spans, epithet_spans
 from .written import Written, opens_sentence
 

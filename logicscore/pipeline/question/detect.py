@@ -11,7 +11,7 @@ from ...models import QuestionEntity
 from ...parsing.loader import load, parse
 from .apart import cut_description, place_after, spoken_of_as_several, two_full_names
 from .context import named_windows, prefer_written, widen, written_nouns
-from .forms import Candidate, longest_first
+from ..text.question_forms import Candidate, longest_first
 from .rules import GENERIC_RULES, KEPT_SOURCES, KEPT_STEPS, SOURCES, STEPS, Rule, clean
 from .written import Written, written_form
 

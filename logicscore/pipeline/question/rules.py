@@ -22,7 +22,7 @@ from ...lexicon.generic import DEMONYMS, is_generic
 from ...lexicon.kinds import PERSON_NOUNS, WORK_NOUNS
 from ...lexicon.names import ARTICLES, EPITHET, PARENTHESIS, PERSON_TITLES, ROYAL_TITLES
 from ...parsing.loader import doc_text, sentence_start
-from .forms import Candidate, is_proper, proper_runs, token_end
+from ..text.question_forms import Candidate, is_proper, proper_runs, token_end
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ import re
 from ...lexicon.function_words import TITLE_SMALL_WORDS
 from ...lexicon.names import CAPITALISED_ARTICLES
 from ...lexicon.text import fold_char, uncached_key
-from .forms import JOINING_WORDS, role_name
+from ..text.question_forms import JOINING_WORDS, role_name
 
 _CAP_WORD = re.compile(r"[\"“‘'(]?[A-Z0-9]")
 _GLUE = re.compile(r"[A-Z0-9]")
