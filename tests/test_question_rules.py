@@ -209,7 +209,7 @@ def test_question_rules_run_in_order():
         "trim", "model_number", "needs_capital", "no_disambiguator", "no_epithet", "no_bare_role"]
 
 
-MODULES = ["forms", "written", "rules", "context", "apart", "detect", "reader"]
+MODULES = ["written", "rules", "context", "apart", "detect", "reader"]
 
 
 @pytest.mark.parametrize("first", MODULES)
