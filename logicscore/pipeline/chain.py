@@ -12,7 +12,8 @@ from .flow import Chain
 from .graph import (Graph, bfs, component, forced_tree, parallel_swap, path_to, separating_edges,
                     shortest_paths, steiner)
 from ..models import LITERAL_KINDS, Diagnosis, Entity, Gap, Proposition, QuestionEntity
-from .text.phrases import STOP, crude_stem, restates_question, words
+from ..lexicon.stop_words import PHRASE_STOP_WORDS
+from .text.phrases import crude_stem, restates_question, words
 
 
 class _Ctx:
@@ -168,7 +169,7 @@ def bypassing(props: list[Proposition], answer: str | None, question: set[str],
 
 
 def _stems(text: str) -> set[str]:
-    return {crude_stem(w) for w in words(text) if w not in STOP}
+    return {crude_stem(w) for w in words(text) if w not in PHRASE_STOP_WORDS}
 
 
 def _fill_complete(ctx: _Ctx, result: Chain, answer: str, targets: list[str],

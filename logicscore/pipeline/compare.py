@@ -48,7 +48,7 @@ from ..models import (
     Signal,
     Verdict,
 )
-from .text.phrases import STOP
+from ..lexicon.stop_words import PHRASE_STOP_WORDS
 from .text.phrases import words as _words
 from .text.values import number
 
@@ -143,7 +143,7 @@ def _shared(record: QARecord, linked: Linked, result: Chain, sides: list[Questio
     clause of its own ("A is a football player." for "What are both A and B?"). The sides
     select a verdict only when they complete what the chain did not."""
     reached = set(result.reached)
-    wanted = [w for w in _words(record.answer) if w not in STOP]
+    wanted = [w for w in _words(record.answer) if w not in PHRASE_STOP_WORDS]
     out, ids = [], []
     for q in sides:
         # A side chained to the answer needs no clause saying it is the answer.
@@ -231,7 +231,7 @@ def _compared_literal(question: str, props: list[Proposition], side: str, sides:
     """The date or number compared for `side`: one stated of it or of an entity it is tied
     to ("A was directed by D. D died in 1961."), preferring one whose relation names the
     question's attribute ("died", "born"); None when that leaves a choice."""
-    asked = [w for w in _words(question) if w not in STOP]
+    asked = [w for w in _words(question) if w not in PHRASE_STOP_WORDS]
     # The attribute's own words ("died", "older": born) outrank the rest: in "Which film has
     # the director who died later" a film's year, stated by "film", is not the one compared.
     attribute = {crude_stem(r) for w in asked for r in ATTRIBUTE_RELATIONS.get(w, w).split()

@@ -14,7 +14,8 @@ from collections.abc import Callable
 
 from ..flow import Linked
 from ...models import LITERAL_KINDS, Entity, QARecord, QuestionEntity
-from ..text.phrases import STOP, words
+from ...lexicon.stop_words import PHRASE_STOP_WORDS
+from ..text.phrases import words
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
 
@@ -40,7 +41,7 @@ def link_sides(record: QARecord, linked: Linked, picked: list[QuestionEntity],
 
 def overlaps(option: str, answer: str) -> bool:
     """The answer names the option: all the option's words are in it, or all of its in the option."""
-    a, b = set(words(option)) - STOP, set(words(answer)) - STOP
+    a, b = set(words(option)) - PHRASE_STOP_WORDS, set(words(answer)) - PHRASE_STOP_WORDS
     return bool(a and b) and (a <= b or b <= a)
 
 

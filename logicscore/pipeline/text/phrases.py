@@ -8,10 +8,7 @@ from functools import lru_cache
 from ...lexicon.stop_words import PHRASE_STOP_WORDS
 from ...lexicon.text import crude_stem
 
-__all__ = ["STOP", "crude_stem", "words", "content", "restates_question"]
-
-# The stop words of phrases, under the name chaining and comparison read them by.
-STOP = PHRASE_STOP_WORDS
+__all__ = ["crude_stem", "words", "content", "restates_question"]
 
 
 _WORD = re.compile(r"[^\W_]+(?:'t)?")
@@ -22,12 +19,12 @@ def words(text: str) -> list[str]:
 
 
 def content(text: str) -> str:
-    return " ".join(w for w in words(text) if w not in STOP)
+    return " ".join(w for w in words(text) if w not in PHRASE_STOP_WORDS)
 
 
 def restates_question(text: str, question: str, *, loose: bool = False) -> bool:
     """Whether a phrase restates the question ("the director of the film starring X")."""
-    said = [crude_stem(w) for w in words(text) if w not in STOP]
+    said = [crude_stem(w) for w in words(text) if w not in PHRASE_STOP_WORDS]
     if not said:
         return False
     asked = _stems(question)
@@ -38,4 +35,4 @@ def restates_question(text: str, question: str, *, loose: bool = False) -> bool:
 # One question is restated against every phrase of its answer: its stems are read once.
 @lru_cache(maxsize=1024)
 def _stems(question: str) -> frozenset[str]:
-    return frozenset(crude_stem(w) for w in words(question) if w not in STOP)
+    return frozenset(crude_stem(w) for w in words(question) if w not in PHRASE_STOP_WORDS)
