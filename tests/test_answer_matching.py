@@ -162,3 +162,44 @@ def test_answer_in_the_other_number_rule_is_needed(auditor, monkeypatch):
 
     monkeypatch.setattr(rules, "number_forms", lambda text: ())
     assert any(auditor.audit(q, a, la).scores.completeness == 0 for q, a, la in IN_OTHER_NUMBER)
+
+
+# A short answer written as a sentence names its predicate, when what comes before its copula
+# restates the question (docs/metrics.md). Invented.
+@pytest.mark.parametrize("question, answer, head", [
+    ("What is Orn Hall in Vask, Dorrel?", "Orn Hall in Vask, Dorrel is a large concert venue.",
+     "a large concert venue"),
+    ("Who directed Grey Orchard?", "The director of Grey Orchard was Ana Ruiz.", "Ana Ruiz"),
+    ("What kind of journal are Zeta Letters and Orbit?", "Zeta Letters and Orbit are physics journals",
+     "physics journals"),
+])
+def test_answer_head_of_a_sentence(question, answer, head):
+    from logicscore.pipeline.text.phrases import answer_head
+
+    assert answer_head(answer, question) == head
+
+
+@pytest.mark.parametrize("question, answer", [
+    ("Who directed Grey Orchard?", "Ana Ruiz"),                       # no sentence
+    ("Who directed Grey Orchard?", "Ana Ruiz is the director"),       # nothing of the question first
+    ("Who directed Grey Orchard?", "Ana Ruiz, the Vask filmmaker"),   # no copula
+])
+def test_answer_head_of_no_sentence(question, answer):
+    from logicscore.pipeline.text.phrases import answer_head
+
+    assert answer_head(answer, question) is None
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("question, answer, long_answer", [
+    ("What is Orn Hall in Vask?", "Orn Hall in Vask is a large concert venue.",
+     "Orn Hall in Vask is a large concert venue."),
+    ("What is Orn Hall?", "Orn Hall is a large concert venue.",
+     "Orn Hall, which opened in 1990, is a large concert venue."),
+    ("What was Lamm Yard?", "Lamm Yard was a shipyard.",
+     "Lamm Yard was a shipyard. It closed in 1950."),
+])
+def test_a_sentence_answer_is_matched_by_what_it_names(auditor, question, answer, long_answer):
+    r = auditor.audit(question, answer, long_answer)
+    assert not r.diagnosis.answer_absent
+    assert r.scores.completeness == 1

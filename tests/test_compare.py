@@ -212,3 +212,42 @@ def test_compare_an_elided_side_reads_through_markup(auditor, long_answer):
                            long_answer=long_answer)
     assert result.scores.completeness == 1
     assert all(side.established for side in result.sides)
+
+
+# Rule `one_side_one_number`: a count stated in a sentence that names one side alone is that
+# side's value when no proposition ties one to it, or when every side reaches the same one
+# through a shared bridge ("he"); the values then select the option. (question, the option
+# the values select, the other option, long answer concluding with {answer}.) Invented.
+ONE_SIDE_ONE_NUMBER = [
+    ("In which league did Piet Arlo score more goals, the Vask Cup or the Dorrel Shield?",
+     "Vask Cup", "Dorrel Shield",
+     "Piet Arlo is known for his goals in both the Vask Cup and the Dorrel Shield. He scored "
+     "many in the Dorrel Shield, where he netted a total of 6. In the Vask Cup, he scored a "
+     "total of 8 goals. So the league in which he scored more goals is the {answer}."),
+    ("In which league did Piet Arlo score more goals, the Vask Cup or the Dorrel Shield?",
+     "Vask Cup", "Dorrel Shield",
+     "Piet Arlo played in the Vask Cup and the Dorrel Shield. The Dorrel Shield saw him net 6 "
+     "goals. The Vask Cup saw him net 8 goals. So he scored more goals in the {answer}."),
+    ("Which band released more albums, Grey Orchard or Glass Tide?", "Grey Orchard", "Glass Tide",
+     "Grey Orchard has put out nine albums since its start. Glass Tide is a trio that has put "
+     "out four albums. So {answer} released more albums."),
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("question,selected,other,long_answer", ONE_SIDE_ONE_NUMBER)
+def test_one_side_one_number(auditor, question, selected, other, long_answer):
+    wrong = auditor.audit(question, other, long_answer.format(answer=other))
+    assert wrong.question_type == "comparison"
+    assert (wrong.determinateness, wrong.scores.completeness) == ("contradicted", 0)
+    assert "conclusion_mismatch" in {s.kind for s in wrong.diagnosis.signals}
+    right = auditor.audit(question, selected, long_answer.format(answer=selected))
+    assert (right.determinateness, right.scores.completeness) == ("entailed", 1)
+
+
+def test_one_side_one_number_reads_one_value_per_sentence():
+    from logicscore.pipeline.compare import _COUNT
+
+    # Two numbers in one sentence say nothing of which is compared.
+    assert len(_COUNT.findall("formed in 1990, it has put out 3 albums")) == 2
+    assert _COUNT.findall("it has put out four albums") == ["four"]

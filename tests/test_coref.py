@@ -155,6 +155,15 @@ PIPELINE_CASES = [
      [("The film", "Inception")]),
     ("Inception was directed by Nolan. Its score was written by Hans Zimmer.",
      [("Its", "Inception")]),
+    # A noun of no known kind joins only the mention it was seen with (strict head).
+    ("The Velmar Awards ceremony took place in 2013. Red Lake was nominated at this ceremony.",
+     [("this ceremony", "Velmar Awards")]),
+    ("The 38th Annual Velmar Awards ceremony was held in Dorrel. The film that won at the "
+     "ceremony is Red Lake.", [("the ceremony", "Annual Velmar Awards")]),
+    ("Orn Lake froze during the Grey Fen expedition. Ana Ruiz led that expedition.",
+     [("that expedition", "Grey Fen")]),
+    # ... and to nothing when no mention was seen with it.
+    ("Ana Ruiz attended the Velmar Awards. Red Lake was nominated at this ceremony.", []),
 ]
 
 

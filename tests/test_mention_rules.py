@@ -339,3 +339,21 @@ def test_mention_rules_match_helper(helper, short, long, matches):
     from logicscore.pipeline.text import mentions
 
     assert getattr(mentions, helper)(forms.analyze(short), forms.analyze(long)) is matches
+
+
+# A question entity written just after a sentence that ends in an abbreviation ("D.C.",
+# "U.K.", "Inc.") is that entity: a name never runs on across a sentence's end. Invented.
+@pytest.mark.slow
+@pytest.mark.parametrize("text, hint", [
+    ("Orn Clinic is located in Vask, D.C. Lamm Hospital is also located in Vask, D.C.",
+     "Lamm Hospital"),
+    ("The band signed with Grey Records Inc. Glass Tide later left the label.", "Glass Tide"),
+    ("Ana Ruiz studied in Dorrel, U.K. Piet Arlo studied there too.", "Piet Arlo"),
+])
+def test_a_question_entity_after_an_abbreviation_ending_a_sentence(text, hint):
+    from logicscore.models import QARecord
+    from logicscore.pipeline.extract.rules import RulesExtractor
+
+    record = QARecord(id="m", question="q?", answer="a", long_answer=text)
+    mentions = RulesExtractor().extract(record, [hint]).mentions
+    assert hint in {m.text for m in mentions}

@@ -29,6 +29,11 @@ DIFFERENT_WORDS = words("different differ differs")
 # Degree words that grade qualities as well as amounts ("more literary fame"): no sign
 # that the compared value is a date or number.
 DEGREE_WORDS = words("more most less least")
+# Comparatives of amount, never of time ("more goals", "larger population"; not "older",
+# "later"): a count, not a date, is what they compare.
+AMOUNT_WORDS = DEGREE_WORDS | words("""
+fewer fewest larger largest bigger biggest greater greatest smaller smallest higher highest
+""")
 # A yes/no question that sets its sides in parallel ("Are A and B both …?", "the same …"):
 # a statement tying one side to the other states no side's value. ("Is A older than B?" is
 # a magnitude: its sides need a number, which "A is older than B" does not give.)

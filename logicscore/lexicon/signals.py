@@ -45,7 +45,8 @@ SIGNALS: dict[str, SignalKind] = {
     "anchor_not_found": SignalKind(
         ("info",), "a question entity the long answer never names"),
     "no_anchor": SignalKind(
-        ("info",), "the question names nothing specific, so reaching any of its entities counts"),
+        ("info",), "the question names nothing specific, so reaching any of its entities, or a "
+        "named bridge the answer ties to its description, counts"),
     "redundant": SignalKind(
         ("info",), "statements on no minimal chain from the question to the answer"),
     "conclusion_mismatch": SignalKind(

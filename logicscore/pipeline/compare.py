@@ -16,12 +16,15 @@ step) and hands on `flow.Sides`, whose verdict a rules judge takes.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
+from ..formats.conclusion import sentence_spans
 from .text.clean import strip_citations
 from .flow import Chain, Linked, Sides
 from ..lexicon.questions import (
+    AMOUNT_WORDS,
     ATTRIBUTE_RELATIONS,
     COMPARATIVE_WORDS,
     CONCLUDING_WORDS,
@@ -36,6 +39,7 @@ from ..lexicon.questions import (
     YES_WORDS,
 )
 from ..lexicon.numbers import COUNT_WORDS, ORDINAL_WORDS
+from ..lexicon.pronouns import PRONOUNS
 from ..lexicon.text import crude_stem, stem
 from ..models import (
     LITERAL_KINDS,
@@ -73,6 +77,8 @@ _NEGATED_ELLIPSES = frozenset({"negated_copula"})
 _NUMBER_SAID = re.compile(rf"\d|\b(?:{'|'.join(ORDINAL_WORDS[1:] + tuple(sorted(COUNT_WORDS)))})\b", re.I)
 # Every word of an attribute's relations, which names that attribute in a question too.
 _RELATION_WORDS = frozenset(r for v in ATTRIBUTE_RELATIONS.values() for r in v.split())
+# A count or year written in digits, or a count word ("six victories").
+_COUNT = re.compile(rf"\b\d[\d,]*(?:\.\d+)?\b|\b(?:{'|'.join(sorted(COUNT_WORDS))})\b", re.I)
 _BEFORE_AFTER = re.compile(r"\b(?:before|after)\s+or\s+(?:before|after)\b", re.I)
 
 
@@ -85,6 +91,8 @@ class _SideFacts:
     ellipsis_text: str = ""
     # Some date or number is stated of the side, whether or not it is the compared one.
     any_literal: bool = False
+    # The value read from a sentence naming this side alone (`_clause_literal`).
+    clause_value: str | None = None
 
     @property
     def established(self) -> bool:
@@ -223,6 +231,17 @@ def _facts(record: QARecord, linked: Linked, sides: list[QuestionEntity],
             if not facts.props:
                 _ellipsis(text, linked, q.entity, facts)
         out.append(facts)
+    asked = set(_WORD.findall(record.question.lower()))
+    if asked & AMOUNT_WORDS and not asked & ATTRIBUTE_RELATIONS.keys():
+        # A count no proposition ties to a side, or one every side reaches through the same
+        # bridge ("A … B. He scored 6 … 8"), selects nothing: a sentence naming one side may.
+        reached = Counter(f.literal for f in out if f.literal)
+        for f in out:
+            if f.q.entity and f.established and (f.literal is None or reached[f.literal] > 1):
+                said = _clause_literal(text, linked, f.q.entity, ids)
+                if said is not None:
+                    f.literal = f.clause_value = said
+                    f.any_literal = True
     return out
 
 
@@ -258,6 +277,34 @@ def _compared_literal(question: str, props: list[Proposition], side: str, sides:
         return None
     best = max(found)
     return best[3] if best[0] > 0 or (best[1] > 0 and not attribute) else None
+
+
+def _clause_literal(text: str, linked: Linked, side: str, sides: set[str]) -> str | None:
+    """Rule `one_side_one_number`, for a comparison of amounts ("more goals"; never of dates,
+    where a side's own year is not its director's): the count a sentence states where it
+    names this side and no other, outside its concluding clause ("In Formula One, he won 8
+    races"; "B, where he took 6 wins"). A sentence with two numbers says nothing of which is
+    compared; a number inside a side's own name ("Le Mans 24 Hours") is no value."""
+    # Written names only: a pronoun resolved to a side may be resolved wrongly, and a name is
+    # what says which side a sentence is about.
+    spans = {e.id: [m.span for m in e.mentions
+                    if m.span and text[m.span[0]:m.span[1]].lower() not in PRONOUNS]
+             for e in linked.entities if e.id in sides}
+    found: list[str] = []
+    for lo, hi in sentence_spans(text):
+        cut = next((m.start() for m in _CONCLUDING.finditer(text, lo, hi) if m.start() > lo), hi)
+        named = {e for e, ss in spans.items() for a, b in ss if lo <= a < cut}
+        if named != {side}:
+            continue
+        body = list(text[lo:cut])
+        for ss in spans.values():
+            for a, b in ss:
+                if lo <= a < cut:
+                    body[a - lo:min(b, cut) - lo] = " " * (min(b, cut) - a)
+        numbers = _COUNT.findall("".join(body))
+        if len(numbers) == 1:
+            found.append(numbers[0].strip())
+    return found[0] if len(found) == 1 else None
 
 
 def _concluding(text: str, p: Proposition) -> bool:
@@ -356,6 +403,8 @@ def _assemble(record: QARecord, linked: Linked, base: Chain, facts: list[_SideFa
         values = [names.get(_value_of(p, f.q.entity) or "", "") for p in f.props]
         if f.ellipsis:
             values.append(f.ellipsis_text)
+        if f.clause_value:
+            values.append(f.clause_value)
         sides.append(Side(name=f.q.name, entity=f.q.entity, established=f.established,
                           values=[v for v in dict.fromkeys(values) if v],
                           propositions=[p.id for p in f.props], negated=f.negated))

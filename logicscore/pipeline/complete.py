@@ -25,9 +25,10 @@ from pydantic import BaseModel, ConfigDict, Field
 from . import hops
 from .chain import analyze, mismatched, refused
 from .compare import audit_sides
+from .described import described_bridge
 from ..config import default
 from .flow import Chain, Completed, Linked, Reading
-from ..models import QARecord, Signal
+from ..models import QARecord, QuestionEntity, Signal
 
 
 class ChainCompleteness:
@@ -55,9 +56,29 @@ class ChainCompleteness:
             restated=frozenset() if reading.sided else hops.restated_kin(linked.propositions,
                                                                           record.question),
         )
+        if not reading.sided and chain.fallback and not chain.complete:
+            chain = self._through_described(record, linked, chain)
         if reading.sided or not chain.complete:
             return Completed(chain)
         return relation_mismatch(record, linked, chain)
+
+    def _through_described(self, record: QARecord, linked: Linked, chain: Chain) -> Chain:
+        """A question with no anchor: the chain from the answer to the bridge the long answer
+        ties to the question's description (`described.described_bridge`), if any."""
+        bridge = described_bridge(record, linked)
+        if bridge is None:
+            return chain
+        name = next(e.name for e in linked.entities if e.id == bridge)
+        tied = analyze(
+            linked.propositions, linked.answer_entity, [QuestionEntity(name=name, entity=bridge)],
+            entities=linked.entities, max_alternatives=self.config.max_alternatives,
+            answer_text=record.answer, question_text=record.question,
+            restated=hops.restated_kin(linked.propositions, record.question),
+        )
+        if not tied.complete:
+            return chain
+        tied.fallback = True
+        return tied
 
     def signature(self) -> list[tuple[str, object]]:
         return [("alts", self.config.max_alternatives)]

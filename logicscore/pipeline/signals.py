@@ -136,7 +136,8 @@ def collect_signals(linked: Linked, result: Chain, verdict: Verdict,
     if result.fallback:
         out.append(Signal(
             kind="no_anchor", severity="info",
-            message="the question names no specific entity; completeness means reaching any question entity"))
+            message="the question names no specific entity; completeness means reaching one of its "
+                    "entities, or a named bridge the answer ties to its description"))
     if result.diagnosis.redundant:
         out.append(Signal(
             kind="redundant", severity="info", propositions=list(result.diagnosis.redundant),

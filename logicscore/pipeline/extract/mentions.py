@@ -341,8 +341,13 @@ def _phrase_hits(doc: Any, phrases: list[str], make_doc: Any,
                     generic = set().union(*(_generic_variants(h) for h in phrases))
                 if doc[s:e].text.lower() in generic:
                     continue
-        elif _name_part(doc, s - 1) or _name_part(doc, e):
-            continue  # a question entity inside a longer name is not that entity ("Mach")
+        elif ((s > 0 and not doc[s].is_sent_start and not doc[s - 1].text.endswith(".")
+               and _name_part(doc, s - 1))
+              or (e < len(doc) and not doc[e].is_sent_start and _name_part(doc, e))):
+            # A question entity inside a longer name is not that entity ("Mach"); a name
+            # never runs on across a sentence's end, which an abbreviation's stop may be
+            # and the parser may miss ("… in Washington, D.C. Providence Hospital is …").
+            continue
         out.append((s, e))
     return out
 

@@ -103,6 +103,9 @@ class References:
             blocked.add(placed.arg.top)
         # Numbered by this extraction's sentences; a token of none (blank text) refers to nothing.
         refs = coref.find_references(self.doc, blocked, self.lemma, self.sent_of)
+        # A description of no known kind refers only to a mention its noun was seen with.
+        seen = {h for heads in self._heads for h in heads}
+        refs = [r for r in refs if not r.strict or r.head in seen]
         # `coref.resolve` reads a mention only as the antecedent of a later reference (or of
         # one at its offset): most answers hold no reference, and no mention past the last
         # one is read.

@@ -12,6 +12,7 @@ from ...lexicon.function_words import PLURAL_QUANTIFIERS
 from ...errors import ConfigError
 from ...lexicon.names import KIN
 from ...lexicon.numbers import in_words, number_forms
+from ..text.phrases import answer_head
 from ...lexicon.prose import RESTATEMENT
 from ...lexicon.pronouns import RELATIVE_PRONOUNS
 from ...lexicon.relations import GIVE_VERBS, MAKE_VERBS
@@ -102,8 +103,11 @@ class RulesExtractor:
             doc = parse(self.nlp, clean)
         # A count answered in digits may be written in words ("5": "five books").
         # A class named in the plural may be written in the singular ("Musicians": "a musician").
-        answers = (record.answer, *in_words(record.answer), *number_forms(record.answer)) \
-            if record.answer.strip() else ()
+        # An answer written as a sentence is no mention: what it names is ("… is a mall").
+        head = answer_head(record.answer, record.question)
+        answers = (head,) if head else (
+            (record.answer, *in_words(record.answer), *number_forms(record.answer))
+            if record.answer.strip() else ())
         return _Run(doc, hints, offsets, markers, self.nlp.make_doc, self._lemma, answers).extract()
 
 

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ...lexicon.kinds import DESCRIPTOR_NOUNS, MEMBER_ROLES
+from ...lexicon.kinds import MEMBER_ROLES
 from ...lexicon.prose import HEDGE_WORDS
 from ...lexicon.relations import NAMING_VERBS
 from .mentions import Arg
@@ -143,15 +143,19 @@ def np_text(tok: Any, arg_at: dict[int, Arg]) -> str:
 
 
 def descriptors(root: Any, start: int, end: int, lemma: Any) -> tuple[str, ...]:
-    """Descriptor nouns seen with a mention of tokens [start, end), whose root token is
-    `root`: "the film Inception", "Inception, a film …"."""
+    """Nouns seen with a mention of tokens [start, end), whose root token is `root`: "the
+    film Inception", "Inception, a film …", "the Velmar Awards ceremony". Any common noun
+    counts: a later "this ceremony" joins the mention its head was seen with (docs/coreference.md)."""
     nouns = [c for c in root.children if c.dep_ in ("compound", "appos") and c.pos_ == "NOUN"
              and not start <= c.i < end]
     if root.dep_ in ("appos", "compound") and root.head.pos_ == "NOUN":
         nouns.append(root.head)
+    # A name whose first word modifies the noun ("the [38th Annual Velmar Awards] ceremony").
+    last = root.doc[end - 1]
+    if end - 1 != root.i and last.dep_ == "compound" and last.head.pos_ == "NOUN" and not start <= last.head.i < end:
+        nouns.append(last.head)
     nouns.extend(_identified(root, lemma))
-    words = {lemma(n).lower() for n in nouns}
-    return tuple(sorted(w for w in words if w in DESCRIPTOR_NOUNS))
+    return tuple(sorted({lemma(n).lower() for n in nouns}))
 
 
 def _identified(root: Any, lemma: Any) -> list[Any]:

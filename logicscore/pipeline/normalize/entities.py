@@ -30,6 +30,8 @@ from .clusters import MAX_ABBREVIATIONS, Cluster, FormIndex, Rec, absorb, kind_o
 from .external import answer_parts, expansion, match_answer, match_external
 from ..text.mentions import analyze, is_pronoun, normalize, same_answer
 from ..text.relations import person_args
+from .conjoined import split_conjoined
+from ..text.phrases import answer_head
 from .sieve import resolve_arguments
 
 __all__ = ["Linked", "link", "normalize", "same_answer"]
@@ -262,7 +264,7 @@ def link(extraction: Extraction, question: list[QuestionEntity], answer: str,
         a `Linked` with entity ids "E1", "E2"… in order of first appearance.
     """
     # The coreference sieve, the same for every extractor (docs/coreference.md).
-    extraction = resolve_arguments(extraction)
+    extraction = split_conjoined(resolve_arguments(extraction))
     recs, pairs = _collect(extraction)
     clusters = _cluster(recs, threshold)
     clusters = _merge_aliases(clusters, alias_pairs(extraction.propositions, pairs))
@@ -351,7 +353,9 @@ class RulesLinker:
     def link(self, extraction: Extraction, question: list[QuestionEntity],
              record: QARecord) -> Linked:
         """Entities of `extraction`, with the question entities and the answer matched to them."""
-        return link(extraction, question, record.answer, threshold=self.config.fuzzy_threshold,
+        # An answer written as a sentence is matched by what it names (docs/metrics.md).
+        answer = answer_head(record.answer, record.question) or record.answer
+        return link(extraction, question, answer, threshold=self.config.fuzzy_threshold,
                     question_text=record.question)
 
     def same_answer(self, a: str, b: str) -> bool:

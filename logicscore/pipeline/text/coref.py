@@ -50,6 +50,9 @@ class Reference:
     # Tokens of the mentions its own clause binds (its verb's subject, for an object): never
     # its antecedent ("X performed in this film" does not make X the film).
     bound: frozenset[int] = frozenset()
+    # A description whose noun names no known kind ("this ceremony"): only a mention that
+    # noun was seen with may be its antecedent (the strict head pass).
+    strict: bool = False
 
 
 @dataclass(frozen=True)
@@ -145,6 +148,8 @@ def _subjects(history: Sequence[Antecedent]) -> dict[int, Antecedent]:
 def _title(ref: Reference, history: Sequence[Antecedent],
            subjects: dict[int, Antecedent]) -> tuple[Antecedent, str] | None:
     """Pass 1: the body of a "Title: body" sentence is about its title."""
+    if ref.strict:
+        return None
     topic = _topic_of(ref, subjects, history)
     return (topic, "the sentence's title") if topic is not None else None
 
@@ -163,7 +168,7 @@ def _strict_head(ref: Reference, history: Sequence[Antecedent],
 def _relaxed_head(ref: Reference, history: Sequence[Antecedent],
                   subjects: dict[int, Antecedent]) -> tuple[Antecedent, str] | None:
     """Pass 3: a description joins the nearest mention of the kind its noun names."""
-    return _by_agreement(ref, history, subjects) if ref.head else None
+    return _by_agreement(ref, history, subjects) if ref.head and not ref.strict else None
 
 
 def _pronoun(ref: Reference, history: Sequence[Antecedent],
@@ -299,14 +304,13 @@ def find_references(
                                   bound=_bound(tok)))
         # The article test first: a noun without one needs no lemma (the lemmatizer's
         # suffix rules are the costly part of this loop).
-        elif ((det := _definite(tok)) is not None and lemma(tok).lower() in DESCRIPTOR_NOUNS
-              and _bare_definite(tok, lemma, blocked)):
+        elif (det := _definite(tok)) is not None and _bare_definite(tok, lemma, blocked):
             head = lemma(tok).lower()
             kind = "person" if head in PERSON_NOUNS else "thing"
             refs.append(Reference(doc[det.i:tok.i + 1].text, det.idx, tok.idx + len(tok),
                                   sentence_of[i], kind, head=head,
                                   subject=tok.dep_ in ("nsubj", "nsubjpass"), token=tok.i,
-                                  bound=_bound(tok)))
+                                  bound=_bound(tok), strict=head not in DESCRIPTOR_NOUNS))
     return refs
 
 

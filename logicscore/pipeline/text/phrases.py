@@ -5,10 +5,11 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from ...lexicon.conclusions import COPULAS
 from ...lexicon.stop_words import PHRASE_STOP_WORDS
 from ...lexicon.text import crude_stem
 
-__all__ = ["crude_stem", "words", "content", "restates_question"]
+__all__ = ["answer_head", "crude_stem", "words", "content", "restates_question"]
 
 
 _WORD = re.compile(r"[^\W_]+(?:'t)?")
@@ -36,3 +37,23 @@ def restates_question(text: str, question: str, *, loose: bool = False) -> bool:
 @lru_cache(maxsize=1024)
 def _stems(question: str) -> frozenset[str]:
     return frozenset(crude_stem(w) for w in words(question) if w not in PHRASE_STOP_WORDS)
+
+
+def answer_head(answer: str, question: str) -> str | None:
+    """What a short answer written as a sentence names (docs/metrics.md): the predicate after
+    its last copula, when what comes before restates the question ("Opry Mills in Nashville
+    is a large shopping mall" → "a large shopping mall"); None for an answer that is no such
+    sentence. "X is the director" names X, not "the director": nothing of the question
+    comes before its copula."""
+    text = answer.strip().rstrip(".!")
+    if len(text.split()) < 4:
+        return None
+    copulas = [m for m in _WORD.finditer(text) if m.group(0).casefold() in COPULAS]
+    if not copulas:
+        return None
+    last = copulas[-1]
+    before, after = text[:last.start()], text[last.end():].strip(" ,;:")
+    said = {crude_stem(w) for w in words(before) if w not in PHRASE_STOP_WORDS}
+    if not after or not said & _stems(question):
+        return None
+    return after
