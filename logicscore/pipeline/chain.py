@@ -12,8 +12,7 @@ from .flow import Chain
 from .graph import (Graph, bfs, component, forced_tree, parallel_swap, path_to, separating_edges,
                     shortest_paths, steiner)
 from ..models import LITERAL_KINDS, Diagnosis, Entity, Gap, Proposition, QuestionEntity
-from ..lexicon.stop_words import PHRASE_STOP_WORDS
-from .text.phrases import crude_stem, restates_question, words
+from .text.phrases import content_stems, restates_question
 
 
 class _Ctx:
@@ -161,15 +160,11 @@ def bypassing(props: list[Proposition], answer: str | None, question: set[str],
             continue
         bridges = [b for b in body.get(other, ()) if b not in question and b != answer
                    and b not in literal]
-        said = _stems(p.text)
-        if bridges and not any((_stems(names.get(b, "")) - _stems(names.get(other, ""))) & said
-                               for b in bridges):
+        said = content_stems(p.text)
+        own = content_stems(names.get(other, ""))
+        if bridges and not any((content_stems(names.get(b, "")) - own) & said for b in bridges):
             out.add(i)
     return frozenset(out)
-
-
-def _stems(text: str) -> set[str]:
-    return {crude_stem(w) for w in words(text) if w not in PHRASE_STOP_WORDS}
 
 
 def _fill_complete(ctx: _Ctx, result: Chain, answer: str, targets: list[str],

@@ -27,7 +27,6 @@ from ..lexicon.questions import (
     AMOUNT_WORDS,
     ATTRIBUTE_RELATIONS,
     COMPARATIVE_WORDS,
-    CONCLUDING_WORDS,
     DEGREE_WORDS,
     DIFFERENT_WORDS,
     GUESS_WORDS,
@@ -53,11 +52,10 @@ from ..models import (
     Verdict,
 )
 from ..lexicon.stop_words import PHRASE_STOP_WORDS
-from .text.phrases import words as _words
+from .text.phrases import CONCLUDING, words as _words
 from .text.values import number
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
-_CONCLUDING = re.compile(rf"(?:^|[,;:]\s*|\b)(?:{'|'.join(sorted(CONCLUDING_WORDS))})\b", re.I)
 _SENTENCE_END = re.compile(r"[.!?](?:\s|$)")
 _AUX = r"(?:is|was|are|were|does|did|do|has|had|have)"
 # An aside between a side and its predicate: "B, on the other hand, is …".
@@ -190,7 +188,7 @@ def _own_clause(text: str, linked: Linked, entity: str) -> str:
                 continue
             end = _SENTENCE_END.search(text, m.span[1])
             clause = text[m.span[0]:end.start() if end else len(text)]
-            stop = _CONCLUDING.search(clause, 1)
+            stop = CONCLUDING.search(clause, 1)
             return clause[:stop.start()] if stop else clause
     return ""
 
@@ -292,7 +290,7 @@ def _clause_literal(text: str, linked: Linked, side: str, sides: set[str]) -> st
              for e in linked.entities if e.id in sides}
     found: list[str] = []
     for lo, hi in sentence_spans(text):
-        cut = next((m.start() for m in _CONCLUDING.finditer(text, lo, hi) if m.start() > lo), hi)
+        cut = next((m.start() for m in CONCLUDING.finditer(text, lo, hi) if m.start() > lo), hi)
         named = {e for e, ss in spans.items() for a, b in ss if lo <= a < cut}
         if named != {side}:
             continue
@@ -315,7 +313,7 @@ def _concluding(text: str, p: Proposition) -> bool:
         at = text.find(p.object, lo, hi)
     if at < 0:
         return False
-    for m in _CONCLUDING.finditer(text, lo, at + 1):
+    for m in CONCLUDING.finditer(text, lo, at + 1):
         if m.end() <= at and not _SENTENCE_END.search(text, m.end(), at):
             return True
     return False
@@ -343,7 +341,7 @@ def _ellipsis(text: str, linked: Linked, entity: str, facts: _SideFacts) -> None
 
 def _after_marker(text: str, at: int) -> bool:
     start = max(text.rfind(". ", 0, at), text.rfind("\n", 0, at), 0)
-    return any(m.end() <= at for m in _CONCLUDING.finditer(text, start, at + 1))
+    return any(m.end() <= at for m in CONCLUDING.finditer(text, start, at + 1))
 
 
 def _direction(question: str) -> str | None:

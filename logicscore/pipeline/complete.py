@@ -49,36 +49,31 @@ class ChainCompleteness:
     def complete(self, record: QARecord, linked: Linked, reading: Reading) -> Completed:
         """The chain analysis; for a question that asks a thing, checked against the relation
         it asks. A comparison's sides are no path of hops, so neither check applies there."""
-        chain = analyze(
-            linked.propositions, linked.answer_entity, linked.question,
-            entities=linked.entities, max_alternatives=self.config.max_alternatives,
-            answer_text=record.answer, question_text=record.question,
-            restated=frozenset() if reading.sided else hops.restated_kin(linked.propositions,
-                                                                          record.question),
-        )
+        restated = frozenset() if reading.sided else hops.restated_kin(linked.propositions,
+                                                                        record.question)
+        chain = self._analyze(record, linked, linked.question, restated)
         if not reading.sided and chain.fallback and not chain.complete:
-            chain = self._through_described(record, linked, chain)
+            # A question with no anchor: the chain to the bridge the long answer ties to
+            # its description (`described.described_bridge`), if there is one.
+            bridge = described_bridge(record, linked)
+            if bridge is not None:
+                name = next(e.name for e in linked.entities if e.id == bridge)
+                tied = self._analyze(record, linked, [QuestionEntity(name=name, entity=bridge)],
+                                     restated)
+                if tied.complete:
+                    tied.fallback = True
+                    chain = tied
         if reading.sided or not chain.complete:
             return Completed(chain)
         return relation_mismatch(record, linked, chain)
 
-    def _through_described(self, record: QARecord, linked: Linked, chain: Chain) -> Chain:
-        """A question with no anchor: the chain from the answer to the bridge the long answer
-        ties to the question's description (`described.described_bridge`), if any."""
-        bridge = described_bridge(record, linked)
-        if bridge is None:
-            return chain
-        name = next(e.name for e in linked.entities if e.id == bridge)
-        tied = analyze(
-            linked.propositions, linked.answer_entity, [QuestionEntity(name=name, entity=bridge)],
+    def _analyze(self, record: QARecord, linked: Linked, question: list[QuestionEntity],
+                 restated: frozenset[int]) -> Chain:
+        return analyze(
+            linked.propositions, linked.answer_entity, question,
             entities=linked.entities, max_alternatives=self.config.max_alternatives,
-            answer_text=record.answer, question_text=record.question,
-            restated=hops.restated_kin(linked.propositions, record.question),
+            answer_text=record.answer, question_text=record.question, restated=restated,
         )
-        if not tied.complete:
-            return chain
-        tied.fallback = True
-        return tied
 
     def signature(self) -> list[tuple[str, object]]:
         return [("alts", self.config.max_alternatives)]

@@ -21,18 +21,11 @@ from __future__ import annotations
 import re
 
 from ..formats.conclusion import sentence_spans
-from ..lexicon.questions import CONCLUDING_WORDS
-from ..lexicon.stop_words import PHRASE_STOP_WORDS
 from ..models import LITERAL_KINDS, Entity, QARecord
 from .flow import Linked
-from .text.phrases import crude_stem, words
+from .text.phrases import CONCLUDING, content_stems, question_stems
 
 TIE_WORDS = 3
-_CONCLUDING = re.compile(rf"(?:^|[,;:]\s*|\s)(?:{'|'.join(sorted(CONCLUDING_WORDS))})\b", re.I)
-
-
-def _stems(text: str) -> set[str]:
-    return {crude_stem(w) for w in words(text) if w not in PHRASE_STOP_WORDS}
 
 
 def _stated(text: str) -> list[tuple[int, int, str]]:
@@ -40,7 +33,7 @@ def _stated(text: str) -> list[tuple[int, int, str]]:
     out = []
     for lo, hi in sentence_spans(text):
         body = text[lo:hi]
-        cut = _CONCLUDING.search(body)
+        cut = CONCLUDING.search(body)
         out.append((lo, hi, body[:cut.start()] if cut else body))
     return out
 
@@ -58,20 +51,20 @@ def described_bridge(record: QARecord, linked: Linked) -> str | None:
     shared first, then earliest; None when the question names an anchor or nothing is tied."""
     if any(q.anchor for q in linked.question) or linked.answer_entity is None:
         return None
-    asked = _stems(record.question)
+    asked = question_stems(record.question)
     names = {e.id: e.name for e in linked.entities}
-    answer = _stems(record.answer) | _stems(names.get(linked.answer_entity, ""))
+    answer = content_stems(record.answer) | content_stems(names.get(linked.answer_entity, ""))
     # The hop into the answer repeats the question's asked relation ("survived the recall by
     # 41-9"): those words describe the answer, not the bridge.
     answer |= {s for p in linked.propositions if linked.answer_entity in (p.subject_entity, p.object_entity)
-               for s in _stems(p.relation)}
-    stated = [(lo, hi, _stems(said)) for lo, hi, said in _stated(record.long_answer)]
+               for s in content_stems(p.relation)}
+    stated = [(lo, hi, content_stems(said)) for lo, hi, said in _stated(record.long_answer)]
     answer_named = next((_named(e) for e in linked.entities if e.id == linked.answer_entity), None)
     best: tuple[int, int, str] | None = None
     for e in linked.entities:
         if e.id == linked.answer_entity or e.kind in LITERAL_KINDS:
             continue
-        own = answer | {s for m in e.mentions for s in _stems(m.text)}
+        own = answer | {s for m in e.mentions for s in content_stems(m.text)}
         named = _named(e)
         for lo, hi, said in stated:
             if answer_named is not None and answer_named.search(record.long_answer, lo, hi):

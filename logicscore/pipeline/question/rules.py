@@ -22,7 +22,7 @@ from ...lexicon.generic import DEMONYMS, is_generic
 from ...lexicon.kinds import PERSON_NOUNS, WORK_NOUNS
 from ...lexicon.names import ARTICLES, EPITHET, PARENTHESIS, PERSON_TITLES, ROYAL_TITLES
 from ...parsing.loader import doc_text, sentence_start
-from ..text.question_forms import Candidate, is_proper, proper_runs, token_end
+from ..text.question_forms import CAPITAL_OR_DIGIT, NAME_START, Candidate, is_proper, proper_runs, token_end
 
 
 @dataclass(frozen=True)
@@ -35,12 +35,10 @@ class Rule:
 
 
 _COMPARE = re.compile(r",\s*(?P<a>[^,]+?)\s+or\s+(?P<b>[^?]+?)[\s?.]*$")
-_NAME_START = re.compile(r"^[\"“‘'(]?[A-Z0-9]")
 _QUOTED = re.compile(r"\"([^\"]{2,120})\"|“([^”]{2,120})”|‘([^’]{2,120})’")
 _LEADING = re.compile(r"^(?:(?:which|what|whose|the|a|an)\s+)+", re.I)
 _POSSESSIVE = re.compile(r"(?:'s|’s|')$")
 _ABBREVIATION = re.compile(r"^(?:[A-Z]\.){2,}$")
-_CAPITAL_OR_DIGIT = re.compile(r"[A-Z0-9]")
 _LOWER_HEAD = re.compile(r"^(?:[a-z][\w-]*\s+)+")
 _LOWER_TAIL = re.compile(r"(?:(?:'s|’s)?\s+[a-z][\w-]*)+$")
 # A model or series number continues the name before it; a year is an edition, not a name.
@@ -176,7 +174,7 @@ def conjoined_words(doc: Any) -> list[Candidate]:
 def comparison(doc: Any) -> list[Candidate]:
     """"…, X or Y?" names two whole things, even when they hold lowercase words or commas."""
     m = _COMPARE.search(doc_text(doc))
-    if not m or not all(_NAME_START.match(m.group(g)) for g in ("a", "b")):
+    if not m or not all(NAME_START.match(m.group(g)) for g in ("a", "b")):
         return []
     return [Candidate(m.start(g), m.end(g), "COMPARE") for g in ("a", "b")]
 
@@ -193,7 +191,7 @@ def trim(doc: Any, cand: Candidate) -> Candidate | None:
     m = _POSSESSIVE.search(text[start:end])
     if m:
         end -= len(m.group(0))
-    if not cand.quoted and _CAPITAL_OR_DIGIT.search(text, start, end):
+    if not cand.quoted and CAPITAL_OR_DIGIT.search(text, start, end):
         m = _LOWER_HEAD.match(text[start:end])
         if m:
             start += m.end()

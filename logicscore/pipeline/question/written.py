@@ -9,10 +9,8 @@ import re
 from ...lexicon.function_words import TITLE_SMALL_WORDS
 from ...lexicon.names import CAPITALISED_ARTICLES
 from ...lexicon.text import fold_char, uncached_key
-from ..text.question_forms import JOINING_WORDS, role_name
+from ..text.question_forms import CAPITAL_OR_DIGIT, JOINING_WORDS, NAME_START, role_name
 
-_CAP_WORD = re.compile(r"[\"“‘'(]?[A-Z0-9]")
-_GLUE = re.compile(r"[A-Z0-9]")
 _ASCII_WORD = re.compile(r"[A-Za-z0-9]+")
 _BRACKET_OR_QUOTE = re.compile(r"[\"“”()\[\]\n]")
 _NEXT_WORD = re.compile(r"\s*(\S+)")
@@ -145,7 +143,7 @@ class Written:
             # name's span opens on a capital or a digit: the rest are no name, untested.
             raw = self.raw
             found = self._names[key] = [s for s in self._spans_of(key)
-                                        if _GLUE.match(raw, s[0]) and self._is_name(*s)]
+                                        if CAPITAL_OR_DIGIT.match(raw, s[0]) and self._is_name(*s)]
         return found
 
     def lowercase(self, phrase: str) -> bool:
@@ -161,7 +159,7 @@ class Written:
             return False
         words = [w.strip(".,:;!?'‘’") for w in self.raw[start:end].split()]
         words = [w for w in words if w]
-        if not words or not (_CAP_WORD.match(words[0]) and _CAP_WORD.match(words[-1])):
+        if not words or not (NAME_START.match(words[0]) and NAME_START.match(words[-1])):
             return False
         # (Both ends are capitalised: the words between are left to test.)
         return len(words) <= 2 or all(map(self._title_word, words[1:-1]))
@@ -172,7 +170,7 @@ class Written:
         titled = self._title_words.get(word)
         if titled is None:
             titled = self._title_words[word] = bool(
-                _CAP_WORD.match(word) or word.lower() in TITLE_SMALL_WORDS)
+                NAME_START.match(word) or word.lower() in TITLE_SMALL_WORDS)
         return titled
 
     def _ends_free(self, end: int) -> bool:
@@ -183,7 +181,7 @@ class Written:
             after = _NEXT_WORD.match(tail)
             # A capitalised word on either side makes it part of a longer name; a bracket
             # or quote between them is a boundary.
-            glued = (after and _GLUE.match(after.group(1)) and tail[:1] == " ",
+            glued = (after and CAPITAL_OR_DIGIT.match(after.group(1)) and tail[:1] == " ",
                      _RUNS_ON.match(tail))  # a word hyphenated onto another
             free = self._free_after[end] = not any(glued)
         return free
@@ -203,7 +201,7 @@ class Written:
             return True
         last = head.rsplit(None, 1)  # the word before `start`, if any
         word = last[-1].lstrip("\"“‘'([") if last else ""
-        return bool(_GLUE.match(word) and _WORD_END.search(word)
+        return bool(CAPITAL_OR_DIGIT.match(word) and _WORD_END.search(word)
                     and word not in CAPITALISED_ARTICLES
                     and not head.rstrip().rstrip("\"'”’)]").endswith((".", ":", "!", "?")))
 

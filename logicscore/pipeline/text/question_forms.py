@@ -10,6 +10,10 @@ from ...lexicon.function_words import CONNECTORS, TITLE_CONNECTORS, WH_WORDS
 from ...lexicon.kinds import WORK_NOUNS
 from ...parsing.loader import sentence_start, unknown_word
 
+# A word that may start a name: a capital or digit, perhaps after an opening quote or bracket.
+NAME_START = re.compile(r"[\"“‘'(]?[A-Z0-9]")
+CAPITAL_OR_DIGIT = re.compile(r"[A-Z0-9]")
+
 # Words that join or open a name but never end one.
 JOINING_WORDS = CONNECTORS | TITLE_CONNECTORS | WH_WORDS
 
