@@ -1,8 +1,8 @@
 """The Auditor: builds the stages from its `AuditorConfig` and runs one record through them.
 
 Data flows one way (docs/architecture.md, "The stage flow"): record → question reader →
-extractor → linker → abstention → completeness by question type → judge → signals and
-scores → grounder. `_audit` is a loop over those steps, each setting its fields of the
+extractor → linker → abstention → completeness by question type → judge → hops (with a
+hop stage) → signals and scores → grounder. `_audit` is a loop over those steps, each setting its fields of the
 record's `flow.Draft`; `audit_many` is the only broad error boundary.
 """
 
@@ -26,6 +26,8 @@ from .models import AuditResult, ErrorInfo, QARecord, ResultMeta, Signal
 from .pipeline.text.forms import forget as forget_forms
 from .pipeline.normalize.options import link_sides
 from .pipeline.question.types import SIDED_TYPES, option_sides, pick_sides, question_type
+from .formats.conclusion import sentence_spans
+from .pipeline.hops.verdict import decide as decide_by_hops
 from .pipeline.roles import sentence_roles
 from .pipeline.score import compute_scores
 from .pipeline.signals import collect_signals
@@ -96,11 +98,13 @@ class Auditor:
         self.completeness_of = {t: stage for stage in self.completeness.values()
                                 for t in stage.question_types}
         self.judge: stages.Judge = stages.build("judge", c.judge, c.judge_options, shared)
+        self.hop_stage: stages.HopReader | None = _hop_stage(c, shared)
         self.grounder: ground.Grounder | None = _grounder(c, shared)
         self._signatures: dict[tuple[bool, bool, str | bool], str] = {}
         # The steps a record goes through, in order; each sets its fields of the `Draft`.
         self.steps = (self._read_question, self._extract, self._link, self._abstain,
-                      self._complete, self._judge, self._signals_and_scores, self._ground)
+                      self._complete, self._judge, self._check_hops, self._signals_and_scores,
+                      self._ground)
 
     @property
     def signature(self) -> str:
@@ -133,6 +137,8 @@ class Auditor:
         for stage in self.completeness.values():
             parts += stage.signature()
         parts += self.judge.signature()
+        if self.hop_stage is not None:
+            parts += self.hop_stage.signature()
         if grounded and self.grounder is not None:
             parts += self.grounder.signature()
         sig, seen = Signature(), set()
@@ -247,6 +253,17 @@ class Auditor:
         # takes the one the sides select, an LLM judge its own reading of the passage.
         draft.verdict = self.judge.judge(draft.record, draft.linked, draft.completed, draft.reading)
 
+    def _check_hops(self, draft: Draft) -> None:
+        """With a hop stage: the question's hops, checked; completeness is theirs (hops/verdict.py)."""
+        if self.hop_stage is None:
+            return
+        assert draft.extraction is not None
+        spans = sorted(draft.extraction.sentences or []) or sentence_spans(draft.record.long_answer)
+        draft.hops = self.hop_stage.read_hops(draft.record, draft.linked, draft.reading, spans)
+        draft.completed, draft.hop_check = decide_by_hops(
+            draft.completed, draft.hops, draft.linked, draft.reading, draft.record.question,
+            draft.record.long_answer)
+
     def _signals_and_scores(self, draft: Draft) -> None:
         """Every signal in one order: the long answer's own, completeness's, the shared ones,
         the sides', the question type's, the extractor's."""
@@ -303,6 +320,7 @@ class Auditor:
             propositions=linked.propositions,
             entities=linked.entities,
             grounding=draft.grounding,
+            hops=draft.hop_check,
             correct=correct,
             meta=self._meta(start, line, record.hops, record.meta,
                             grounded=draft.grounding is not None, record=record),
@@ -321,7 +339,8 @@ class Auditor:
         reader = None if getattr(self.extractor, "reads_question", False) else self.question_reader
         hooks = [h for h in (getattr(reader, "prepare", None),
                              getattr(self.extractor, "prepare", None),
-                             getattr(self.judge, "prepare", None)) if h is not None]
+                             getattr(self.judge, "prepare", None),
+                             getattr(self.hop_stage, "prepare", None)) if h is not None]
         if not hooks and not self._grounds_in_windows:  # each record scored as soon as it is read
             yield from self._audit_items(records)
             return
@@ -485,6 +504,16 @@ def _completeness(c: AuditorConfig, shared: dict[str, Any]) -> dict[str, Complet
         stage = stages.build("completeness", name, base, shared)
         out[name] = stage
     return out
+
+
+def _hop_stage(c: AuditorConfig, shared: dict[str, Any]) -> stages.HopReader | None:
+    """The hop stage the config names (None for "off"); it takes the Auditor's fuzzy
+    threshold unless its options say otherwise."""
+    if c.hops == "off":
+        return None
+    cls = stages.stage_class("hops", c.hops)
+    base = {"fuzzy_threshold": c.fuzzy_threshold} if "fuzzy_threshold" in cls.Config.model_fields else {}
+    return stages.build("hops", c.hops, {**base, **c.hops_options}, shared)
 
 
 def _grounder(c: AuditorConfig, shared: dict[str, Any]) -> ground.Grounder | None:

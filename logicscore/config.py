@@ -32,6 +32,8 @@ class AuditorConfig(BaseModel):
     judge: str = Field("rules", description="how determinateness is decided")
     grounder: str = Field("rules", description="how chain hops are checked against the documents "
                                                "they cite: rules, llm, or off")
+    hops: str = Field("off", description="how the question's hops are checked: off, llm (one call "
+                                         "per record) or given (the record's question_hops)")
     fuzzy_threshold: float = Field(
         85.0, ge=0, le=100, description="rapidfuzz similarity (0-100) at which two mentions merge")
     max_alternatives: int = Field(
@@ -54,6 +56,7 @@ class AuditorConfig(BaseModel):
     linker_options: dict[str, Any] = Field(default_factory=dict)
     judge_options: dict[str, Any] = Field(default_factory=dict)
     grounder_options: dict[str, Any] = Field(default_factory=dict)
+    hops_options: dict[str, Any] = Field(default_factory=dict)
     llm: dict[str, Any] = Field(
         default_factory=dict, description="the LLM endpoint shared by the llm stages: base_url, "
         "model, timeout, retries, concurrency, max_calls, cache, cache_dir, offline "

@@ -24,6 +24,9 @@ AnswerSource = Literal["answer_field", "answer_line", "conclusion"]
 ErrorType = Literal["InputError", "ParseError", "Timeout", "LLMError", "RuntimeError"]
 # How a chain hop stands against the documents it cites (`AuditResult.grounding`).
 GroundingStatus = Literal["grounded", "ungrounded", "uncited", "unknown_citation"]
+# What the check of one asked hop found (`Hop.check`, docs/metrics.md "Hops"): stated, or why not.
+HopCheckKind = Literal["stated", "unstated", "no_evidence", "evidence_not_in_answer",
+                       "result_not_in_evidence", "input_not_linked", "restated_question"]
 # Which extraction rule produced a proposition: tests and `explain` rely on it.
 Pattern = Literal[
     "svo", "prep", "passive", "copula", "appos", "relcl", "acl", "conj", "poss",
@@ -53,6 +56,14 @@ class GivenProposition(_Strict):
     hedged: bool = False
 
 
+class GivenHop(_Strict):
+    """One sub-question of a record's own decomposition (`QARecord.question_hops`), as
+    MuSiQue and 2WikiMultiHopQA ship them: the sub-question and, when known, its answer."""
+
+    question: str
+    answer: str | None = None
+
+
 class QARecord(_Strict):
     """One input case: question, short answer, long answer, optional gold data."""
 
@@ -72,6 +83,15 @@ class QARecord(_Strict):
     answer_source: AnswerSource = "answer_field"
     # The named rule that read a conclusion (`formats.conclusion`), else None.
     answer_rule: str | None = None
+    # The question's hops, given (`--hops given`); a plain string is a sub-question alone.
+    question_hops: list[GivenHop] | None = None
+
+    @field_validator("question_hops", mode="before")
+    @classmethod
+    def _hop_questions(cls, value: Any) -> Any:
+        if isinstance(value, list):
+            return [{"question": v} if isinstance(v, str) else v for v in value]
+        return value
 
     @field_validator("documents", mode="before")
     @classmethod
@@ -205,6 +225,37 @@ class HopGrounding(_Strict):
     supported_by: list[str] = Field(default_factory=list)
 
 
+class Hop(_Strict):
+    """One asked hop of the question and whether the long answer states it (docs/metrics.md,
+    "Hops"): what it asks, its input (an anchor or the previous hop's result), its result, and
+    the sentence that states it, as located in the long answer."""
+
+    index: int
+    asks: str
+    input: str | None = None
+    result: str | None = None
+    stated: bool = False
+    check: HopCheckKind = "unstated"
+    evidence: str | None = None
+    # The cited sentence's index among `AuditResult.sentences` and its span in the long answer.
+    sentence: int | None = None
+    span: tuple[int, int] | None = None
+    # Why the hop is not stated, in words (the model's reason or the tool's check).
+    why: str | None = None
+
+
+class HopCheck(_Strict):
+    """The question's hops as a hop stage read them, and the verdict they give."""
+
+    stage: str
+    hops: list[Hop] = Field(default_factory=list)
+    # Whether the short answer is what the last hop yields (None: the stage cannot tell).
+    answer_follows: bool | None = None
+    # Every anchor of the question is written in the long answer (name, alias, reference).
+    anchors_written: bool = True
+    complete: bool = False
+
+
 class SentenceRole(_Strict):
     """One sentence of the long answer and the part it plays (`roles.sentence_roles`)."""
 
@@ -272,6 +323,8 @@ class AuditResult(_Strict):
     entities: list[Entity] = Field(default_factory=list)
     # Records with documents only: one row per chain hop.
     grounding: list[HopGrounding] | None = None
+    # Runs with a hop stage only (`--hops`): the question's hops and what they give.
+    hops: HopCheck | None = None
     correct: bool | None = None
     error: ErrorInfo | None = None
     meta: ResultMeta
@@ -314,6 +367,9 @@ class AuditResult(_Strict):
         # Grounding is left out when the record had no documents: older outputs keep their bytes.
         if self.grounding is None:
             exclude["grounding"] = True
+        # Likewise the hops without a hop stage.
+        if self.hops is None:
+            exclude["hops"] = True
         if self.scores is not None and self.scores.grounded_chain is None:
             exclude["scores"] = {"grounded_chain": True}
         meta: dict[str, Any] = {}
@@ -331,8 +387,9 @@ class AuditResult(_Strict):
     def _dumped_json(self) -> str:
         """`to_json` by way of the dumped dict and `json.dumps`, for any value."""
         data = self.model_dump(mode="json", by_alias=True)
-        if data["grounding"] is None:
-            data.pop("grounding")
+        for optional_field in ("grounding", "hops"):
+            if data[optional_field] is None:
+                data.pop(optional_field)
         if data["scores"] is not None and data["scores"]["grounded_chain"] is None:
             data["scores"].pop("grounded_chain")
         if data["meta"].get("latency_ms") is None:

@@ -5,6 +5,8 @@ string baselines.
     python scripts/eval_llm_answers.py --json > now.json  # the same figures as JSON
     python scripts/eval_llm_answers.py --disagreements    # also every record the auditor gets wrong
     python scripts/eval_llm_answers.py --compare before.json   # deltas against an earlier --json run
+    python scripts/eval_llm_answers.py --hops llm --base-url http://127.0.0.1:8099/v1 --model replay
+                                  # the hop check, through a server (a replay of recorded replies)
 
 A group is a source file, then each model within it, then each dataset (ProbTree holds two).
 Ambiguous labels are left out of every figure, as `logicscore bench` does. See
@@ -38,9 +40,10 @@ def _groups(source: str, record: dict) -> list[str]:
     return keys
 
 
-def evaluate(data: Path) -> tuple[dict[str, dict[str, dict]], list[dict]]:
-    """Figures per group and predictor, and every decided record the auditor got wrong."""
-    auditor = Auditor(timing=False)
+def evaluate(data: Path, **options: object) -> tuple[dict[str, dict[str, dict]], list[dict]]:
+    """Figures per group and predictor, and every decided record the auditor got wrong;
+    `options` are the Auditor's (`hops`, `llm`)."""
+    auditor = Auditor(timing=False, **options)
     pairs: dict[str, dict[str, list]] = defaultdict(lambda: defaultdict(list))
     wrong: list[dict] = []
     for source, name in SOURCES.items():
@@ -66,6 +69,7 @@ def evaluate(data: Path) -> tuple[dict[str, dict[str, dict]], list[dict]]:
                 wrong.append({"id": record["id"], "label": record[LABEL], "reason": record.get("label_reason"),
                               "failure": d.failure if d else None,
                               "signals": [s.kind for s in d.signals] if d else [],
+                              "hops": [(h.asks, h.check, h.why) for h in result.hops.hops] if result.hops else None,
                               "anchors": [(q.name, q.anchor, q.reached) for q in result.question_entities],
                               "question": record["question"], "long_answer": record["long_answer"]})
     figures = {g: {p: measure(v) for p, v in preds.items()} for g, preds in pairs.items()}
@@ -98,8 +102,14 @@ def main() -> int:
     ap.add_argument("--json", action="store_true", help="print the figures as JSON")
     ap.add_argument("--disagreements", action="store_true", help="also list every record scored wrong")
     ap.add_argument("--compare", type=Path, help="an earlier --json output: print BA deltas")
+    ap.add_argument("--hops", default="off", help="hop stage: off, llm or given")
+    ap.add_argument("--base-url", help="OpenAI-compatible endpoint for --hops llm")
+    ap.add_argument("--model", default="replay", help="model id for --hops llm")
     args = ap.parse_args()
-    figures, wrong = evaluate(args.data)
+    options: dict[str, object] = {"hops": args.hops}
+    if args.base_url:
+        options["llm"] = {"base_url": args.base_url, "model": args.model, "cache": False}
+    figures, wrong = evaluate(args.data, **options)
     if args.json:
         print(json.dumps(figures, indent=1, sort_keys=True))
         return 0

@@ -33,7 +33,7 @@ STAGE_OF = {
     "logicscore.pipeline.prose": "abstain",
     "logicscore.pipeline.complete": "complete", "logicscore.pipeline.compare": "complete",
     "logicscore.pipeline.chain": "complete", "logicscore.pipeline.graph": "complete",
-    "logicscore.pipeline.hops": "complete",
+    "logicscore.pipeline.kin_hops": "complete",
     "logicscore.pipeline.determinate": "judge",
     "logicscore.pipeline.signals": "signals and scores", "logicscore.pipeline.score": "signals and scores",
     "logicscore.pipeline.roles": "result",

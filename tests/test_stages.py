@@ -24,6 +24,8 @@ def test_stages_registry_snapshot():
         "linker": {"rules": "logicscore.pipeline.normalize.entities:RulesLinker"},
         "judge": {"rules": "logicscore.pipeline.determinate:RulesJudge",
                   "llm": "logicscore.pipeline.llm_judge:LLMJudge"},
+        "hops": {"llm": "logicscore.pipeline.hops.llm:LLMHops",
+                 "given": "logicscore.pipeline.hops.given:GivenHops"},
         "grounder": {"rules": "logicscore.pipeline.ground.rules:RulesGrounder",
                      "llm": "logicscore.pipeline.ground.llm:LLMGrounder"},
         "completeness": {

@@ -28,6 +28,11 @@ SIGNALS: dict[str, SignalKind] = {
     "relation_mismatch": SignalKind(
         ("hard",), "a complete chain that states another relation than the question asks, "
                    "or no asked hop at all; the chain counts as incomplete"),
+    # Runs with a hop stage (`--hops`): hard on the first unstated hop, info when only an
+    # anchor is missing or the record has nothing to check.
+    "unstated_hop": SignalKind(
+        ("hard", "info"), "an asked hop of the question that no sentence of the long answer "
+                          "states (the gap, in words)"),
     "contradiction": SignalKind(
         ("hard",), "the answer asserts a claim and its denial, or two values of a relation "
                    "that has one (born in A, born in B)"),

@@ -22,7 +22,7 @@ from typing import ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from . import hops
+from . import kin_hops
 from .chain import analyze, mismatched, refused
 from .compare import audit_sides
 from .described import described_bridge
@@ -49,7 +49,7 @@ class ChainCompleteness:
     def complete(self, record: QARecord, linked: Linked, reading: Reading) -> Completed:
         """The chain analysis; for a question that asks a thing, checked against the relation
         it asks. A comparison's sides are no path of hops, so neither check applies there."""
-        restated = frozenset() if reading.sided else hops.restated_kin(linked.propositions,
+        restated = frozenset() if reading.sided else kin_hops.restated_kin(linked.propositions,
                                                                         record.question)
         chain = self._analyze(record, linked, linked.question, restated)
         if not reading.sided and chain.fallback and not chain.complete:
@@ -110,14 +110,14 @@ def relation_mismatch(record: QARecord, linked: Linked, chain: Chain) -> Complet
     anchors = {q.entity for q in linked.question if q.anchor and q.entity}
     # With several anchors the kin terms may be constraints on one person ("the husband
     # of A, who was the father of B"), not one path of hops.
-    kin = (hops.kin_mismatch(linked.propositions, chain.chain, record.question)
+    kin = (kin_hops.kin_mismatch(linked.propositions, chain.chain, record.question)
            if len(anchors) <= 1 else None)
     if not chain.chain and linked.answer_entity in anchors:
         message = "the answer is the question's own anchor: no asked hop is stated"
     elif kin is not None:
         message = f"the question asks '{kin.text}'; the chain's kin hops add up to another relation"
     else:
-        family = hops.family_mismatch(linked.propositions, chain.chain, record.question)
+        family = kin_hops.family_mismatch(linked.propositions, chain.chain, record.question)
         if family is None:
             return Completed(chain)
         message = f"the question asks a '{family}' hop; no hop of the chain states it"

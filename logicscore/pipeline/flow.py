@@ -12,7 +12,8 @@ Each stage reads the records the stages before it made and makes its own:
 - the linker a `Linked` answer (and, for a sided question, the `Reading`'s linked sides);
 - the completeness stage a `Completed`: the `Chain` analysis and, for a comparison or
   yes/no question, its `Sides`;
-- the judge the one `Verdict`; the grounder one `HopGrounding` row per `Hop`.
+- the judge the one `Verdict`; a hop stage (`--hops`) the question's `Hops`, each checked
+  against the long answer; the grounder one `HopGrounding` row per `ChainLink`.
 
 `Draft` holds them for one record while it moves through the stages, as a spaCy `Doc`
 does through a pipeline's components. The stage protocols are here too; `logicscore.pipeline.registry`
@@ -30,6 +31,8 @@ from pydantic import BaseModel
 from ..models import (
     Diagnosis,
     Entity,
+    Hop,
+    HopCheck,
     HopGrounding,
     Proposition,
     QARecord,
@@ -42,8 +45,8 @@ from ..models import (
 
 __all__ = [
     "Chain", "Completed", "Completeness", "Draft", "Extraction", "ExtractedMention", "Extractor",
-    "Grounder", "Hop", "HopGrounding", "Judge", "Linked", "Linker", "QuestionReader", "Reading",
-    "Sides", "Stage",
+    "ChainLink", "Grounder", "Hop", "HopGrounding", "HopReader", "Hops", "Judge", "Linked", "Linker",
+    "QuestionReader", "Reading", "Sides", "Stage",
 ]
 
 
@@ -168,9 +171,21 @@ class Completed:
         return self.sides.result if self.sides is not None else self.chain
 
 
+@dataclass
+class Hops:
+    """What a hop stage read: the question's asked hops (`models.Hop`), each already checked
+    against the long answer, whether the short answer is what the last one yields (None when
+    the stage cannot tell) and the stage's own signals (docs/metrics.md, "Hops")."""
+
+    stage: str
+    hops: list[Hop] = field(default_factory=list)
+    answer_follows: bool | None = None
+    signals: list[Signal] = field(default_factory=list)
+
+
 @dataclass(frozen=True)
-class Hop:
-    """One chain hop to check: its proposition, the entity forms, the documents it cites."""
+class ChainLink:
+    """One link of the chain to ground: its proposition, the entity forms, the documents it cites."""
 
     index: int
     proposition: Proposition
@@ -197,6 +212,9 @@ class Draft:
     abstained: bool = field(init=False)
     completed: Completed = field(init=False)
     verdict: Verdict = field(init=False)
+    # Set only when the Auditor has a hop stage (`--hops`).
+    hops: Hops | None = None
+    hop_check: HopCheck | None = None
     signals: list[Signal] = field(init=False)
     scores: Scores = field(init=False)
     grounding: list[HopGrounding] | None = None
@@ -252,6 +270,14 @@ class Judge(Stage, Protocol):
 
     def judge(self, record: QARecord, linked: Linked, completed: Completed,
               reading: Reading) -> Verdict: ...
+
+
+class HopReader(Stage, Protocol):
+    """The question's hops, each checked against the long answer; `sentences` are the
+    [start, end) spans of the long answer's sentences, as the record reports them."""
+
+    def read_hops(self, record: QARecord, linked: Linked, reading: Reading,
+                  sentences: list[tuple[int, int]]) -> Hops: ...
 
 
 class Grounder(Protocol):

@@ -3,7 +3,8 @@
 Kinds, in the order a record meets them: the question reader (the question's entities), the
 extractor (propositions and mentions), the linker (entities), the completeness stage of the
 record's question type (the chain, or a comparison's sides), the judge (determinateness)
-and, for a record with documents, the grounder (chain hops against the documents they cite).
+the hop stage (`--hops`: the question's hops, each checked against the long answer) and, for
+a record with documents, the grounder (chain hops against the documents they cite).
 The records they pass and their protocols are in `logicscore.pipeline.flow`. Each registry maps names
 to import paths and imports lazily, so `import logicscore` never pulls in spaCy; third-party
 stages register through the entry-point group of their kind (`logicscore.extractors`,
@@ -39,10 +40,10 @@ from pydantic import BaseModel, ValidationError
 from ..errors import ConfigError
 # The protocols live with the records they pass (logicscore/pipeline/flow.py); named here too, where
 # the registry that builds them is.
-from .flow import Completeness, Extractor, Grounder, Judge, Linker, QuestionReader, Stage
+from .flow import Completeness, Extractor, Grounder, HopReader, Judge, Linker, QuestionReader, Stage
 
 __all__ = [
-    "BUILTIN", "PREPARE_WINDOW", "Completeness", "Extractor", "Grounder", "Judge", "Linker",
+    "BUILTIN", "PREPARE_WINDOW", "Completeness", "Extractor", "Grounder", "HopReader", "Judge", "Linker",
     "QuestionReader", "SpacyPipeline", "Stage", "available", "build", "describe", "stage_class",
     "validate",
 ]
@@ -57,6 +58,9 @@ BUILTIN: dict[str, dict[str, str]] = {
     },
     "linker": {"rules": "logicscore.pipeline.normalize.entities:RulesLinker"},
     "judge": {"rules": "logicscore.pipeline.determinate:RulesJudge", "llm": "logicscore.pipeline.llm_judge:LLMJudge"},
+    # The question's hops, each checked against the long answer (`--hops`; "off" is no stage).
+    "hops": {"llm": "logicscore.pipeline.hops.llm:LLMHops",
+             "given": "logicscore.pipeline.hops.given:GivenHops"},
     "grounder": {"rules": "logicscore.pipeline.ground.rules:RulesGrounder",
                      "llm": "logicscore.pipeline.ground.llm:LLMGrounder"},
     # Chosen per record by question type: each stage names the `question_types` it completes
@@ -72,9 +76,10 @@ BUILTIN: dict[str, dict[str, str]] = {
 # that a crash or Ctrl-C loses little prepared work and memory stays flat.
 PREPARE_WINDOW = 64
 _LABEL = {"question_reader": "question reader", "extractor": "extractor", "linker": "linker",
-          "judge": "judge", "grounder": "grounder", "completeness": "completeness stage"}
+          "judge": "judge", "hops": "hop stage", "grounder": "grounder", "completeness": "completeness stage"}
 # The entry-point group of each kind: `logicscore.<kind>s`, but one completeness is not many.
-_GROUP = {kind: f"logicscore.{kind}s" for kind in _LABEL} | {"completeness": "logicscore.completeness"}
+_GROUP = {kind: f"logicscore.{kind}s" for kind in _LABEL} | {"completeness": "logicscore.completeness",
+                                                             "hops": "logicscore.hop_stages"}
 
 
 class SpacyPipeline:

@@ -17,10 +17,10 @@ citations resolved to documents, the statuses, the signal and the share grounded
 from __future__ import annotations
 
 import re
-from ..flow import Chain, Grounder, Hop, Linked
+from ..flow import Chain, Grounder, ChainLink, Linked
 from ...models import HopGrounding, Proposition, QARecord, Signal
 
-__all__ = ["Grounder", "Hop", "chain_hops", "grounded_share", "resolve", "signals", "status"]
+__all__ = ["Grounder", "ChainLink", "chain_hops", "grounded_share", "resolve", "signals", "status"]
 
 _DOC_PREFIX = re.compile(r"^(?:doc(?:ument)?|source|ref)?\s*#?\s*", re.I)
 
@@ -37,7 +37,7 @@ def resolve(marker: str, documents: dict[str, str]) -> str | None:
     return None
 
 
-def chain_hops(record: QARecord, linked: Linked, result: Chain) -> list[Hop]:
+def chain_hops(record: QARecord, linked: Linked, result: Chain) -> list[ChainLink]:
     """The hops of the chain in order, each with its entity forms and resolved citations."""
     documents = record.documents or {}
     by_id = {p.id: p for p in linked.propositions}
@@ -55,7 +55,7 @@ def chain_hops(record: QARecord, linked: Linked, result: Chain) -> list[Hop]:
                 unknown.append(marker)
             elif doc_id not in (c[0] for c in cited):
                 cited.append((doc_id, documents[doc_id]))
-        hops.append(Hop(n, p, _forms(p.subject, forms.get(p.subject_entity or "")),
+        hops.append(ChainLink(n, p, _forms(p.subject, forms.get(p.subject_entity or "")),
                         _forms(p.object, forms.get(p.object_entity or "")), tuple(cited),
                         tuple(unknown)))
     return hops
@@ -65,7 +65,7 @@ def _forms(written: str, linked: tuple[str, ...] | None) -> tuple[str, ...]:
     return tuple(dict.fromkeys((*(linked or ()), written)))
 
 
-def status(hop: Hop, supported_by: list[str]) -> HopGrounding:
+def status(hop: ChainLink, supported_by: list[str]) -> HopGrounding:
     """The row of one hop, given the ids of the cited documents that support it."""
     if not hop.proposition.citations:
         kind = "uncited"

@@ -18,7 +18,7 @@ from ...llm.endpoint import Endpoint, Request
 from ...llm.prompts import delimit
 from ...llm.stage import PromptedStage
 from ...models import HopGrounding, QARecord
-from . import Hop, chain_hops, status
+from . import ChainLink, chain_hops, status
 
 
 class HopSupport(BaseModel):
@@ -76,7 +76,7 @@ class LLMGrounder(PromptedStage):
                 requests.append(self.grounding_request(record, asked))
         self._ready = {q.user: reply for q, reply in zip(requests, self.llm.run(requests))}
 
-    def grounding_request(self, record: QARecord, hops: list[Hop]) -> Request:
+    def grounding_request(self, record: QARecord, hops: list[ChainLink]) -> Request:
         docs = dict(d for h in hops for d in h.cited)
         claims = "\n".join(
             f"{h.index}. {p.subject} | {p.relation} | {p.object} — sentence: {p.text} — cites: "

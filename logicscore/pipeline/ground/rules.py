@@ -27,7 +27,7 @@ from ...lexicon.text import crude_stem, key, stem
 from ...models import HopGrounding, QARecord
 from ..text.mentions import is_pronoun
 from ..text.relations import phrase_key, role
-from . import Hop, chain_hops, status
+from . import ChainLink, chain_hops, status
 
 # Shorter keys match inside too many words by `partial_ratio` ("ann" in "annual").
 MIN_FUZZY_CHARS = 5
@@ -52,7 +52,7 @@ class RulesGrounder:
         read: dict[str, Document] = {}  # a document cited by several hops is read once
         return [status(hop, self.supporting(hop, read)) for hop in chain_hops(record, linked, result)]
 
-    def supporting(self, hop: Hop, read: dict[str, Document]) -> list[str]:
+    def supporting(self, hop: ChainLink, read: dict[str, Document]) -> list[str]:
         """Ids of the cited documents that support the hop (`read`: documents already read)."""
         supported = []
         for doc_id, text in hop.cited:
@@ -62,7 +62,7 @@ class RulesGrounder:
                 supported.append(doc_id)
         return supported
 
-    def supports(self, hop: Hop, doc: Document) -> bool:
+    def supports(self, hop: ChainLink, doc: Document) -> bool:
         threshold = self.config.fuzzy_threshold
         return (names(hop.subject_forms, doc, threshold) and names(hop.object_forms, doc, threshold)
                 and states(hop.proposition.relation, doc.stems))

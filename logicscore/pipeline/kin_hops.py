@@ -1,7 +1,7 @@
 """Every asked hop, not only every anchor (docs/questions-and-answers.md): the kin hops a
 question asks, read as paths of one-generation steps, against the hops the chain states.
 
-Two passes, each named and tested (tests/test_hops.py):
+Two passes, each named and tested (tests/test_kin_hops.py):
 
 - `restated_kin`: a claim that states the question's own multi-step kin term between two
   people ("X's paternal grandmother is Y") names no bridge the question describes (X's

@@ -1,11 +1,11 @@
-"""Every asked hop (logicscore.pipeline.hops): the kin hops a question asks against those the chain
+"""Every asked hop (logicscore.pipeline.kin_hops): the kin hops a question asks against those the chain
 states. Invented names and text throughout, each pass in three phrasings."""
 
 from __future__ import annotations
 
 import pytest
 
-from logicscore.pipeline.hops import asked_kin, kin_terms
+from logicscore.pipeline.kin_hops import asked_kin, kin_terms
 
 
 @pytest.mark.parametrize(("text", "steps"), [
@@ -103,7 +103,7 @@ def test_kin_pass_leaves_other_questions_alone(auditor):
 @pytest.mark.parametrize(("name", "rows"), [("restated_kin", RESTATED), ("kin_mismatch", MISMATCHED)])
 def test_each_pass_is_needed(auditor, monkeypatch, name, rows):
     """Left out, the pass's rows turn complete: no other rule makes them incomplete."""
-    from logicscore.pipeline import hops
+    from logicscore.pipeline import kin_hops as hops
 
     monkeypatch.setattr(hops, name, lambda *a, **k: frozenset() if name == "restated_kin" else None)
     assert any(_audit(auditor, *row).scores.completeness == 1 for row in rows)
@@ -119,7 +119,7 @@ def test_each_pass_is_needed(auditor, monkeypatch, name, rows):
     ("Who was Tarn Hall's founder?", {"found"}),
 ])
 def test_asked_families(question, families):
-    from logicscore.pipeline.hops import asked_families
+    from logicscore.pipeline.kin_hops import asked_families
 
     assert asked_families(question) == families
 
@@ -171,7 +171,7 @@ def test_family_stated_is_complete(auditor, question, answer, long_answer):
 
 @pytest.mark.slow
 def test_family_pass_is_needed(auditor, monkeypatch):
-    from logicscore.pipeline import hops
+    from logicscore.pipeline import kin_hops as hops
 
     monkeypatch.setattr(hops, "family_mismatch", lambda *a, **k: None)
     assert any(_audit(auditor, *row).scores.completeness == 1 for row in FAMILY_MISMATCHED)
