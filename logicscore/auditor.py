@@ -262,7 +262,7 @@ class Auditor:
         draft.hops = self.hop_stage.read_hops(draft.record, draft.linked, draft.reading, spans)
         draft.completed, draft.hop_check = decide_by_hops(
             draft.completed, draft.hops, draft.linked, draft.reading, draft.record.question,
-            draft.record.long_answer)
+            draft.record.long_answer, abstained=draft.abstained)
 
     def _signals_and_scores(self, draft: Draft) -> None:
         """Every signal in one order: the long answer's own, completeness's, the shared ones,

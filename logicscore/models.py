@@ -25,8 +25,9 @@ ErrorType = Literal["InputError", "ParseError", "Timeout", "LLMError", "RuntimeE
 # How a chain hop stands against the documents it cites (`AuditResult.grounding`).
 GroundingStatus = Literal["grounded", "ungrounded", "uncited", "unknown_citation"]
 # What the check of one asked hop found (`Hop.check`, docs/metrics.md "Hops"): stated, or why not.
-HopCheckKind = Literal["stated", "unstated", "no_evidence", "evidence_not_in_answer",
-                       "result_not_in_evidence", "input_not_linked", "restated_question"]
+HopCheckKind = Literal["stated", "described_bridge", "unstated", "no_evidence",
+                       "evidence_not_in_answer", "result_not_in_evidence", "input_not_linked",
+                       "restated_question"]
 # Which extraction rule produced a proposition: tests and `explain` rely on it.
 Pattern = Literal[
     "svo", "prep", "passive", "copula", "appos", "relcl", "acl", "conj", "poss",

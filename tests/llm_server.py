@@ -129,8 +129,9 @@ class FakeLLM:
     def __init__(self, extract: Callable[[dict], Any], judge: Callable[[dict], Any] | None = None,
                  latency: float = 0.0, reject_json_schema: bool = False,
                  ground: Callable[[dict], Any] | None = None, family: str | None = None,
-                 chars_per_token: int | None = None):
+                 chars_per_token: int | None = None, hops: Callable[[dict], Any] | None = None):
         self.extract, self.judge = extract, judge or (lambda parts: {"answer": "UNKNOWN"})
+        self.hops = hops or (lambda parts: {"hops": [], "answer_follows": False})
         self.ground = ground or (lambda parts: {"hops": []})
         self.latency = latency
         self.reject_json_schema = reject_json_schema
@@ -172,7 +173,8 @@ class FakeLLM:
     def respond(self, body: dict, headers: dict[str, str]) -> tuple[int, dict, str, float, Fault | None]:
         system = body["messages"][0]["content"]
         kind = ("judge" if "from one passage alone" in system
-                else "ground" if "support the claims of an answer" in system else "extract")
+                else "ground" if "support the claims of an answer" in system
+                else "hops" if "hop by hop" in system else "extract")
         with self.lock:
             self.calls.append(Call(kind, body, headers, time.monotonic()))
         fault = self._next_fault(kind)
@@ -193,7 +195,7 @@ class FakeLLM:
         if fault is not None and fault.body is not None:
             content = fault.body.replace("{auth}", auth)
         else:
-            reply = {"judge": self.judge, "ground": self.ground}.get(kind, self.extract)(parts)
+            reply = {"judge": self.judge, "ground": self.ground, "hops": self.hops}.get(kind, self.extract)(parts)
             # A string is a free-text reply (the agent under test of `assess`), sent as it is.
             content = reply if isinstance(reply, str) else json.dumps(reply)
         delay = self.latency + (fault.delay if fault is not None else 0.0)

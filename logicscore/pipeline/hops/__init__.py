@@ -49,10 +49,32 @@ def verify(proposed: Sequence[ProposedHop], record: QARecord, linked: Linked, re
         check, why = _check(p, span, out, record, linked, names, threshold, compares)
         out.append(Hop(
             index=n, asks=p.asks.strip() or f"hop {n}", input=p.input, result=p.result,
-            stated=check == "stated", check=check,  # type: ignore[arg-type]
+            stated=check == "stated", check=check,
             evidence=record.long_answer[span[0]:span[1]] if span else p.evidence,
             sentence=sentence_at(span, sentences) if span else None, span=span,
             why=None if check == "stated" else why))
+    return _described_bridges(out, record, linked, threshold) if reading.sided else out
+
+
+def _described_bridges(hops: list[Hop], record: QARecord, linked: Linked, threshold: float) -> list[Hop]:
+    """A comparison over a bridge ("the film whose director died first") states the compared
+    value of each side's bridge by description ("The director of Grey Fen died in 1981"): the
+    bridge is never named, yet the attribute is stated of it. A hop with no result followed by
+    a hop whose cited sentence names this hop's input and writes its own result counts for both
+    (`described_bridge`); the comparison hop itself is checked as any other."""
+    out = list(hops)
+    for n in range(len(out) - 2):  # the last hop is the comparison
+        bridge, attribute = out[n], out[n + 1]
+        if bridge.stated or bridge.result is not None or attribute.span is None:
+            continue
+        if not (written_in(attribute.result, attribute.span, record.long_answer, linked, threshold)
+                and written_in(bridge.input, attribute.span, record.long_answer, linked, threshold)):
+            continue
+        shown = {"stated": True, "check": "described_bridge", "why": None}
+        out[n] = bridge.model_copy(update={**shown, "evidence": attribute.evidence,
+                                           "sentence": attribute.sentence, "span": attribute.span})
+        if not attribute.stated:
+            out[n + 1] = attribute.model_copy(update=shown)
     return out
 
 
@@ -65,7 +87,10 @@ def _check(p: ProposedHop, span: tuple[int, int] | None, earlier: list[Hop], rec
         return "no_evidence", "no sentence was cited for it"
     if span is None:
         return "evidence_not_in_answer", f"the cited sentence is not in the long answer: “{_clip(p.evidence)}”"
-    if not written_in(p.result, span, record.long_answer, linked, threshold):
+    # A comparison's last hop picks one of the sides: its result may be named elsewhere.
+    chosen = compares and p.result is not None and any(
+        same_answer(p.result, n, threshold) for n in [*names, record.answer])
+    if not chosen and not written_in(p.result, span, record.long_answer, linked, threshold):
         shown = f"“{p.result}”" if p.result else "no result"
         return "result_not_in_evidence", f"{shown} is not written in the cited sentence"
     if not compares and not linked_input(p.input, earlier, record.question, names, threshold):

@@ -24,12 +24,14 @@ from ..text.phrases import CONCLUDING, restates_question
 
 
 def decide(completed: Completed, hops: Hops, linked: Linked, reading: Reading, question: str,
-           long_answer: str) -> tuple[Completed, HopCheck]:
-    """The record's analysis with completeness from the hops, and the hop check it reports."""
+           long_answer: str, abstained: bool = False) -> tuple[Completed, HopCheck]:
+    """The record's analysis with completeness from the hops, and the hop check it reports.
+    An answer that refuses (`abstained`) is never complete, whatever its hops say."""
     result = completed.result
     unwritten = [q.name for q in linked.question if q.anchor and q.entity is None]
     missing = next((h for h in hops.hops if not h.stated), None)
-    complete = bool(hops.hops) and not unwritten and missing is None and hops.answer_follows is not False
+    complete = (bool(hops.hops) and not unwritten and missing is None and not abstained
+                and hops.answer_follows is not False)
     check = HopCheck(stage=hops.stage, hops=hops.hops, answer_follows=hops.answer_follows,
                      anchors_written=not unwritten, complete=complete)
     cited = _cited(hops.hops, linked)
@@ -47,7 +49,8 @@ def decide(completed: Completed, hops: Hops, linked: Linked, reading: Reading, q
                         partial_completeness=round(stated / (len(hops.hops) or 1), 4) if not unwritten
                         else min(result.partial_completeness, stated / (len(hops.hops) or 1)),
                         conciseness_partial=share,
-                        diagnosis=_diagnosis(result, missing, hops, unwritten, question, long_answer))
+                        diagnosis=_diagnosis(result, missing, hops, unwritten, question, long_answer,
+                                             abstained))
     signals = [*completed.signals, *hops.signals, *_signals(missing, hops, unwritten)]
     if completed.sides is not None:  # the sides stay for the record; their analysis is the hops'
         return Completed(completed.chain, signals, replace(completed.sides, result=chain)), check
@@ -62,8 +65,8 @@ def _cited(hops: list[Hop], linked: Linked) -> list[str]:
 
 
 def _diagnosis(result: Chain, missing: Hop | None, hops: Hops, unwritten: list[str], question: str,
-               long_answer: str) -> Diagnosis:
-    if unwritten or (missing is None and not hops.hops):
+               long_answer: str, abstained: bool) -> Diagnosis:
+    if unwritten or abstained or (missing is None and not hops.hops):
         return result.diagnosis.model_copy(update={"failure": result.diagnosis.failure or "broken"})
     if missing is None:  # every hop stated, and the chain yields another answer
         last = hops.hops[-1]
