@@ -35,6 +35,7 @@ STAGE_OF = {
     "logicscore.pipeline.chain": "complete", "logicscore.pipeline.graph": "complete",
     "logicscore.pipeline.kin_hops": "complete",
     "logicscore.pipeline.determinate": "judge",
+    "logicscore.pipeline.hops": "hops",
     "logicscore.pipeline.signals": "signals and scores", "logicscore.pipeline.score": "signals and scores",
     "logicscore.pipeline.roles": "result",
 }
@@ -86,8 +87,19 @@ def test_a_comparison_record_never_returns_to_a_stage_it_left():
                        "signals and scores", "result"]
 
 
+def test_with_a_hop_stage_the_hops_come_after_the_judge_and_before_the_scores():
+    auditor = Auditor(timing=False, hops="given")
+    record = QARecord(**{**BRIDGE.model_dump(), "question_hops": [
+        {"question": "Which film did Marta Ellison star in?", "answer": "Glass Harbor"},
+        {"question": "Who directed #1?", "answer": "Tobias Renner"}]})
+    assert auditor.audit_record(record).hops.complete
+    visited = _stages_visited(auditor, record)
+    assert visited.index("judge") < visited.index("hops") < visited.index("signals and scores")
+    assert visited.count("hops") == 1
+
+
 def test_the_auditor_is_a_loop_over_its_steps():
-    tree = ast.parse((PACKAGE / "auditor.py").read_text(encoding="utf-8"))
+    tree = ast.parse((PACKAGE / "auditor" / "__init__.py").read_text(encoding="utf-8"))
     audit = next(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == "_audit")
     loops = [n for n in ast.walk(audit) if isinstance(n, ast.For)]
     assert len(loops) == 1 and ast.unparse(loops[0].iter) == "self.steps"

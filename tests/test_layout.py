@@ -15,10 +15,12 @@ PACKAGE = Path(__file__).resolve().parent.parent / "logicscore"
 # that a concept is never cut in two by length alone.
 CONCEPT_LINES = {
     "cli": 2000, "measure": 4200, "report": 2500, "run": 850, "integrations": 300,
-    "auditor": 550, "formats": 1300, "io": 450, "lexicon": 1400, "llm": 1250, "parsing": 900,
+    "auditor": 600, "formats": 1300, "io": 450, "lexicon": 1400, "llm": 1250, "parsing": 900,
     "models": 450, "pipeline/extract": 2700, "pipeline/normalize": 2700, "pipeline/question": 2150,
-    "pipeline/ground": 450, "pipeline/text": 2200, "pipeline/flow": 350, "pipeline/registry": 250,
+    "pipeline/ground": 450, "pipeline/hops": 650, "pipeline/text": 2200, "pipeline/flow": 350, "pipeline/registry": 250,
 }
+# The auditor gained the hop step (600); the hop stage holds two stages (llm, given) over one
+# shared verification and verdict (650).
 DEFAULT_CONCEPT_LINES = 450
 MAX_MODULE_LINES = 700
 MAX_FUNCTION_LINES = 60

@@ -8,45 +8,35 @@ record's `flow.Draft`; `audit_many` is the only broad error boundary.
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
 from typing import Any
 
-from . import __version__
-from .pipeline import registry as stages
-from .pipeline import ground, prose
-from .config import AuditorConfig
-from .errors import ConfigError, InputError, LogicscoreError
-from .pipeline.flow import Completeness, Draft, Extractor, Reading
-from .io import InputLine
-from .limits import GC_PAUSE_CHARS, count_sentences, deadline, gc_paused
-from .models import AuditResult, ErrorInfo, QARecord, ResultMeta, Signal
-from .pipeline.text.forms import forget as forget_forms
-from .pipeline.normalize.options import link_sides
-from .pipeline.question.types import SIDED_TYPES, option_sides, pick_sides, question_type
-from .formats.conclusion import sentence_spans
-from .pipeline.hops.verdict import decide as decide_by_hops
-from .pipeline.roles import sentence_roles
-from .pipeline.score import compute_scores
-from .pipeline.signals import collect_signals
-from .signature import Signature
-from .pipeline.registry import SpacyPipeline
+from .. import __version__
+from ..pipeline import registry as stages
+from ..pipeline import ground, prose
+from ..config import AuditorConfig
+from ..errors import ConfigError, InputError, LogicscoreError
+from ..pipeline.flow import Completeness as Completeness, Draft, Extractor, Reading
+from ..io import InputLine
+from ..limits import GC_PAUSE_CHARS, count_sentences, deadline, gc_paused
+from ..models import AuditResult, ErrorInfo, QARecord, ResultMeta, Signal
+from ..pipeline.text.forms import forget as forget_forms
+from ..pipeline.normalize.options import link_sides
+from ..pipeline.question.types import SIDED_TYPES, option_sides, pick_sides, question_type
+from ..formats.conclusion import sentence_spans
+from ..pipeline.hops.verdict import decide as decide_by_hops
+from ..pipeline.roles import sentence_roles
+from ..pipeline.score import compute_scores
+from ..pipeline.signals import collect_signals
+from ..signature import Signature
+from .batches import Deferred, blank_invisible, clip, prepare, windows
+from .build import completeness_stages, configure, grounder, hop_stage
+from ..pipeline.registry import SpacyPipeline
 
 # The question and short answer may be a tenth of that (a 1.2M-character short answer took
 # over two minutes to match against the entities).
 SHORT_FIELD_SHARE = 10
-MAX_ERROR_MESSAGE = 2000
-# No content, but they derail the parser (a NUL or a bidi mark glued to a word becomes part of
-# an entity) or a terminal (`explain` printing an escape sequence): C0/C1 controls other than
-# tab/newline/CR, bidi marks, embeddings, overrides and isolates, the BOM, ANSI CSI sequences.
-# Each is blanked to spaces of the same length, so spans still index the original text.
-_INVISIBLE = re.compile(
-    "\x1b\\[[0-?]*[ -/]*[@-~]"
-    "|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]")
-
-
 class Auditor:
     """Audits long-form answers with a fixed, signed configuration.
 
@@ -73,13 +63,13 @@ class Auditor:
 
     def __init__(self, extractor: str | None = None, *, config: AuditorConfig | None = None,
                  **options: Any):
-        self.config = _configure(extractor, config, options)
+        self.config = configure(extractor, config, options)
         c = self.config
         # Owned here and lent to the stages that require it: one pipeline, loaded on first use.
         self.spacy = SpacyPipeline(c.spacy_model)
         # Cheap to build (openai loads on the first call); shared so the LLM stages have one
         # cache and one call budget.
-        from .llm.endpoint import Endpoint, EndpointConfig
+        from ..llm.endpoint import Endpoint, EndpointConfig
 
         llm = stages.validate(EndpointConfig, c.llm, "the LLM endpoint")
         if llm.deadline is None and c.timeout:  # a record's calls share the record's time
@@ -94,12 +84,12 @@ class Auditor:
         self.linker: stages.Linker = stages.build(
             "linker", c.linker, {"fuzzy_threshold": c.fuzzy_threshold, **c.linker_options}, shared)
         # Completeness stages by name, and the one for each question type they name.
-        self.completeness = _completeness(c, shared)
+        self.completeness = completeness_stages(c, shared)
         self.completeness_of = {t: stage for stage in self.completeness.values()
                                 for t in stage.question_types}
         self.judge: stages.Judge = stages.build("judge", c.judge, c.judge_options, shared)
-        self.hop_stage: stages.HopReader | None = _hop_stage(c, shared)
-        self.grounder: ground.Grounder | None = _grounder(c, shared)
+        self.hop_stage: stages.HopReader | None = hop_stage(c, shared)
+        self.grounder: ground.Grounder | None = grounder(c, shared)
         self._signatures: dict[tuple[bool, bool, str | bool], str] = {}
         # The steps a record goes through, in order; each sets its fields of the `Draft`.
         self.steps = (self._read_question, self._extract, self._link, self._abstain,
@@ -167,7 +157,7 @@ class Auditor:
         assert isinstance(result, AuditResult)
         return result
 
-    def _audit_limited(self, record: QARecord, line: int | None, defer: bool) -> AuditResult | _Deferred:
+    def _audit_limited(self, record: QARecord, line: int | None, defer: bool) -> AuditResult | Deferred:
         self._check_size(record, line)
         with deadline(self.config.timeout, record.id), gc_paused(
                 len(record.long_answer) >= GC_PAUSE_CHARS):
@@ -191,15 +181,15 @@ class Auditor:
                 f"before stopping); raise the limit with --max-sentences (memory and time grow "
                 "faster than the sentences)", line=line)
 
-    def _audit(self, record: QARecord, line: int | None, defer: bool = False) -> AuditResult | _Deferred:
+    def _audit(self, record: QARecord, line: int | None, defer: bool = False) -> AuditResult | Deferred:
         start = time.perf_counter()
         # Mention forms repeat within one answer, rarely across answers: a cache kept across
         # records only grows a long run's memory, so each record starts with an empty one.
         forget_forms()
-        draft = Draft(_blank_invisible(record))
+        draft = Draft(blank_invisible(record))
         for step in self.steps:
             if defer and step == self._ground and draft.record.documents is not None:
-                return _Deferred(draft, start, line)  # grounded with its window (_audit_items)
+                return Deferred(draft, start, line)  # grounded with its window (_audit_items)
             step(draft)
         return self._result(draft, start, line)
 
@@ -344,8 +334,8 @@ class Auditor:
         if not hooks and not self._grounds_in_windows:  # each record scored as soon as it is read
             yield from self._audit_items(records)
             return
-        for window in _windows(records, stages.PREPARE_WINDOW):
-            _prepare(hooks, [self._preparable(item) for item in window])
+        for window in windows(records, stages.PREPARE_WINDOW):
+            prepare(hooks, [self._preparable(item) for item in window])
             yield from self._audit_items(window)
 
     @property
@@ -362,7 +352,7 @@ class Auditor:
             self._check_size(record, None)
         except InputError:
             return None  # audited as an InputError record, never sent anywhere
-        return _blank_invisible(record)
+        return blank_invisible(record)
 
     def _audit_items(self, items: Iterable[QARecord | InputLine]) -> Iterator[AuditResult]:
         if not self._grounds_in_windows:
@@ -374,13 +364,13 @@ class Auditor:
         # The window's records are audited up to grounding, their grounding calls made at
         # once (bounded by the endpoint's concurrency), then each record is finished in order.
         outcomes = [self._audit_item(item, defer=True) for item in items]
-        deferred = [o for o in outcomes if isinstance(o, _Deferred)]
+        deferred = [o for o in outcomes if isinstance(o, Deferred)]
         rows = [(d.draft.record, d.draft.linked, d.draft.completed.result) for d in deferred]
-        _prepare([self.grounder.prepare_chains], rows)  # type: ignore[union-attr]
+        prepare([self.grounder.prepare_chains], rows)  # type: ignore[union-attr]
         for outcome in outcomes:
-            yield self._finish(outcome) if isinstance(outcome, _Deferred) else outcome
+            yield self._finish(outcome) if isinstance(outcome, Deferred) else outcome
 
-    def _audit_item(self, item: QARecord | InputLine, defer: bool) -> AuditResult | _Deferred:
+    def _audit_item(self, item: QARecord | InputLine, defer: bool) -> AuditResult | Deferred:
         start = time.perf_counter()
         line = None
         if isinstance(item, InputLine):
@@ -392,7 +382,7 @@ class Auditor:
         record = item
         return self._guarded(record, start, line, lambda: self._audit_limited(record, line, defer))
 
-    def _finish(self, deferred: _Deferred) -> AuditResult:
+    def _finish(self, deferred: Deferred) -> AuditResult:
         """A deferred record grounded (its call made ahead) and built, under its deadline."""
         draft = deferred.draft
 
@@ -406,7 +396,7 @@ class Auditor:
         return result
 
     def _guarded(self, record: QARecord, start: float, line: int | None,
-                 audit: Callable[[], AuditResult | _Deferred]) -> AuditResult | _Deferred:
+                 audit: Callable[[], AuditResult | Deferred]) -> AuditResult | Deferred:
         """The one error boundary: a failure becomes the record's typed error result."""
         try:
             return audit()
@@ -430,7 +420,7 @@ class Auditor:
             question=record.question if record is not None else None,
             answer=record.answer if record is not None else None,
             gold_answer=record.gold_answer if record is not None else None,
-            error=ErrorInfo(type=exc.type, message=_clip(exc.message), line=line or exc.line),
+            error=ErrorInfo(type=exc.type, message=clip(exc.message), line=line or exc.line),
             meta=self._meta(start, line or exc.line, None, meta or {}, record=record),
         )
 
@@ -441,99 +431,3 @@ class Auditor:
                           hops=hops, record=record_meta,
                           answer_source=record.answer_source if record is not None else None,
                           answer_rule=record.answer_rule if record is not None else None)
-
-
-@dataclass
-class _Deferred:
-    """A record audited up to grounding, waiting for its window's grounding calls."""
-
-    draft: Draft
-    start: float
-    line: int | None
-
-
-def _prepare(hooks: list[Any], records: list[Any]) -> None:
-    """Run the batch hooks over a window's records."""
-    ready = [r for r in records if r is not None]
-    for hook in hooks if ready else ():
-        try:
-            hook(ready)
-        except ConfigError:
-            raise
-        except Exception:  # noqa: BLE001 - each record then runs alone and gets its own error
-            pass
-
-
-def _windows(items: Iterable[Any], size: int) -> Iterator[list[Any]]:
-    window: list[Any] = []
-    for item in items:
-        window.append(item)
-        if len(window) == size:
-            yield window
-            window = []
-    if window:
-        yield window
-
-
-def _blank_invisible(record: QARecord) -> QARecord:
-    """The record with invisible control and bidi characters blanked (same length)."""
-    update = {}
-    for field in ("question", "answer", "long_answer"):
-        text = getattr(record, field)
-        clean = _INVISIBLE.sub(lambda m: " " * len(m.group()), text)
-        if clean != text:
-            update[field] = clean
-    return record.model_copy(update=update) if update else record
-
-
-def _clip(message: str) -> str:
-    """Error messages stay one readable line even when an exception quotes a huge input."""
-    if len(message) <= MAX_ERROR_MESSAGE:
-        return message
-    return message[:MAX_ERROR_MESSAGE] + f"… ({len(message) - MAX_ERROR_MESSAGE:,} more characters)"
-
-
-def _completeness(c: AuditorConfig, shared: dict[str, Any]) -> dict[str, Completeness]:
-    """Every registered completeness stage by name, built-ins first: a plugin's stage that
-    names a question type takes it from the built-in one."""
-    out: dict[str, Completeness] = {}
-    for name in stages.available("completeness"):
-        cls = stages.stage_class("completeness", name)
-        base = ({"max_alternatives": c.max_alternatives}
-                if "max_alternatives" in cls.Config.model_fields else {})
-        stage = stages.build("completeness", name, base, shared)
-        out[name] = stage
-    return out
-
-
-def _hop_stage(c: AuditorConfig, shared: dict[str, Any]) -> stages.HopReader | None:
-    """The hop stage the config names (None for "off"); it takes the Auditor's fuzzy
-    threshold unless its options say otherwise."""
-    if c.hops == "off":
-        return None
-    cls = stages.stage_class("hops", c.hops)
-    base = {"fuzzy_threshold": c.fuzzy_threshold} if "fuzzy_threshold" in cls.Config.model_fields else {}
-    return stages.build("hops", c.hops, {**base, **c.hops_options}, shared)
-
-
-def _grounder(c: AuditorConfig, shared: dict[str, Any]) -> ground.Grounder | None:
-    """The grounder the config names (None for "off"); one with a fuzzy threshold takes
-    the Auditor's unless its options say otherwise."""
-    if c.grounder == "off":
-        return None
-    cls = stages.stage_class("grounder", c.grounder)
-    base = {"fuzzy_threshold": c.fuzzy_threshold} if "fuzzy_threshold" in cls.Config.model_fields else {}
-    return stages.build("grounder", c.grounder, {**base, **c.grounder_options}, shared)
-
-
-def _configure(extractor: str | None, config: AuditorConfig | None,
-               options: dict[str, Any]) -> AuditorConfig:
-    """One `AuditorConfig` from the keyword API: its fields, the rest as extractor options."""
-    fields = dict(config.model_dump()) if config is not None else {}
-    if extractor is not None:
-        fields["extractor"] = extractor
-    extra = {k: v for k, v in options.items() if k not in AuditorConfig.model_fields}
-    fields.update({k: v for k, v in options.items() if k in AuditorConfig.model_fields})
-    if extra:
-        fields["extractor_options"] = {**fields.get("extractor_options", {}), **extra}
-    return stages.validate(AuditorConfig, fields, "the Auditor")
