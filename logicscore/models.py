@@ -16,6 +16,9 @@ EntityKind = Literal["person", "place", "work", "org", "date", "number", "other"
 LITERAL_KINDS = frozenset({"date", "number"})
 FailureType = Literal["broken", "circular", "deviated"]
 Verdict = Literal["entailed", "contradicted", "underdetermined"]
+# The completeness verdict of a run with a hop stage (docs/metrics.md, "Three verdicts"):
+# `unverified` when what the text shows decides neither way; `scores.completeness` is then null.
+CompletenessVerdict = Literal["complete", "incomplete", "unverified"]
 Severity = Literal["hard", "soft", "info"]
 QuestionType = Literal["bridge", "comparison", "yesno", "intersection"]
 # Where a record's short answer came from: its own field, an "Answer: X" line of the
@@ -207,7 +210,8 @@ class Diagnosis(_Strict):
 
 
 class Scores(_Strict):
-    completeness: int
+    # 1 or 0; null when the record is `unverified` (`AuditResult.completeness`).
+    completeness: int | None
     conciseness: float
     determinateness: int
     partial_completeness: float
@@ -311,6 +315,8 @@ class AuditResult(_Strict):
     question_type: QuestionType | None = None
     scores: Scores | None = None
     determinateness: Verdict | None = None
+    # Runs with a hop stage (`--hops`): complete, incomplete or unverified; left out otherwise.
+    completeness: CompletenessVerdict | None = None
     question_entities: list[QuestionEntity] = Field(default_factory=list)
     answer_entity: str | None = None
     chain: list[str] = Field(default_factory=list)
@@ -368,9 +374,11 @@ class AuditResult(_Strict):
         # Grounding is left out when the record had no documents: older outputs keep their bytes.
         if self.grounding is None:
             exclude["grounding"] = True
-        # Likewise the hops without a hop stage.
+        # Likewise the hops and the three-way verdict without a hop stage.
         if self.hops is None:
             exclude["hops"] = True
+        if self.completeness is None:
+            exclude["completeness"] = True
         if self.scores is not None and self.scores.grounded_chain is None:
             exclude["scores"] = {"grounded_chain": True}
         meta: dict[str, Any] = {}
@@ -388,7 +396,7 @@ class AuditResult(_Strict):
     def _dumped_json(self) -> str:
         """`to_json` by way of the dumped dict and `json.dumps`, for any value."""
         data = self.model_dump(mode="json", by_alias=True)
-        for optional_field in ("grounding", "hops"):
+        for optional_field in ("grounding", "hops", "completeness"):
             if data[optional_field] is None:
                 data.pop(optional_field)
         if data["scores"] is not None and data["scores"]["grounded_chain"] is None:

@@ -20,7 +20,7 @@ from ..errors import ConfigError, InputError, LogicscoreError
 from ..pipeline.flow import Completeness as Completeness, Draft, Extractor, Reading
 from ..io import InputLine
 from ..limits import GC_PAUSE_CHARS, count_sentences, deadline, gc_paused
-from ..models import AuditResult, ErrorInfo, QARecord, ResultMeta, Signal
+from ..models import AuditResult, CompletenessVerdict, ErrorInfo, QARecord, ResultMeta, Signal
 from ..pipeline.text.forms import forget as forget_forms
 from ..pipeline.normalize.options import link_sides
 from ..pipeline.question.types import SIDED_TYPES, option_sides, pick_sides, question_type
@@ -311,6 +311,7 @@ class Auditor:
             entities=linked.entities,
             grounding=draft.grounding,
             hops=draft.hop_check,
+            completeness=_verdict(draft.scores.completeness) if self.hop_stage is not None else None,
             correct=correct,
             meta=self._meta(start, line, record.hops, record.meta,
                             grounded=draft.grounding is not None, record=record),
@@ -431,3 +432,8 @@ class Auditor:
                           hops=hops, record=record_meta,
                           answer_source=record.answer_source if record is not None else None,
                           answer_rule=record.answer_rule if record is not None else None)
+
+
+def _verdict(completeness: int | None) -> CompletenessVerdict:
+    """The three-way completeness verdict of a run with a hop stage (docs/metrics.md)."""
+    return "unverified" if completeness is None else "complete" if completeness else "incomplete"

@@ -33,6 +33,10 @@ SIGNALS: dict[str, SignalKind] = {
     "unstated_hop": SignalKind(
         ("hard", "info"), "an asked hop of the question that no sentence of the long answer "
                           "states (the gap, in words)"),
+    # The rules hop stage: what the text could not show, either way (completeness null).
+    "unverified": SignalKind(
+        ("info",), "the text neither shows the chain nor shows it broken: every entity is written "
+                   "but the rules could not join them; completeness is left undecided"),
     "contradiction": SignalKind(
         ("hard",), "the answer asserts a claim and its denial, or two values of a relation "
                    "that has one (born in A, born in B)"),

@@ -139,6 +139,8 @@ class Chain:
     unmatched_anchors: list[str] = field(default_factory=list)
     # Conclusion propositions: they state a result, bridge nothing and are not counted in |P|.
     conclusions: list[str] = field(default_factory=list)
+    # Why completeness is left undecided (`unverified`, docs/metrics.md), or None when decided.
+    undecided: str | None = None
 
 
 @dataclass

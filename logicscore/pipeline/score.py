@@ -15,13 +15,14 @@ def compute_scores(result: Chain, n_propositions: int, verdict: Verdict) -> Scor
             taken out of |P| because they state a result and bridge nothing.
         verdict: the determinateness verdict.
     Returns:
-        completeness and determinateness in {0, 1}; conciseness |Pmin| / |P| when complete,
+        completeness and determinateness in {0, 1}, completeness None when the analysis left
+        it undecided (`result.undecided`); conciseness |Pmin| / |P| when complete,
         else 0; the partial scores from `result`. Floats are rounded to 4 decimals.
     """
     counted = n_propositions - len(result.conclusions)
     concise = round(len(result.chain) / counted, 4) if result.complete and counted > 0 else 0.0
     return Scores(
-        completeness=int(result.complete),
+        completeness=None if result.undecided else int(result.complete),
         conciseness=concise,
         determinateness=int(verdict == "entailed"),
         partial_completeness=round(result.partial_completeness, 4),
