@@ -25,6 +25,7 @@ from ..pipeline.text.forms import forget as forget_forms
 from ..pipeline.normalize.options import link_sides
 from ..pipeline.question.types import SIDED_TYPES, option_sides, pick_sides, question_type
 from ..formats.conclusion import sentence_spans
+from ..pipeline.hops.offline import decide as decide_offline
 from ..pipeline.hops.verdict import decide as decide_by_hops
 from ..pipeline.roles import sentence_roles
 from ..pipeline.score import compute_scores
@@ -250,9 +251,14 @@ class Auditor:
         assert draft.extraction is not None
         spans = sorted(draft.extraction.sentences or []) or sentence_spans(draft.record.long_answer)
         draft.hops = self.hop_stage.read_hops(draft.record, draft.linked, draft.reading, spans)
-        draft.completed, draft.hop_check = decide_by_hops(
-            draft.completed, draft.hops, draft.linked, draft.reading, draft.record.question,
-            draft.record.long_answer, abstained=draft.abstained)
+        if getattr(self.hop_stage, "offline", False):  # decides only what the text shows
+            draft.completed, draft.hop_check = decide_offline(
+                draft.completed, draft.hops, draft.linked, draft.reading, draft.record, spans,
+                abstained=draft.abstained)
+        else:
+            draft.completed, draft.hop_check = decide_by_hops(
+                draft.completed, draft.hops, draft.linked, draft.reading, draft.record.question,
+                draft.record.long_answer, abstained=draft.abstained)
 
     def _signals_and_scores(self, draft: Draft) -> None:
         """Every signal in one order: the long answer's own, completeness's, the shared ones,

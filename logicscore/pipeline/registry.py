@@ -59,7 +59,8 @@ BUILTIN: dict[str, dict[str, str]] = {
     "linker": {"rules": "logicscore.pipeline.normalize.entities:RulesLinker"},
     "judge": {"rules": "logicscore.pipeline.determinate:RulesJudge", "llm": "logicscore.pipeline.llm_judge:LLMJudge"},
     # The question's hops, each checked against the long answer (`--hops`; "off" is no stage).
-    "hops": {"llm": "logicscore.pipeline.hops.llm:LLMHops",
+    "hops": {"rules": "logicscore.pipeline.hops.rules:RulesHops",
+             "llm": "logicscore.pipeline.hops.llm:LLMHops",
              "given": "logicscore.pipeline.hops.given:GivenHops"},
     "grounder": {"rules": "logicscore.pipeline.ground.rules:RulesGrounder",
                      "llm": "logicscore.pipeline.ground.llm:LLMGrounder"},

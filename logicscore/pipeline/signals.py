@@ -18,6 +18,11 @@ from ..models import LITERAL_KINDS, Proposition, Signal, Verdict
 MAX_PAIRS_PER_GROUP = 64
 
 
+def contradictions(linked: Linked) -> list[Signal]:
+    """The contradiction signals of a linked answer (p and not-p, two values of one relation)."""
+    return _contradictions(linked.propositions, {e.id: e.kind for e in linked.entities})
+
+
 def _contradictions(props: list[Proposition], kinds: Mapping[str, str]) -> list[Signal]:
     """p and not-p on the same pair, or two values of a functional relation for one entity.
 
