@@ -188,3 +188,21 @@ def test_assess_exits_1_in_one_line_when_every_record_errored(tmp_path):
     lines = [line for line in failed.output.splitlines() if line.strip()]
     assert lines == [f"Error: every record errored (2 ParseError); 2 records written to {out}: each record's "
                      f"error says what to fix (logicscore report {out})"]
+
+
+def test_assess_hops_given_checks_each_questions_own_hops(tmp_path):
+    hopped = [{**QUESTIONS[1], "question_hops": [
+        {"question": "Which film did Marta Ellison star in?", "answer": "Glass Harbor"},
+        {"question": "Who directed #1?", "answer": "Tobias Renner"}]}]
+    out = {}
+    for name, table in (("stated", STATES_EACH_HOP), ("skipped", SKIPS_A_HOP)):
+        folder = tmp_path / name  # a cache of its own: the two agents answer the same question
+        folder.mkdir()
+        _, prompt = files(folder, hopped)
+        with agent(table) as server:
+            assert run(server, folder, folder / "out.jsonl", prompt, "--hops", "given").exit_code == 0
+        (out[name],) = records(folder / "out.jsonl")
+    good, bad = out["stated"], out["skipped"]
+    assert "hops:given" in good["meta"]["signature"] and good["hops"]["complete"]
+    assert [h["stated"] for h in good["hops"]["hops"]] == [True, True]
+    assert bad["hops"]["hops"][0]["check"] == "unstated" and bad["scores"]["completeness"] == 0

@@ -88,7 +88,7 @@ def test_signature_names_model_prompt_and_temperature_never_url_or_key(monkeypat
 
 def test_docs_document_every_llm_flag():
     readme = (ROOT / "docs/llm.md").read_text()
-    for flag in ("--extractor llm", "--determinateness llm", "--model", "--base-url", "--concurrency",
+    for flag in ("--extractor llm", "--determinateness llm", "--hops llm", "--model", "--base-url", "--concurrency",
                  "--llm-timeout", "--max-calls", "--estimate", "--no-cache", "--cache-dir", "--offline"):
         assert flag in readme, flag
     for kind in ("## OpenAI", "## vLLM", "## Ollama", "## llama.cpp server"):

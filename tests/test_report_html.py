@@ -321,3 +321,44 @@ def test_report_html_renders_without_the_describing_fields():
     from logicscore.report.build import build_report
 
     assert "20 records read" in render_html(build_report(list(synthetic_run(20, seed=4))), index)
+
+
+@pytest.mark.slow
+@pytest.mark.browser  # skips, naming the install, without playwright or chromium (tests/conftest.py)
+def test_report_html_record_view_shows_the_hops(tmp_path):
+    from logicscore import Auditor
+
+    question = "Who directed the film that stars Ona Pell?"
+    hops = [{"question": "Which film <b>stars</b> Ona Pell?", "answer": "Grey Fen"},
+            {"question": "Who directed #1?", "answer": "Rik Dal"}]
+    auditor = Auditor(hops="given", timing=False)
+    results = [auditor.audit(question=question, answer="Rik Dal", question_hops=hops, id=rid, long_answer=text)
+               for rid, text in (("both", "Ona Pell stars in Grey Fen. Grey Fen was directed by Rik Dal."),
+                                 ("second", "Ona Pell stars in Grey Fen. Rik Dal is a director."))]
+    (tmp_path / "hops.jsonl").write_text("".join(r.to_json() + "\n" for r in results), encoding="utf-8")
+    path = _report(tmp_path / "hops.jsonl", tmp_path / "hops.html")
+    with chromium(tmp_path) as (page, events):
+        page.goto(path.as_uri() + "#record-1")
+        page.wait_for_selector("body[data-ready]", state="attached")
+        record = page.locator("#record")
+        expect(record).to_be_visible()
+        # Hop 1 is stated by the first sentence; hop 2 cites no sentence, so no badge for it.
+        sentences = record.locator("ol.sentences > li")
+        expect(sentences.nth(0).locator("span.hop.stated")).to_have_text("hop 1 ✓")
+        assert record.locator("span.hop").count() == 1
+        assert "1 of 2 hops stated; incomplete by the hops; anchors written: yes" in record.text_content()
+        table = record.locator("table", has_text="why not stated")
+        rows = [r.text_content() for r in table.locator("tr").all()]
+        assert len(rows) == 3 and rows[1].startswith("✓ 1") and rows[2].startswith("✗ 2")
+        assert "Grey Fen → Rik Dal" in rows[2] and "unstated: no sentence writes both" in rows[2]
+        # A hop's text from the input is text, never markup.
+        assert "Which film <b>stars</b> Ona Pell?" in rows[1] and record.locator("b").count() == 0
+        page.keyboard.press("Escape")
+        page.locator("#body tr[data-i]").first.click()
+        expect(sentences.nth(1).locator("span.hop.stated")).to_have_text("hop 2 ✓")
+        assert record.locator("span.hop.unstated").count() == 0
+        assert "2 of 2 hops stated; complete by the hops" in record.text_content()
+        # The summary's Hops table counts the incomplete record by its first reason.
+        summary = page.locator("#summary section.table", has_text="incomplete by the hops")
+        assert "a hop no sentence states (unstated)1 (100.0%)" in summary.text_content()
+    assert events["errors"] == [] and events["dialogs"] == []

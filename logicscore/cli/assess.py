@@ -11,6 +11,7 @@ import typer
 from ..config import default
 from ..errors import ConfigError, LogicscoreError
 from . import app
+from .common import HopsOpt
 from .common import (BaseUrlOpt, CacheDirOpt, CacheOpt, ConcurrencyOpt, ExtractorOpt, JudgeOpt, MapOpt,
                      MaxCallsOpt, OfflineOpt, QuietOpt, fail, llm_default, llm_options, make_auditor, reason,
                      say, stderr)
@@ -43,10 +44,11 @@ def assess(
                       "does not have yet (refused if written with another prompt, model or setting).")] = False,
     extractor: ExtractorOpt = "rules",
     determinateness: JudgeOpt = default("judge"),
+    hops: HopsOpt = default("hops"),
     audit_base_url: Annotated[str | None, typer.Option("--audit-base-url", help="Endpoint of the llm "
-                              "extractor or judge (default: --base-url).")] = None,
+                              "extractor, judge or hop stage (default: --base-url).")] = None,
     audit_model: Annotated[str | None, typer.Option("--audit-model", help="Model of the llm extractor "
-                           "or judge (default: --model).")] = None,
+                           "judge or hop stage (default: --model).")] = None,
     timing: Annotated[bool, typer.Option("--timing/--no-timing", help="Record latencies.")] = True,
     quiet: QuietOpt = False,
 ) -> None:
@@ -70,7 +72,7 @@ def assess(
     audit_llm = llm_options(audit_base_url or base_url, audit_model or model, timeout, concurrency, None,
                      offline, cache, cache_dir)
     auditor = make_auditor(extractor, default("fuzzy_threshold"), None, default("max_alternatives"), timing,
-                       judge=determinateness, llm=audit_llm)
+                       judge=determinateness, hops=hops, llm=audit_llm)
     try:
         agent = a.AgentPrompt.from_file(prompt)
         endpoint = Endpoint(EndpointConfig(**{**audit_llm, "base_url": base_url, "model": model,

@@ -46,6 +46,13 @@ JudgeOpt = Annotated[str, typer.Option("--determinateness",
 GroundingOpt = Annotated[str, typer.Option("--grounding",
     help="How chain hops of records with documents are checked against the documents they cite: "
          "'rules' (entity and relation overlap), 'llm' (one entailment call per answer) or 'off'.")]
+HopsOpt = Annotated[str, typer.Option("--hops", metavar="off|llm|given",
+    help="Check the question's hops against the long answer, each hop stated by a sentence or the "
+         "reason it is not: 'off' (completeness from the chain of propositions), 'llm' (one call per "
+         "record asks the model for the hops and the sentence stating each, then the tool checks "
+         "that sentence; needs --model and --base-url) or 'given' (the record's own question_hops, "
+         "as MuSiQue and 2WikiMultiHopQA ship them; offline). With llm or given, completeness "
+         "comes from the hops (docs/usage.md#checking-the-questions-hops).")]
 BaseUrlOpt = Annotated[str | None, typer.Option("--base-url",
     help="OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1 (default: OpenAI's).")]
 LLMModelOpt = Annotated[str | None, typer.Option("--model", help="Model id for the LLM stages.")]
@@ -122,6 +129,7 @@ def make_auditor(extractor: str, fuzzy: float, spacy_model: str | None, alts: in
     from ..auditor import Auditor
     from ..limits import model_loading
 
+    _check_hops(limits.get("hops"))
     try:
         config = AuditorConfig(extractor=extractor, fuzzy_threshold=fuzzy, spacy_model=spacy_model,
                                max_alternatives=alts, timing=timing, **limits)
@@ -139,6 +147,18 @@ def make_auditor(extractor: str, fuzzy: float, spacy_model: str | None, alts: in
     except ValueError as exc:
         fail(str(exc), 2)
     return auditor
+
+
+def _check_hops(value: object) -> None:
+    """--hops names 'off' or a hop stage; anything else is a usage error that lists them."""
+    if value is None:
+        return
+    from ..pipeline.registry import available
+
+    names = ["off", *available("hops")]
+    if value not in names:
+        fail(f"--hops must be one of {', '.join(names)}, not {value!r} (llm needs --model and "
+             f"--base-url; given reads each record's question_hops)", 2)
 
 
 def runner(auditor, workers: int, engine: str = "local"):

@@ -10,6 +10,7 @@ import typer
 
 from ..config import default
 from . import app, corpus_app
+from .common import HopsOpt
 from .common import (AltsOpt, BaseUrlOpt, CacheDirOpt, CacheOpt, ConcurrencyOpt, ExtractorOpt, FuzzyOpt, JudgeOpt,
                      LLMModelOpt, LLMTimeoutOpt, MaxBytesOpt, MaxCallsOpt, MaxTokensOpt, ModelOpt, OfflineOpt,
                      StructuredOpt, WorkersOpt, fail, llm_default, llm_options, make_auditor, reason, runner, say,
@@ -51,8 +52,8 @@ def corpus_generate(
 
 @app.command(help=(
     "Measure the auditor against gold labels, beside baselines (majority, answer-mentioned, "
-    "greedy). With --extractor llm or --determinateness llm, the rules path and the LLM path "
-    "side by side, with the calls and tokens the LLM path spent."))
+    "greedy). With --extractor llm, --determinateness llm or --hops llm, the rules path and the "
+    "LLM path side by side, with the calls and tokens the LLM path spent."))
 def bench(
     corpus: Annotated[Path | None, typer.Argument(
         help="A gold-labelled JSONL corpus (e.g. from `logicscore corpus generate`) or labelled "
@@ -73,6 +74,7 @@ def bench(
     transform: Annotated[list[str] | None, typer.Option(
         "--transform", help="With --styles: only this transform (repeatable; default all).")] = None,
     determinateness: JudgeOpt = default("judge"),
+    hops: HopsOpt = default("hops"),
     base_url: BaseUrlOpt = None,
     model: LLMModelOpt = None,
     llm_timeout: LLMTimeoutOpt = llm_default("timeout"),
@@ -100,12 +102,12 @@ def bench(
     if not records:
         why = f" ({rejected[0].error.message})" if rejected else ": it is empty"
         fail(f"{corpus} is not a gold-labelled corpus{why}{make}", 2)
-    if "llm" in (extractor, determinateness):
+    if "llm" in (extractor, determinateness, hops):
         from ..measure import paired
 
         rules = make_auditor("rules", fuzzy_threshold, spacy_model, max_alternatives, False)
         llm = make_auditor(extractor, fuzzy_threshold, spacy_model, max_alternatives, False,
-                           judge=determinateness,
+                           judge=determinateness, hops=hops,
                            llm=llm_options(base_url, model, llm_timeout, concurrency, max_calls, offline,
                                            cache, cache_dir, structured, llm_max_bytes, llm_max_tokens))
         # The LLM path runs in this process: its calls overlap by --concurrency, not --workers.
@@ -113,7 +115,7 @@ def bench(
         show(both, paired, as_json, as_md)
         return
     auditor = make_auditor(extractor, fuzzy_threshold, spacy_model, max_alternatives, False,
-                           judge=determinateness)
+                           judge=determinateness, hops=hops)
     if styles:
         _styles(corpus, records, rejected, runner(auditor, workers), seed, transform, as_json, as_md)
         return

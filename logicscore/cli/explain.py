@@ -10,6 +10,7 @@ import typer
 from ..config import default
 from ..errors import ConfigError, LogicscoreError
 from . import app
+from .common import HopsOpt
 from .common import (AltsOpt, BaseUrlOpt, CacheDirOpt, CacheOpt, ExtractorOpt, FormatOpt, FuzzyOpt, GroundingOpt,
                      JudgeOpt, LLMModelOpt, LLMTimeoutOpt, MapOpt, ModelOpt, OfflineOpt, fail, llm_default,
                      llm_options, make_auditor, MaxBytesOpt, reason, StructuredOpt)
@@ -36,6 +37,7 @@ def explain(
     as_json: Annotated[bool, typer.Option("--json", help="Print the result record as JSON instead.")] = False,
     determinateness: JudgeOpt = default("judge"),
     grounding: GroundingOpt = default("grounder"),
+    hops: HopsOpt = default("hops"),
     base_url: BaseUrlOpt = None,
     model: LLMModelOpt = None,
     llm_timeout: LLMTimeoutOpt = llm_default("timeout"),
@@ -70,7 +72,7 @@ def explain(
         check_input(file, "file")
         check_stdout([file])
     auditor = make_auditor(extractor, fuzzy_threshold, spacy_model, max_alternatives, False,
-                           judge=determinateness, grounder=grounding,
+                           judge=determinateness, grounder=grounding, hops=hops,
                            llm=llm_options(base_url, model, llm_timeout, 1, None, offline, cache, cache_dir,
                                            structured, llm_max_bytes))
     try:

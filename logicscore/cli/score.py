@@ -17,6 +17,7 @@ import typer
 from ..config import CLI_MAX_SENTENCES, CLI_TIMEOUT, default
 from ..errors import ConfigError
 from . import app
+from .common import HopsOpt
 from .common import (AltsOpt, BaseUrlOpt, CacheDirOpt, CacheOpt, ConcurrencyOpt, EngineOpt, ExtractorOpt, FuzzyOpt,
                      FormatOpt, GroundingOpt, JudgeOpt, LLMModelOpt, LLMTimeoutOpt, MapOpt, MaxCallsOpt, ModelOpt,
                      OfflineOpt, QuietOpt, WorkersOpt, fail, llm_default, llm_options, make_auditor, reason, runner,
@@ -101,6 +102,7 @@ def score(
                              "huge answer from taking minutes and a gigabyte.")] = CLI_MAX_SENTENCES,
     determinateness: JudgeOpt = default("judge"),
     grounding: GroundingOpt = default("grounder"),
+    hops: HopsOpt = default("hops"),
     base_url: BaseUrlOpt = None,
     model: LLMModelOpt = None,
     llm_timeout: LLMTimeoutOpt = llm_default("timeout"),
@@ -152,7 +154,7 @@ def score(
         auditor = make_auditor(extractor, fuzzy_threshold, spacy_model, max_alternatives, timing,
                                max_chars=max_chars, timeout=timeout or None,
                                max_sentences=max_sentences or None, judge=determinateness,
-                               grounder=grounding,
+                               grounder=grounding, hops=hops,
                                llm=llm_options(base_url, model, llm_timeout, concurrency, max_calls, offline,
                                                cache, cache_dir, structured, llm_max_bytes, llm_max_tokens))
         if not run.stdout and not estimate:

@@ -24,7 +24,9 @@ def estimate(auditor: Any, items: Iterable[Any]) -> dict[str, int]:
         record = getattr(item, "record", item)
         if record is not None:
             records.append(record)
-    stages = [s for s in (auditor.extractor, auditor.judge) if hasattr(s, "request")]
+    # The hop stage's call (`--hops llm`) is one per record, as the extractor's and judge's are.
+    stages: list[Any] = [s for s in (auditor.extractor, auditor.judge, getattr(auditor, "hop_stage", None))
+                         if hasattr(s, "request")]
     requests = [stage.request(r) for stage in stages for r in records]
     plan = {"records": len(records), **_estimate(auditor.llm, requests)}
     if hasattr(getattr(auditor, "grounder", None), "grounding_request"):

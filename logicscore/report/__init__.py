@@ -189,6 +189,10 @@ def render_explain(result: AuditResult) -> Group:
         parts.append(Text(f"  alternative: {' → '.join(alt)}"))
     if result.grounding is not None:
         parts.extend(_grounding(result))
+    if result.hops is not None:
+        from .hops import explain_lines
+
+        parts.extend(explain_lines(result))
     if diag.failure:
         parts.append(Text(f"failure: {diag.failure}", style="bold red"))
     for gap in diag.gaps or ([diag.gap] if diag.gap else []):

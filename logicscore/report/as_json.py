@@ -15,6 +15,10 @@ from .failing import describe
 def report_json(report: Report) -> dict[str, Any]:
     """`report` as plain JSON values, keys in a fixed order."""
     data = _plain(report)
+    if report.hops is None:  # a run without a hop stage keeps its report's bytes
+        data.pop("hops")
+    else:
+        data["hops"]["incomplete"] = report.hops.incomplete
     if report.gold is not None:
         data["gold"].update(accuracy=report.gold.accuracy, right_wrong_reason_rate=report.gold.rwr_rate,
                             majority=report.gold.majority)

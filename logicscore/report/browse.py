@@ -210,5 +210,11 @@ def _detail(result: AuditResult) -> tuple[list, dict[str, Any]]:
                            row.supported_by] for row in result.grounding]
         if result.scores is not None:
             rest["grounded"] = result.scores.grounded_chain
+    if result.hops is not None:
+        hc = result.hops
+        rest["hops"] = [hc.stage, [[h.index, h.asks, h.input, h.result, int(h.stated), h.check, h.sentence, h.why]
+                                   for h in hc.hops],
+                        None if hc.answer_follows is None else int(hc.answer_follows),
+                        int(hc.anchors_written), int(hc.complete)]
     rest["g"] = layout(result)
     return head, rest

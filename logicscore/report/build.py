@@ -16,6 +16,7 @@ from typing import Any, Protocol
 from ..models import AuditResult
 from .aggregate import CATEGORIES, METRICS, Aggregate, Reservoir, category
 from .findings import Finding, findings, reason, recommend
+from .hops import HopBreakdown, HopTally
 from .stats import MetricSummary
 
 RESERVOIR = 5000
@@ -109,6 +110,8 @@ class Report:
     sampled: bool
     seed: int
     grounding: Grounding | None = None
+    # Runs with a hop stage only (`--hops`): why the hops call records incomplete.
+    hops: HopBreakdown | None = None
 
     @property
     def mixed(self) -> bool:
@@ -140,6 +143,7 @@ class ReportBuilder:
         self.signals_by_category: dict[str, Counter] = {k: Counter() for k in CATEGORIES}
         self.gold: Counter[str] = Counter()
         self.slices: dict[str, dict[str, SliceRow]] = {}
+        self.hops = HopTally()
 
     def add(self, result: AuditResult) -> None:
         self.agg.add(result)
@@ -150,6 +154,7 @@ class ReportBuilder:
         if kind == "error":
             return
         assert result.scores is not None and result.diagnosis is not None
+        self.hops.add(result)
         self.sample.add(tuple(float(getattr(result.scores, m)) for m in METRICS))
         if kind != "complete":
             self.reasons[kind][reason(result)] += 1
@@ -210,7 +215,8 @@ class ReportBuilder:
                      sorted(self.signals.items(), key=lambda kv: (-sum(kv[1].values()), kv[0]))],
             gold=Gold(g["n"], g["correct"], g["rwr"], g["chain"], g["mentioned"]) if g["n"] else None,
             slices=self._slice_list(), sections=sections, error_examples=self.examples["error"],
-            sampled=self.sample.seen > self.sample.size, seed=self.seed, grounding=_grounding(agg))
+            sampled=self.sample.seen > self.sample.size, seed=self.seed, grounding=_grounding(agg),
+            hops=self.hops.build())
 
     def _slice_list(self) -> list[Slice]:
         out = []

@@ -68,7 +68,7 @@ def render_html(report: Report, index: RecordIndex) -> str:
         report=report, tables=tables(report), signature_note=signature_note(report),
         charts=[(n, svg) for n, svg in drawn if svg], sections=sections,
         baseline=_baseline(index.baseline), rows=index.rows(), details=index.details(),
-        meanings=script_json(SIGNAL_MEANINGS))
+        meanings=script_json(SIGNAL_MEANINGS), hops=report.hops is not None)
 
 
 def html_report(results: Iterable[AuditResult], by: Sequence[str] = (), seed: int = 0,

@@ -62,6 +62,8 @@ def tables(report: Report) -> list[TextTable]:
                               for k, n, c in report.signals]))
     if report.grounding is not None:
         out.append(_grounding(report))
+    if report.hops is not None:
+        out.append(_hops(report))
     out.append(_gold(report))
     for sl in report.slices:
         out.append(TextTable(f"By {sl.field}", [sl.field, "records", "errors", "completeness",
@@ -86,6 +88,21 @@ def _grounding(report: Report) -> TextTable:
                      "Each chain hop against the documents its sentence cites: grounded (a cited "
                      "document supports it), ungrounded (cited, not supported), uncited, "
                      "unknown_citation (a marker naming no document).")
+
+
+def _hops(report: Report) -> TextTable:
+    from .hops import WORDS
+
+    h = report.hops
+    assert h is not None
+    rows = [[f"records checked by the hops ({', '.join(h.stages)})", str(h.records)],
+            ["complete by the hops", pct(h.complete, h.records)],
+            ["incomplete by the hops", pct(h.incomplete, h.records)]]
+    rows += [[f"  {WORDS[reason]}", pct(n, h.incomplete)] for reason, n in h.reasons]
+    return TextTable("Hops", ["measure", "records"], rows,
+                     "Each incomplete record counted once, by its first reason: the first hop not "
+                     "stated (its check), else no hop read, an anchor never written, or a short "
+                     "answer the last hop does not yield. Shares of the incomplete records.")
 
 
 def _gold(report: Report) -> TextTable:
