@@ -12,8 +12,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from ...models import HopCheck, QARecord, Signal
+from ...lexicon.conclusions import COPULAS
+from ...lexicon.names import ARTICLES
+from ...models import Entity, HopCheck, QARecord, Signal
 from ..flow import Chain, Completed, Hops, Linked, Reading
+from .. import kin_hops
 from ..signals import contradictions
 from ..text.phrases import content_stems, question_stems
 from .rules import sentence_entities
@@ -88,29 +91,65 @@ def _restated(e: Evidence) -> str | None:
     return found[0].message if found else None
 
 
+def _restated_kin(e: Evidence) -> str | None:
+    """"X's paternal grandmother is Y" for a question asking X's paternal grandmother: the
+    multi-step kin term stated whole, the generation between never named."""
+    if not e.result.complete:
+        found = kin_hops.restated_kin(e.linked.propositions, e.record.question)
+        answer = e.linked.answer_entity
+        if any(answer in (e.linked.propositions[i].subject_entity, e.linked.propositions[i].object_entity)
+               for i in found):
+            return "the kin term asked is stated whole; the generation between is never named"
+    return None
+
+
 def _restated_answer(e: Evidence) -> str | None:
-    """"Thep Kasattri's father died in Thailand": every sentence that writes the answer (its
-    conclusion aside) names nothing but the question's entities and restates the question's
-    own words: the bridge it asks through is never named."""
+    """"Thep Kasattri's father died in Thailand", "The city that borders Osk is in Vell County":
+    every sentence that writes the answer (its conclusion aside) restates the question's own
+    words, and either names nothing the question does not write or gave no claim that touches
+    the answer (the extractor read it as a restatement): the hop into the answer is asserted,
+    its bridge never named."""
     answer = e.linked.answer_entity
     if answer is None:
         return None
     asked = {q.entity for q in e.linked.question if q.entity}
     names = {x.id: x for x in e.linked.entities}
     concluding = {p.sentence for p in e.linked.propositions if p.conclusion}
+    claimed = any(answer in (p.subject_entity, p.object_entity) for p in e.linked.propositions
+                  if not p.conclusion)
     per_sentence = sentence_entities(e.linked, e.sentences)
     writing = [n for n, named in enumerate(per_sentence) if answer in named and n not in concluding]
     if not writing:
         return None
     for n in writing:
-        if per_sentence[n] - asked - {answer}:
-            return None  # it names a bridge
+        others = per_sentence[n] - asked - {answer}
+        if claimed and any(_missing(names[x].name, e.record.question) for x in others):
+            return None  # it names a bridge, a thing the question does not write
         a, b = e.sentences[n]
+        if _identifies(e.record.long_answer, a, b, names[answer]):
+            return None  # "the film in which X played Y is Z": a description then a name is a link
         said = content_stems(e.record.long_answer[a:b])
         said -= {w for x in per_sentence[n] for m in names[x].mentions for w in content_stems(m.text)}
         if not said or len(said & question_stems(e.record.question)) / len(said) < RESTATED_SHARE:
             return None
     return "the answer is asserted by restating the question; the bridge it asks through is never named"
+
+
+def _identifies(text: str, a: int, b: int, answer: Entity) -> bool:
+    """Whether the sentence [a, b) names the answer as what its description is ("… is Z"): a
+    copula, perhaps an article, right before a mention of the answer."""
+    for m in answer.mentions:
+        if m.span is not None and a <= m.span[0] < b:
+            before = _words(text[a:m.span[0]].lower())
+            while before and before[-1] in ARTICLES:
+                before.pop()
+            if before and before[-1] in COPULAS:
+                return True
+    return False
+
+
+def _words(text: str) -> list[str]:
+    return [w.strip("\"“”'‘’(") for w in text.split() if w.strip("\"“”'‘’(")]
 
 
 def _unjoined(e: Evidence) -> str | None:
@@ -127,6 +166,7 @@ SHOWN: tuple[ShownRule, ...] = (
     ShownRule("circular", _circular),
     ShownRule("deviated", _deviated),
     ShownRule("restated", _restated),
+    ShownRule("restated_kin", _restated_kin),
     ShownRule("restated_answer", _restated_answer),
     ShownRule("unjoined", _unjoined),
 )
