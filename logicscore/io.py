@@ -39,6 +39,8 @@ ALIASES: dict[str, tuple[str, ...]] = {
     "question_type": ("question_type",),
     "gold_answer": ("gold_answer", "ground_truth", "reference"),
     "hops": ("hops",),
+    # The question's own sub-questions, read by `--hops given` (docs/usage.md).
+    "question_hops": ("question_hops",),
     "documents": ("documents", "retrieved_contexts", "retrieval_context", "contexts"),
     "propositions": ("propositions",),
     "meta": ("meta", "metadata"),
