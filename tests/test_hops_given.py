@@ -6,10 +6,14 @@ from __future__ import annotations
 
 import io as pyio
 import json
+from pathlib import Path
 
 import pytest
 
+from benchmarks.realdata import locate_data
+from benchmarks.realdata.cases import remove_hop
 from logicscore import Auditor
+from logicscore.formats.datasets import parse_2wiki, parse_musique
 from logicscore.formats import read_lines
 from logicscore.formats.decomposition import musique_hops, wiki_hops
 from logicscore.io import parse_map
@@ -268,3 +272,50 @@ def test_a_comparison_s_given_hops_leave_the_comparison_open(given, row, follows
     # A bridge question's last hop still has to yield the short answer.
     assert _hops(given, *STATED[0][:4]).answer_follows is True
     assert _hops(given, STATED[0][0], "Ona Pell", *STATED[0][2:4]).answer_follows is False
+
+
+# ---- on the shared real data ---------------------------------------------------------------------
+
+REAL = {"musique": "musique/musique_ans_dev_migres200.jsonl",
+        "2wiki": "2wikimultihopqa/2wikimultihopqa_dev_sample500.jsonl"}
+REAL_RECORDS = 12
+
+
+def _real(fmt):
+    """The first records of a shared dataset file, read as `--format FMT` reads them."""
+    with open(locate_data(Path(__file__)) / REAL[fmt], "rb") as f:
+        raw = b"".join(f.readline() for _ in range(REAL_RECORDS))
+    lines = list(read_lines(pyio.BytesIO(raw), fmt))
+    assert len(lines) == REAL_RECORDS and all(line.error is None for line in lines)
+    return [line.record for line in lines], [json.loads(r) for r in raw.splitlines()]
+
+
+@pytest.mark.parametrize(("fmt", "parse", "least"), [("musique", parse_musique, 10), ("2wiki", parse_2wiki, 10)])
+def test_real_records_get_their_given_hops_checked(given, fmt, parse, least):
+    records, rows = _real(fmt)
+    results = list(given.audit_many(records))
+    assert [r.id for r in results] == [r.id for r in records] and all(r.status == "ok" for r in results)
+    for record, result in zip(records, results):
+        assert result.hops.stage == "given"
+        assert [h.result for h in result.hops.hops] == [h.answer for h in record.question_hops]
+        assert not any("#" in h.asks for h in result.hops.hops)  # every reference filled in
+    complete = sum(r.hops.complete for r in results)
+    assert complete >= least, [(r.id, r.diagnosis.gap) for r in results if not r.hops.complete]
+    # The same records with a hop's sentences taken out (a sound "incomplete" label) are not.
+    removed = [(record, case) for record, row in zip(records, rows)
+               if (case := remove_hop(parse(row))) is not None and not case.noise]
+    assert len(removed) >= REAL_RECORDS // 2
+    cut = list(given.audit_many([r.model_copy(update={"long_answer": c.long_answer}) for r, c in removed]))
+    assert sum(not r.hops.complete for r in cut) >= len(cut) - 1
+    assert all(r.hops.hops[0].why is None or r.hops.hops[0].why.startswith("no sentence") for r in cut)
+
+
+def test_real_2wiki_comparisons_check_each_side_from_its_own_film(given):
+    records, _ = _real("2wiki")
+    sided = [r for r in records if r.meta["type"] in ("comparison", "bridge_comparison")]
+    assert sided
+    for result in given.audit_many(sided):
+        check = result.hops
+        assert check.answer_follows in (None, True)
+        # Each film's director hop starts from that film, never from the other film's director.
+        assert check.hops[1].input != check.hops[0].result

@@ -11,8 +11,8 @@ answer when none is given. A hop's input is where its sub-question says it start
   lies" is stated by "#2 lies in <region>", #1 being tied in by its own hop);
 - else, for the first hop or in a decomposition that writes "#k" (so a step without one
   starts afresh: MuSiQue's parallel steps), a question entity its sub-question names;
-- else, a question entity it names that no sub-question before it named (a new subject: a
-  comparison's other side), or the previous hop's answer (it goes on from "that film", or
+- else a question entity it names that no sub-question before it named (a new subject: a
+  comparison's other side), else the previous hop's answer (it goes on from "that film", or
   restates the chain: "the film that stars Ona Pell");
 - with none of these, any question entity.
 
