@@ -4,6 +4,7 @@ checks each one against the long answer (docs/formats.md, docs/metrics.md "Hops"
 
 from __future__ import annotations
 
+import importlib.util
 import io as pyio
 import json
 from pathlib import Path
@@ -319,3 +320,15 @@ def test_real_2wiki_comparisons_check_each_side_from_its_own_film(given):
         assert check.answer_follows in (None, True)
         # Each film's director hop starts from that film, never from the other film's director.
         assert check.hops[1].input != check.hops[0].result
+
+
+def test_the_measurement_script_counts_what_it_audits():
+    path = Path(__file__).resolve().parents[1] / "scripts" / "eval_hops_given.py"
+    spec = importlib.util.spec_from_file_location("eval_hops_given", path)
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    report = script.measure("2wiki", 4, locate_data(path))
+    whole = report["all"]
+    assert whole["records"] == whole["with_hops"] == 4 and 0 <= whole["gold_complete"] <= 4
+    assert sum(t["records"] for t in report["by_type"].values()) == 4
+    assert whole["gold_complete_share"] == round(whole["gold_complete"] / 4, 3)
