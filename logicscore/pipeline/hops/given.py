@@ -2,15 +2,28 @@
 2WikiMultiHopQA ship it, filled by `--format musique` / `--format 2wiki`), checked against the
 long answer with no model (docs/metrics.md, "Hops").
 
-A given hop is stated when one sentence of the long answer writes both its input (the
-previous hop's answer, or a question entity for the first hop) and its answer, by name, alias
-or resolved reference. The relation itself is not read: what the text shows is that the two
-are put together in one sentence. The last hop's answer is the short answer when none is
-given.
+A given hop is stated when one sentence of the long answer writes both its input and its
+answer, by name, alias or resolved reference. The relation itself is not read: what the text
+shows is that the two are put together in one sentence. The last hop's answer is the short
+answer when none is given. A hop's input is where its sub-question says it starts (`_starts`):
+
+- an earlier answer its "#k" references name (any one of them: "the region of #1 where #2
+  lies" is stated by "#2 lies in <region>", #1 being tied in by its own hop);
+- else, for the first hop or in a decomposition that writes "#k" (so a step without one
+  starts afresh: MuSiQue's parallel steps), a question entity its sub-question names;
+- else a question entity it names that no sub-question before it named (a new subject: a
+  comparison's other side), else the previous hop's answer (it goes on from "that film", or
+  restates the chain: "the film that stars Ona Pell");
+- with none of these, any question entity.
+
+A sided question's (or a yes/no answer's) given hops may stop at the compared values: the
+comparison is then no given hop, and whether they yield the short answer is left open
+(`answer_follows` None) rather than counted against the answer.
 """
 
 from __future__ import annotations
 
+import re
 from typing import ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -18,11 +31,12 @@ from pydantic import BaseModel, ConfigDict, Field
 from ...config import default
 from ...models import QARecord, Signal
 from ..flow import Hops, Linked, Reading
+from ..text.phrases import content_stems
 from . import ProposedHop, verify, yields_answer
-from .check import written_in
+from .check import WORD_SHARE, judgment, written_in
 
 # "#1", "#2": MuSiQue's references to an earlier sub-question's answer.
-_REFERENCE = "#"
+_REFERENCE = re.compile(r"#(\d+)")
 
 
 class GivenHops:
@@ -46,48 +60,73 @@ class GivenHops:
                 kind="unstated_hop", severity="info",
                 message="--hops given: the record carries no question_hops; nothing to check")])
         t = self.config.fuzzy_threshold
+        names = [q.name for q in linked.question]
+        referring = any(_REFERENCE.search(h.question) for h in given)
         proposed: list[ProposedHop] = []
         results: list[str] = []
         for n, hop in enumerate(given):
             result = hop.answer or (record.answer if n == len(given) - 1 else None)
-            asks = _filled(hop.question, results)
-            hop_input = results[-1] if results else None
-            sentence = self._sentence(record, linked, sentences, hop_input, result, proposed, t)
+            starts = _starts(hop.question, [h.question for h in given[:n]], results, names, referring)
+            sentence, hop_input = self._sentence(record, linked, sentences, starts, result, names, t)
             proposed.append(ProposedHop(
-                asks=asks, input=hop_input, result=result, stated=sentence is not None,
+                asks=_filled(hop.question, results), input=hop_input, result=result,
+                stated=sentence is not None,
                 evidence=record.long_answer[sentence[0]:sentence[1]] if sentence else None,
                 why=None if sentence else _why(hop_input, result)))
             results.append(result or f"#{n + 1}")
         hops = verify(proposed, record, linked, reading, sentences, t)
-        follows = yields_answer(hops[-1], record.answer, record.long_answer, linked, t) if hops[-1].stated else None
+        last = hops[-1]
+        follows = yields_answer(last, record.answer, record.long_answer, linked, t) if last.stated else None
+        if follows is False and (reading.sided or judgment(record.answer)):
+            follows = None  # the hops stop at the compared values; the comparison is no given hop
         return Hops(stage=self.name, hops=hops, answer_follows=follows)
 
     def _sentence(self, record: QARecord, linked: Linked, sentences: list[tuple[int, int]],
-                  hop_input: str | None, result: str | None, earlier: list[ProposedHop],
-                  t: float) -> tuple[int, int] | None:
-        """The first sentence that writes the hop's input and its result."""
+                  starts: list[str], result: str | None, names: list[str],
+                  t: float) -> tuple[tuple[int, int] | None, str | None]:
+        """The first sentence that writes the hop's result and one of its inputs (with none,
+        a question entity), and the input it wrote."""
+        shown = " or ".join(starts) or None
         if result is None:
-            return None
+            return None, shown
         for span in sentences:
             if not written_in(result, span, record.long_answer, linked, t):
                 continue
-            if hop_input is None:
-                names = [q.name for q in linked.question]
-                if any(written_in(n, span, record.long_answer, linked, t) for n in names) or not names:
-                    return span
-            elif written_in(hop_input, span, record.long_answer, linked, t):
-                return span
-        return None
+            wrote = next((s for s in starts if written_in(s, span, record.long_answer, linked, t)), None)
+            if wrote is not None:
+                return span, wrote
+            if not starts and (not names or any(written_in(n, span, record.long_answer, linked, t)
+                                                for n in names)):
+                return span, None
+        return None, shown
 
     def signature(self) -> list[tuple[str, object]]:
         return [("hops", "given"), ("fuzzy", self.config.fuzzy_threshold)]
 
 
+def _starts(question: str, asked: list[str], results: list[str], names: list[str], referring: bool
+            ) -> list[str]:
+    """Where a hop may start (see the module docstring); none: from any question entity."""
+    refs = [int(k) for k in _REFERENCE.findall(question) if 0 < int(k) <= len(results)]
+    if refs:
+        return list(dict.fromkeys(results[k - 1] for k in refs))
+    named = [n for n in names if _names(question, n)]
+    if not results or referring:
+        return named
+    fresh = [n for n in named if not any(_names(q, n) for q in asked)]
+    return fresh or [results[-1]]
+
+
+def _names(question: str, name: str) -> bool:
+    """Whether a sub-question names `name`: most of its content words are written there."""
+    wanted = content_stems(name)
+    return bool(wanted) and len(wanted & content_stems(question)) / len(wanted) >= WORD_SHARE
+
+
 def _filled(question: str, results: list[str]) -> str:
     """A sub-question with its "#1" references replaced by the answers they stand for."""
-    for n in range(len(results), 0, -1):
-        question = question.replace(f"{_REFERENCE}{n}", results[n - 1])
-    return question
+    return _REFERENCE.sub(lambda m: results[int(m.group(1)) - 1] if 0 < int(m.group(1)) <= len(results)
+                          else m.group(0), question)
 
 
 def _why(hop_input: str | None, result: str | None) -> str:
