@@ -9,9 +9,9 @@ The records they pass and their protocols are in `logicscore.pipeline.flow`. Eac
 to import paths and imports lazily, so `import logicscore` never pulls in spaCy; third-party
 stages register through the entry-point group of their kind (`logicscore.extractors`,
 `logicscore.question_readers`, `logicscore.linkers`, `logicscore.completeness`,
-`logicscore.judges`, `logicscore.hop_stages`, `logicscore.grounders`). A stage declares the shared resources it `requires` ("spacy", the
-pipeline the Auditor owns; "llm", the endpoint the LLM stages share, with its cache and call
-budget) and gets them as keyword arguments.
+`logicscore.judges`, `logicscore.hop_stages`, `logicscore.grounders`). A stage declares the
+shared resources it `requires` ("spacy", the pipeline the Auditor owns; "llm", the endpoint the
+LLM stages share, with its cache and call budget) and gets them as keyword arguments.
 
 Two optional hooks, looked up with getattr so a stage without them works unchanged:
 

@@ -39,6 +39,7 @@ class Evidence:
     hops: Hops
     abstained: bool
     sentences: list[tuple[int, int]]
+    reading: Reading
 
 
 @dataclass(frozen=True)
@@ -153,9 +154,33 @@ def _words(text: str) -> list[str]:
 
 
 def _unjoined(e: Evidence) -> str | None:
-    """No sentence joins an anchor's side to the answer's: the break is in the text."""
-    gaps = [h.why for h in e.hops.hops if not h.stated and h.why and "no sentence joins" in h.why]
-    return gaps[0] if gaps else None
+    """Two chains never joined: an anchor's sentences reach other named things, the answer's
+    sentences too, and no sentence joins the two (a comparison's sides stand apart by design,
+    and a lone name is more often a reference the rules missed than a break)."""
+    answer = e.linked.answer_entity
+    if e.reading.sided or answer is None:
+        return None
+    per_sentence = sentence_entities(e.linked, e.sentences)
+    theirs = _component(answer, per_sentence)
+    names = {x.id: x.name for x in e.linked.entities}
+    for q in e.linked.question:
+        if q.anchor and q.entity and q.entity not in theirs:
+            ours = _component(q.entity, per_sentence)
+            if len(ours) > 1 and len(theirs) > 1:
+                return f"no sentence joins {names.get(q.entity, q.name)} to the answer's side"
+    return None
+
+
+def _component(start: str, per_sentence: list[set[str]]) -> set[str]:
+    """Every entity some chain of sentences joins to `start`."""
+    seen, todo = {start}, [start]
+    while todo:
+        entity = todo.pop()
+        for named in per_sentence:
+            if entity in named:
+                todo += sorted(named - seen)
+                seen |= named
+    return seen
 
 
 SHOWN: tuple[ShownRule, ...] = (
@@ -190,7 +215,7 @@ def decide(completed: Completed, hops: Hops, linked: Linked, reading: Reading, r
                      anchors_written=not unwritten, complete=result.complete)
     if result.complete:
         return completed, check
-    evidence = Evidence(record, linked, result, completed, hops, abstained, sentences)
+    evidence = Evidence(record, linked, result, completed, hops, abstained, sentences, reading)
     if shown_incomplete(evidence) is not None:
         return completed, check
     gap = result.diagnosis.gap
