@@ -15,6 +15,8 @@ from .failing import describe
 def report_json(report: Report) -> dict[str, Any]:
     """`report` as plain JSON values, keys in a fixed order."""
     data = _plain(report)
+    if report.unverified:  # beside the means it is left out of; other runs keep their bytes
+        data["unverified"] = report.unverified
     if report.gold is not None:
         data["gold"].update(accuracy=report.gold.accuracy, right_wrong_reason_rate=report.gold.rwr_rate,
                             majority=report.gold.majority)
