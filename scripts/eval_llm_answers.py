@@ -88,8 +88,10 @@ def render(figures: dict, before: dict | None = None) -> str:
     for group, preds in figures.items():
         for p in PREDICTORS:
             m = preds[p]
-            row = (f"| {group} ({m['complete']}+{m['incomplete']}) | {'**' + p + '**' if p == 'logicscore' else p} "
-                   f"| {_fmt(m['decided_share'])} | {_fmt(m['recall'])} | {_fmt(m['specificity'])} | {_fmt(m['balanced_accuracy'])} |")
+            name = f"**{p}**" if p == "logicscore" else p
+            row = (f"| {group} ({m['complete']}+{m['incomplete']}) | {name} "
+                   f"| {_fmt(m['decided_share'])} | {_fmt(m['recall'])} | {_fmt(m['specificity'])} "
+                   f"| {_fmt(m['balanced_accuracy'])} |")
             if before:
                 old = before.get(group, {}).get(p, {}).get("balanced_accuracy")
                 new = m["balanced_accuracy"]

@@ -98,7 +98,7 @@ def test_promptfoo_assertion_says_unverified_with_no_score(undecided_auditor, mo
     assert partial["pass"] is (partial["score"] >= 0.25)
     # A complete chain is decided: the plugin leaves it alone.
     assert get_assert(GOOD, _context())["score"] == 1.0
-    with pytest.raises(ValueError, match="config.unverified must be 'pass' or 'fail'"):
+    with pytest.raises(ValueError, match=r"config\.unverified must be 'pass' or 'fail'"):
         get_assert(BROKEN, _context(unverified="maybe"))
 
 

@@ -50,7 +50,8 @@ def test_report_markdown_lists_unverified_as_a_category_with_the_reason():
     md = render_markdown(build_report(_run()))
     assert "| unverified | 2 | 33.3% |" in md
     assert "2 unverified records (the text neither shows the chain nor shows it broken) are left out" in md
-    assert f"## unverified (2)\n\n- 100% of unverified answers (2 of 2) leave completeness undecided: {UNVERIFIED_WHY}" in md
+    assert ("## unverified (2)\n\n- 100% of unverified answers (2 of 2) leave completeness undecided: "
+            f"{UNVERIFIED_WHY}") in md
     assert f"signal unverified [info]: {UNVERIFIED_WHY}" in md
     assert "| hops | records | errors | completeness | conciseness | determinateness | broken | circular | deviated " \
            "| unverified |" in md

@@ -47,7 +47,7 @@ class LogicScoreMetric(BaseMetric):
         self.result: Any = None
         self.unverified = False
 
-    def measure(self, test_case: Any, *args: Any, **kwargs: Any) -> float:
+    def measure(self, test_case: Any, *args: Any, **kwargs: Any) -> float | None:
         if self.auditor is None:
             self.auditor = Auditor(timing=False)  # loaded on first use, then kept
         row = {"input": test_case.input, "actual_output": test_case.actual_output,
@@ -57,7 +57,7 @@ class LogicScoreMetric(BaseMetric):
                         unverified_passes=not self.strict_mode)
         return self._keep(found)
 
-    async def a_measure(self, test_case: Any, *args: Any, **kwargs: Any) -> float:
+    async def a_measure(self, test_case: Any, *args: Any, **kwargs: Any) -> float | None:
         # The audit is CPU-bound: run it off the event loop DeepEval awaits metrics on.
         return await asyncio.to_thread(self.measure, test_case)
 

@@ -87,11 +87,11 @@ def _per_kind(copies: list[build.Perturbation], outcomes: list[Outcome]) -> dict
     for kind in build.KINDS:
         mine = [c for c in copies if c.kind == kind]
         done = [o for o in outcomes if o.copy.kind == kind]
-        unverified = len(done) - len(_decided(done))
-        done = _decided(done)
+        sound, done = len(done), _decided(done)
+        unverified = sound - len(done)
         out[kind] = {
-            "built": sum(c.record is not None for c in mine), "sound": len(done),
-            "kept_share": _ratio(len(done), sum(c.record is not None for c in mine)),
+            "built": sum(c.record is not None for c in mine), "sound": sound,
+            "kept_share": _ratio(sound, sum(c.record is not None for c in mine)),
             "completeness_agrees": _ratio(sum(o.complete is o.copy.complete for o in done), len(done)),
             "failure_agrees": _ratio(sum(o.complete is not None and o.failure == o.copy.failure
                                          for o in typed(done)), len(typed(done))),
@@ -99,9 +99,6 @@ def _per_kind(copies: list[build.Perturbation], outcomes: list[Outcome]) -> dict
             "discarded": _reasons(c for c in mine if c.record is not None and c.discard),
             **({"unverified": unverified} if unverified else {}),
         }
-        if unverified:  # sound counts every copy audited, the unverified ones too
-            out[kind]["sound"] += unverified
-            out[kind]["kept_share"] = _ratio(out[kind]["sound"], out[kind]["built"])
     return out
 
 

@@ -92,7 +92,7 @@ class RecordIndex:
     cat: list[int] = field(default_factory=list)
     qtype: list[int] = field(default_factory=list)
     verdict: list[int] = field(default_factory=list)
-    scores: list[list[float] | None] = field(default_factory=list)
+    scores: list[list[float | None] | None] = field(default_factory=list)
     signals: list[list[int]] = field(default_factory=list)
     hops: list[int | None] = field(default_factory=list)
     signature: list[int] = field(default_factory=list)
