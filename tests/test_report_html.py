@@ -347,6 +347,11 @@ def test_report_html_shows_unverified_records_as_their_own_category(tmp_path):
         assert page.locator("#count").text_content() == "2 of 6 records"
         assert set(_visible(page)) == {"unverified"}
         assert "unverified 2" in page.locator("#selection svg").get_attribute("aria-label")
+        # Their completeness and conciseness are no 0: the filtered means have none to show.
+        texts = page.eval_on_selector_all("#selection svg text", "t => t.map(x => x.textContent)")
+        at = texts.index("completeness")
+        assert texts[at:at + 4] == ["completeness", "-", "conciseness", "-"]
+        assert texts[texts.index("determinateness", at):][1] == "0.000"
         page.locator("#body tr[data-i]").first.click()
         record = page.locator("#record")
         assert record.locator("h2 span.cat.unverified").text_content() == "unverified"
