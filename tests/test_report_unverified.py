@@ -10,6 +10,7 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from logicscore.cli import app
+from logicscore.models import AuditResult
 from logicscore.report import render_explain, render_summary, summarize
 from logicscore.report.as_json import report_json
 from logicscore.report.build import build_report
@@ -107,3 +108,19 @@ def test_diff_counts_unverified_and_names_records_between_decided_and_unverified
     assert "old 1, new 2; 2 changed between decided and unverified" in shown and "q0: complete → unverified" in shown
     plain = diff(_run(["complete", "broken"]), _run(["broken", "broken"]))
     assert "unverified" not in json.dumps(plain.to_json_dict()) and "unverified" not in _text(render(plain))
+
+
+def test_report_pools_unverified_reasons_past_the_ones_it_keeps():
+    from logicscore.report.build import OTHER_REASONS, REASONS_KEPT
+
+    def unverified(i):
+        data = json.loads(make_result(f"u{i}", "unverified").to_json())
+        data["diagnosis"]["signals"][0]["message"] = f"could not join Ana to place {i}"
+        return data
+
+    n = REASONS_KEPT + 5
+    rep = build_report([AuditResult.model_validate(unverified(i)) for i in range(n)])
+    (section,) = [s for s in rep.sections if s.kind == "unverified"]
+    reasons = {f.reason: f.count for f in section.findings}
+    assert len(reasons) == REASONS_KEPT + 1 and reasons[OTHER_REASONS] == 5
+    assert sum(reasons.values()) == n and reasons["could not join Ana to place 0"] == 1

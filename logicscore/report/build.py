@@ -26,6 +26,9 @@ EXAMPLES = 3
 # A slice field with more distinct values than this pools the rest under "(other)".
 SLICE_VALUES = 30
 SLICE_METRICS = ("completeness", "conciseness", "determinateness")
+# Distinct reasons kept for unverified records; the rest are counted as one.
+REASONS_KEPT = 20
+OTHER_REASONS = "(other reasons)"
 
 
 @dataclass
@@ -161,7 +164,7 @@ class ReportBuilder:
         assert result.scores is not None and result.diagnosis is not None
         self.sample.add(tuple(_sampled(result, m) for m in METRICS))
         if kind == UNVERIFIED:
-            self.reasons[kind][str(unverified_reason(result))] += 1
+            self._unverified_reason(str(unverified_reason(result)))
         elif kind != "complete":
             self.reasons[kind][reason(result)] += 1
         for sig_kind in dict.fromkeys(s.kind for s in result.diagnosis.signals):
@@ -174,6 +177,14 @@ class ReportBuilder:
             self.gold.update(n=1, correct=result.correct,
                              rwr=result.correct and not complete,
                              chain=complete == result.correct, mentioned=mentioned == result.correct)
+
+    def _unverified_reason(self, why: str) -> None:
+        # A reason may name the record's entities: past REASONS_KEPT distinct ones the rest are
+        # pooled, so memory stays flat however many records a run leaves unverified.
+        reasons = self.reasons[UNVERIFIED]
+        if why not in reasons and len(reasons) >= REASONS_KEPT:
+            why = OTHER_REASONS
+        reasons[why] += 1
 
     def _slice(self, result: AuditResult, kind: str) -> None:
         keys = {"hops": "(missing)" if result.meta.hops is None else str(result.meta.hops),
