@@ -43,14 +43,22 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def assert_sound(result: AuditResult, *, complete: bool = True, determinate: bool = False,
-                 min_conciseness: float | None = None) -> None:
+                 min_conciseness: float | None = None, allow_unverified: bool = False) -> None:
     """Fail (AssertionError) unless `result` was scored and holds to what is asked: a
-    complete chain (`complete`), an entailed answer (`determinate`), a least conciseness."""
-    from logicscore.report.failing import describe
+    complete chain (`complete`), an entailed answer (`determinate`), a least conciseness.
+    An unverified answer (the text left completeness undecided) fails the completeness and
+    conciseness checks with its reason, unless `allow_unverified` lets it pass them."""
+    from logicscore.report.failing import describe, unverified_reason
 
     problems = []
+    undecided = None if result.status == "error" else unverified_reason(result)
     if result.status == "error" or result.scores is None:
         problems.append("the answer could not be audited")
+    elif undecided is not None:
+        if (complete or min_conciseness is not None) and not allow_unverified:
+            problems.append(f"completeness is unverified ({undecided}), not shown complete")
+        if determinate and not result.scores.determinateness:
+            problems.append(f"the answer is {result.determinateness}, not entailed")
     else:
         if complete and not result.scores.completeness:
             problems.append("the chain from the question to the answer is not complete")

@@ -59,12 +59,14 @@ def evaluate(data: Path, **options: object) -> tuple[dict[str, dict[str, dict]],
             if record[LABEL] == "ambiguous":
                 continue
             gold = record[LABEL] == "complete"
-            ours = None if result.status != "ok" or result.scores is None else bool(result.scores.completeness)
+            # An error is wrong whatever the label; unverified (completeness null) is None, undecided.
+            ours = (not gold if result.status != "ok" or result.scores is None
+                    else None if result.scores.completeness is None else bool(result.scores.completeness))
             for key in _groups(source, record):
                 pairs[key]["logicscore"].append((gold, ours))
                 for base, fn in BASELINES.items():
                     pairs[key][base].append((gold, fn(record)))
-            if ours != gold:
+            if ours is not None and ours != gold:
                 d = result.diagnosis
                 wrong.append({"id": record["id"], "label": record[LABEL], "reason": record.get("label_reason"),
                               "failure": d.failure if d else None,
@@ -81,13 +83,15 @@ def _fmt(x: float | None) -> str:
 
 
 def render(figures: dict, before: dict | None = None) -> str:
-    head = "| group | predictor | recall | specificity | BA |" + (" ΔBA |" if before else "")
-    lines = [head, "|---|---|---:|---:|---:|" + ("---:|" if before else "")]
+    head = "| group | predictor | decided | recall | specificity | BA |" + (" ΔBA |" if before else "")
+    lines = [head, "|---|---|---:|---:|---:|---:|" + ("---:|" if before else "")]
     for group, preds in figures.items():
         for p in PREDICTORS:
             m = preds[p]
-            row = (f"| {group} ({m['complete']}+{m['incomplete']}) | {'**' + p + '**' if p == 'logicscore' else p} "
-                   f"| {_fmt(m['recall'])} | {_fmt(m['specificity'])} | {_fmt(m['balanced_accuracy'])} |")
+            name = f"**{p}**" if p == "logicscore" else p
+            row = (f"| {group} ({m['complete']}+{m['incomplete']}) | {name} "
+                   f"| {_fmt(m['decided_share'])} | {_fmt(m['recall'])} | {_fmt(m['specificity'])} "
+                   f"| {_fmt(m['balanced_accuracy'])} |")
             if before:
                 old = before.get(group, {}).get(p, {}).get("balanced_accuracy")
                 new = m["balanced_accuracy"]

@@ -86,6 +86,24 @@ def test_bench_errored_result_counts_as_wrong_not_dropped():
     assert (out["n"], out["errors"], out["completeness_accuracy"]) == (2, 1, 0.5)
 
 
+def test_bench_unverified_predictions_are_left_out_with_the_decided_share_beside():
+    from logicscore.report.synthetic import make_result
+
+    records = [_record("a"), _record("b", label="broken", conc=0.0), _record("c", label="broken", conc=0.0),
+               _record("d", label="broken", conc=0.0)]
+    unverified = make_result("c", "unverified")
+    report = bench.run(records, results=[_result("a"), _result("b", label="broken"), unverified, _error("d")])
+    out = report.to_json_dict()
+    # c predicts nothing (not a 0), d errored and stays wrong: 2 of the 3 decided are right.
+    assert (out["n"], out["errors"], out["decided_share"]) == (4, 1, 0.75)
+    assert out["completeness_accuracy"] == round(2 / 3, 4)
+    assert out["failure"]["broken"]["support"] == 2 and out["failure"]["broken"]["recall"] == 0.5
+    assert bench.from_result(unverified).completeness is None and bench.from_result(unverified).label == "unverified"
+    assert "| decided_share | **0.750** |" in bench.render_markdown(report)
+    decided = bench.run(records[:2], results=[_result("a"), _result("b", label="broken")])
+    assert "decided_share" not in decided.to_json_dict() and "decided_share" not in bench.render_markdown(decided)
+
+
 def test_bench_slices_and_report_keys():
     records = [_record("a", hops=1, variants=["complete", "fork_first"]),
                _record("b", hops=3, label="broken", conc=0.0, variants=["broken"])]

@@ -289,6 +289,34 @@ def test_measure_precision_recall_and_unclaimed_failures():
     assert data["by_kind"]["body_dropped"]["failure_agrees"] == 0.5
 
 
+def test_measure_counts_unverified_copies_apart_never_as_incomplete():
+    def outcome(complete, failure, got_complete, got_failure, unverified=False, kind="body_dropped"):
+        copy = build.Perturbation(kind, "s", BRIDGE.record, complete, failure)
+        return calibrate.Outcome(copy, got_complete, got_failure, unverified)
+
+    decided = [outcome(False, "broken", False, "broken"), outcome(True, None, True, None, kind="distractor")]
+    unverified = [outcome(False, "broken", None, None, True), outcome(True, None, None, None, True, "distractor")]
+    data = calibrate.measure([o.copy for o in decided + unverified], decided + unverified)
+    alone = calibrate.measure([o.copy for o in decided], decided)
+    # An unverified copy predicts nothing: the figures are those of the decided copies alone.
+    for key in ("incomplete", "complete", "by_failure"):
+        assert data[key] == alone[key]
+    assert data["incomplete"] == {"claimed": 1, "predicted": 1, "hits": 1, "precision": 1.0, "recall": 1.0}
+    assert data["copies"] == {**alone["copies"], "built": 4, "sound": 4, "kept_share": 1.0, "unverified": 2}
+    assert data["copies"]["errored"] == 0 and "unverified" not in alone["copies"]
+    assert data["by_kind"]["body_dropped"]["unverified"] == 1
+    assert data["by_kind"]["body_dropped"]["sound"] == 2
+    assert data["by_kind"]["body_dropped"]["completeness_agrees"] == 1.0
+
+
+def test_calibrate_verdict_of_an_unverified_record_is_neither_complete_nor_errored():
+    from logicscore.report.synthetic import make_result
+
+    assert calibrate._verdict(make_result("u", "unverified")) == (None, None, True)
+    assert calibrate._verdict(make_result("e", "error")) == (None, None, False)
+    assert calibrate._verdict(make_result("b", "broken")) == (False, "broken", False)
+
+
 def test_body_dropped_needs_a_question_name_to_cut():
     lowercase = _answer("w", "where was the discoverer of polonium born?", "Warsaw",
                         "Marie Curie discovered polonium. She was born in Warsaw.")

@@ -7,7 +7,7 @@ import pytest
 from typer.testing import CliRunner
 
 from logicscore.cli import app
-from logicscore.report.synthetic import make_result
+from logicscore.report.synthetic import UNVERIFIED_WHY, make_result
 
 runner = CliRunner()
 
@@ -185,3 +185,87 @@ def test_gate_on_the_documented_pyproject_example_checks_what_it_can_without_a_b
     assert "skipped: max_regression completeness=0.02 (no --baseline)" in res.output
     code, res = _gate(good, "--baseline", good, "--json")
     assert [c["name"] for c in json.loads(res.stdout)["checks"]][-1] == "drop in mean completeness"
+
+
+@pytest.fixture
+def unverified_run(runs):
+    """8 decided records (6 complete, 2 broken) and 2 unverified; the baseline decided all 10."""
+    tmp, _, _ = runs
+    run = _write(tmp / "unverified.jsonl", ["complete"] * 6 + ["broken"] * 2 + ["unverified"] * 2)
+    base = _write(tmp / "decided.jsonl", ["complete"] * 6 + ["broken"] * 2 + ["complete"] * 2)
+    return tmp, run, base
+
+
+def test_gate_unverified_records_neither_pass_nor_fail_completeness(unverified_run):
+    tmp, run, _ = unverified_run
+    # 6 complete of the 8 decided is 0.75: the 2 unverified are neither a 1 nor a 0.
+    code, res = _gate(run, "--min-completeness", "0.75", "--max-failure", "broken=0.25", "--json",
+                      "--junit", tmp / "u.xml")
+    assert code == 0, res.output
+    verdict = json.loads(res.stdout)
+    assert [(c["name"], c["value"]) for c in verdict["checks"]] == [("mean completeness", 0.75),
+                                                                    ("share broken", 0.25)]
+    assert verdict["checks"][0]["detail"] == "over 8 decided records; 2 unverified left out"
+    assert [(c["id"], c["skipped"]) for c in verdict["unverified_records"]] == [
+        ("q8", UNVERIFIED_WHY), ("q9", UNVERIFIED_WHY)]
+    assert [c["id"] for c in verdict["failing_records"]] == ["q6", "q7"]
+    said = res.output.replace("\n", " ")
+    assert "unverified records (2): q8, q9" in said and "limit them with --max-unverified" in said
+    assert _gate(run, "--min-completeness", "0.76")[0] == 1
+    # JUnit: an unverified record is a skipped case with the reason, neither passed nor failed.
+    cases, failures = _junit(tmp / "u.xml", "logicscore.records")
+    skipped = [c for c in cases if c.find("skipped") is not None]
+    assert [c.get("name") for c in skipped] == ["q8", "q9"] and [c.get("name") for c in failures] == ["q6", "q7"]
+    assert skipped[0].find("skipped").get("message") == f"completeness unverified: {UNVERIFIED_WHY}"
+    root = ET.parse(tmp / "u.xml").getroot()
+    assert root.get("skipped") == "2" and root.find("testsuite[@name='logicscore.records']").get("skipped") == "2"
+
+
+@pytest.mark.parametrize("limit, code, threshold", [
+    ("2", 0, 2.0), ("1", 1, 1.0), ("0.2", 0, 2.0), ("0.1", 1, 1.0), ("20%", 0, 2.0), ("15%", 1, 1.5),
+])
+def test_gate_max_unverified_is_a_count_a_share_or_a_percentage(unverified_run, limit, code, threshold):
+    _, run, _ = unverified_run
+    exit_code, res = _gate(run, "--max-unverified", limit, "--json")
+    assert exit_code == code, res.output
+    (check,) = json.loads(res.stdout)["checks"]
+    assert (check["name"], check["value"], check["threshold"], check["passed"]) == (
+        "unverified records", 2.0, threshold, code == 0)
+    assert "limit them with --max-unverified" not in res.output
+
+
+@pytest.mark.parametrize("value, needle", [
+    ("abc", "give a count (5), a share (0.1) or a percentage (10%)"),
+    ("1.5", "--max-unverified: give a count (5), a share between 0 and 1"),
+    ("-1", "--max-unverified: give a count"),
+    ("150%", "a percentage is at most 100%"),
+])
+def test_gate_bad_max_unverified_is_exit_2(unverified_run, value, needle):
+    _, run, _ = unverified_run
+    code, res = _gate(run, f"--max-unverified={value}")
+    assert code == 2 and needle in res.output, res.output
+
+
+def test_gate_max_unverified_from_pyproject(unverified_run):
+    tmp, run, _ = unverified_run
+    (tmp / "pyproject.toml").write_text('[tool.logicscore.gate]\nmax_unverified = "10%"\n')
+    code, res = _gate(run, "--json")
+    assert code == 1 and json.loads(res.stdout)["checks"][0]["detail"] == "limit 10% (10% of 10 scored)"
+    assert _gate(run, "--max-unverified", "3")[0] == 0  # the flag overrides the file
+    (tmp / "pyproject.toml").write_text("[tool.logicscore.gate]\nmax_unverified = true\n")
+    code, res = _gate(run)
+    assert code == 2 and "max_unverified" in res.output
+
+
+def test_gate_names_records_that_went_unverified_against_the_baseline(unverified_run):
+    _, run, base = unverified_run
+    code, res = _gate(run, "--baseline", base, "--max-regression", "completeness=0.5", "--json")
+    assert code == 0, res.output
+    verdict = json.loads(res.stdout)
+    assert [c["id"] for c in verdict["went_unverified"]] == ["q8", "q9"]
+    assert "decided in the baseline, unverified now (2): q8, q9" in res.output.replace("\n", " ")
+    # Against itself nothing went unverified, and a run with none says nothing of them.
+    assert json.loads(_gate(run, "--baseline", run, "--max-regression", "completeness=0", "--json")[1].stdout)[
+        "went_unverified"] == []
+    plain = json.loads(_gate(base, "--baseline", base, "--max-regression", "completeness=0", "--json")[1].stdout)
+    assert "went_unverified" not in plain and "unverified_records" not in plain

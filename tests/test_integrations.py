@@ -70,3 +70,45 @@ def test_verdict_of_an_error_record_has_no_score():
                     Auditor(timing=False, max_chars=10))
     assert found.score is None and not found.passed and found.error.startswith("InputError: ")
     assert found.result is not None and found.result.status == "error"
+
+
+@pytest.fixture(scope="module")
+def undecided_auditor():
+    from undecided import leave_undecided
+
+    return leave_undecided(Auditor(timing=False))
+
+
+@pytest.mark.slow
+def test_promptfoo_assertion_says_unverified_with_no_score(undecided_auditor, monkeypatch):
+    from logicscore.integrations import promptfoo_assert
+    from undecided import WHY
+
+    monkeypatch.setattr(promptfoo_assert, "_auditor", lambda: undecided_auditor)
+    graded = get_assert(BROKEN, _context())
+    # No score of 0 that would read as incomplete: null, the reason, and a pass by default.
+    assert graded["pass"] is True and graded["score"] is None
+    assert graded["reason"] == f"completeness unverified (passes: not checked): {WHY}"
+    assert set(graded["namedScores"]) == {"logicscore_partial_completeness", "logicscore_determinateness"}
+    failing = get_assert(BROKEN, _context(unverified="fail"))
+    assert failing["pass"] is False and failing["score"] is None and "unverified (fails" in failing["reason"]
+    # A score that is still decided is held to its threshold as before.
+    partial = get_assert(BROKEN, _context(metric="partial_completeness", threshold=0.25))
+    assert partial["score"] == partial["namedScores"]["logicscore_partial_completeness"]
+    assert partial["pass"] is (partial["score"] >= 0.25)
+    # A complete chain is decided: the plugin leaves it alone.
+    assert get_assert(GOOD, _context())["score"] == 1.0
+    with pytest.raises(ValueError, match=r"config\.unverified must be 'pass' or 'fail'"):
+        get_assert(BROKEN, _context(unverified="maybe"))
+
+
+@pytest.mark.slow
+def test_verdict_of_an_unverified_record(undecided_auditor):
+    row = {"input": QUESTION, "actual_output": BROKEN, "expected_output": "Dunmore"}
+    found = verdict(row, "deepeval", undecided_auditor)
+    assert found.unverified and found.score is None and found.passed and found.error is None
+    assert found.result.scores.completeness is None
+    strict = verdict(row, "deepeval", undecided_auditor, unverified_passes=False)
+    assert strict.unverified and not strict.passed
+    concise = verdict(row, "deepeval", undecided_auditor, "conciseness", 0.1)
+    assert concise.unverified and concise.score is None

@@ -40,12 +40,39 @@ def _jsonl(*objs) -> io.BytesIO:
 @pytest.mark.parametrize("pairs, recall, specificity, ba", [
     ([(True, True), (True, False), (False, False), (False, False)], 0.5, 1.0, 0.75),
     ([(True, True), (False, True)], 1.0, 0.0, 0.5),
-    ([(True, None), (False, None)], 0.0, 0.0, 0.0),     # an error is wrong either way
+    ([(True, None), (False, None)], None, None, None),  # nothing decided: no accuracy at all
     ([(True, True)], 1.0, None, None),                  # no incomplete: no balanced accuracy
 ])
 def test_labelled_measure(pairs, recall, specificity, ba):
     out = labelled.measure(pairs)
     assert (out["recall"], out["specificity"], out["balanced_accuracy"]) == (recall, specificity, ba)
+
+
+def test_labelled_measure_is_over_decided_records_with_the_decided_share_beside():
+    decided = [(True, True), (True, False), (False, False), (False, False)]
+    out = labelled.measure([*decided, (True, None), (False, None)])
+    # Undecided (unverified) predictions move the share decided, never the accuracy.
+    assert out["decided_share"] == round(4 / 6, 4)
+    for key in ("recall", "recall_hits", "specificity", "specificity_hits", "balanced_accuracy"):
+        assert out[key] == labelled.measure(decided)[key], key
+    assert (out["n"], out["complete"], out["incomplete"]) == (6, 3, 3)
+    assert labelled.measure(decided)["decided_share"] == 1.0
+
+
+def test_labelled_run_reports_unverified_apart_from_errors():
+    from logicscore.report.synthetic import make_result
+
+    records = [_rec("a", "complete"), _rec("b", "incomplete"), _rec("c", "incomplete")]
+    results = [_res("a", 1), _res("b", 0), make_result("c", "unverified")]
+    report = labelled.run(records, results=results)
+    row = report.auditor["all"]
+    assert row["decided_share"] == round(2 / 3, 4) and row["balanced_accuracy"] == 1.0
+    assert report.errors == 0
+    table = labelled.render_markdown(report)
+    assert "decided share" in table and "| all | **logicscore** | 1.000 | 1.000 | 1.000 | 0.667 |" in table
+    assert "| answer_mentioned | 1.000 (1/1) | 0.000 (0/2) | 0.500 | all |" in table
+    everything = labelled.run(records[:2], results=results[:2])
+    assert "decided share" not in labelled.render_markdown(everything)
 
 
 @pytest.mark.parametrize("question, answer, long_answer, mentioned, names", [

@@ -86,3 +86,17 @@ def test_assert_sound_passes_a_complete_record_and_fails_an_incomplete_one():
         pytest_logicscore.assert_sound(make_result("b", "broken"))
     with pytest.raises(AssertionError, match=r"conciseness 0\.50 < 0\.9"):
         pytest_logicscore.assert_sound(make_result("c", "complete"), min_conciseness=0.9)
+
+
+def test_assert_sound_fails_an_unverified_record_with_its_reason_unless_allowed():
+    from logicscore.report.synthetic import UNVERIFIED_WHY, make_result
+
+    unverified = make_result("u", "unverified")
+    with pytest.raises(AssertionError) as caught:
+        pytest_logicscore.assert_sound(unverified)
+    message = str(caught.value)
+    assert message.startswith(f"logicscore: record u: completeness is unverified ({UNVERIFIED_WHY})")
+    assert "not complete" not in message and f"\n  unverified; {UNVERIFIED_WHY}" in message
+    pytest_logicscore.assert_sound(unverified, allow_unverified=True)
+    with pytest.raises(AssertionError, match="not entailed"):
+        pytest_logicscore.assert_sound(unverified, allow_unverified=True, determinate=True)

@@ -362,3 +362,51 @@ def test_report_html_record_view_shows_the_hops(tmp_path):
         summary = page.locator("#summary section.table", has_text="incomplete by the hops")
         assert "a hop no sentence states (unstated)1 (100.0%)" in summary.text_content()
     assert events["errors"] == [] and events["dialogs"] == []
+
+
+@pytest.mark.browser  # skips, naming the install, without playwright or chromium (tests/conftest.py)
+def test_report_html_shows_unverified_records_as_their_own_category(tmp_path):
+    from logicscore.report.synthetic import UNVERIFIED_WHY
+
+    kinds = ["complete", "broken", "unverified", "complete", "unverified", "error"]
+    run = tmp_path / "run.jsonl"
+    run.write_text("".join(make_result(f"r{i}", k, line=i + 1).to_json() + "\n" for i, k in enumerate(kinds)),
+                   encoding="utf-8")
+    path = _report(run, tmp_path / "unverified.html")
+    with chromium(tmp_path) as (page, events):
+        page.goto(path.as_uri())
+        page.wait_for_selector("body[data-ready]", state="attached")
+        badges = page.locator("#body span.cat.unverified")
+        assert badges.count() == 2 and badges.first.text_content() == "unverified"
+        # A badge of its own: not the colours of a failure type.
+        style = badges.first.evaluate("b => [getComputedStyle(b).borderTopStyle, getComputedStyle(b).color]")
+        broken = page.locator("#body span.cat.broken").first.evaluate("b => getComputedStyle(b).backgroundColor")
+        assert style[0] == "dashed" and style[1] != broken
+        options = page.eval_on_selector_all("#f-cat option", "o => o.map(x => x.textContent)")
+        assert "unverified (2)" in options
+        page.select_option("#f-cat", label="unverified (2)")
+        assert page.locator("#count").text_content() == "2 of 6 records"
+        assert set(_visible(page)) == {"unverified"}
+        assert "unverified 2" in page.locator("#selection svg").get_attribute("aria-label")
+        # Their completeness and conciseness are no 0: the filtered means have none to show.
+        texts = page.eval_on_selector_all("#selection svg text", "t => t.map(x => x.textContent)")
+        at = texts.index("completeness")
+        assert texts[at:at + 4] == ["completeness", "-", "conciseness", "-"]
+        assert texts[texts.index("determinateness", at):][1] == "0.000"
+        page.locator("#body tr[data-i]").first.click()
+        record = page.locator("#record")
+        assert record.locator("h2 span.cat.unverified").text_content() == "unverified"
+        assert record.locator(".unverified-why").text_content() == f"completeness unverified: {UNVERIFIED_WHY}"
+        assert "completeness unverified" in record.locator("dl").first.text_content()
+    assert events["errors"] == []
+
+
+def test_report_html_unverified_examples_carry_the_reason():
+    from logicscore.report.synthetic import UNVERIFIED_WHY
+
+    _, html = html_report([make_result("a", "complete"), make_result("u", "unverified")])
+    assert 'data-show="unverified"' in html
+    index = RecordIndex()
+    index.add(make_result("u", "unverified"))
+    assert json.loads(gzip.decompress(base64.b64decode(index.rows())))["cat"] == [5]
+    assert json.loads(index.details_json())[1]["unv"] == UNVERIFIED_WHY

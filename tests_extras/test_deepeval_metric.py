@@ -73,3 +73,22 @@ def test_determinateness_judged_by_a_local_stub(tmp_path, monkeypatch):
         assert_test(COMPLETE, [metric], run_async=False)
         assert server.count("judge") == 1
     assert metric.score == 1.0 and metric.is_successful()
+
+
+def test_an_unverified_answer_says_so_with_no_score():
+    from undecided import WHY, leave_undecided
+
+    undecided = leave_undecided(Auditor(timing=False))
+    metric = LogicScoreMetric(threshold=1.0, auditor=undecided)
+    # Neither a pass nor a failure of completeness: assert_test lets it through, with no score.
+    assert_test(BROKEN, [metric], run_async=False)
+    assert metric.unverified and metric.score is None and metric.is_successful()
+    assert metric.reason == f"completeness unverified (passes: not checked): {WHY}"
+    assert metric.result.scores.completeness is None
+    strict = LogicScoreMetric(auditor=undecided, strict_mode=True)
+    with pytest.raises(AssertionError):
+        assert_test(BROKEN, [strict], run_async=False)
+    assert strict.unverified and strict.score is None and not strict.is_successful()
+    out = evaluate(test_cases=[BROKEN], metrics=[LogicScoreMetric(auditor=undecided)])
+    (data,) = out.test_results[0].metrics_data
+    assert data.score is None and data.success is True and "unverified" in data.reason

@@ -126,6 +126,9 @@ def gate(
                            "type, e.g. broken=0.2 (repeatable).")] = [],
     max_errors: Annotated[float | None, typer.Option(help="Highest share of errored records.")] = None,
     min_records: Annotated[int | None, typer.Option(help="Fewest records the run must have.")] = None,
+    max_unverified: Annotated[str | None, typer.Option(help="Most records whose completeness the text "
+                              "left undecided: a count (5), a share of the scored ones (0.1) or 10%. "
+                              "Unset, they neither pass nor fail and the summary counts them.")] = None,
     baseline: Annotated[Path | None, typer.Option(help="An earlier run of the same questions.")] = None,
     max_regression: Annotated[PairsOpt, typer.Option(help="Largest drop of a mean (completeness=0.02) or "
                               "rise of a failure share (broken=0.05) against --baseline (repeatable).")] = [],
@@ -158,16 +161,18 @@ def gate(
         overrides = dict(min_completeness=min_completeness, min_conciseness=min_conciseness,
                          min_determinateness=min_determinateness, min_grounded=min_grounded,
                          max_errors=max_errors,
-                         min_records=min_records,
+                         min_records=min_records, max_unverified=g.parse_limit(max_unverified),
                          max_failure=g.parse_pairs(max_failure, "--max-failure", g.FAILURES),
                          max_regression=g.parse_pairs(max_regression, "--max-regression",
                                                       (*METRICS, *g.FAILURES)))
         thresholds = g.load_thresholds(config or g.find_pyproject(Path.cwd()), overrides)
-        old = g.aggregate(read_run(baseline), f"baseline {baseline}") if baseline else None
+        old_cases: list = []
+        old = g.aggregate(read_run(baseline), f"baseline {baseline}", old_cases) if baseline else None
         cases: list = []
         verdict = g.evaluate(g.aggregate(read_run(results), str(results), cases), thresholds, old,
                              allow_signature_change, flagged=[k for k, v in overrides.items() if v])
         verdict.cases = cases
+        verdict.went_unverified = g.went_unverified(old_cases, cases)
     except LogicscoreError as exc:
         _input_error(exc)
     if junit:  # before the table: a refused write is then the one line on stderr

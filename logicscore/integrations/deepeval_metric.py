@@ -30,7 +30,9 @@ class LogicScoreMetric(BaseMetric):
     """Passes when `metric` (completeness by default) of the audited answer is >= `threshold`.
 
     `score` is that metric (0..1), `reason` the chain and the diagnosis, `result` the whole
-    `AuditResult`. A test case that cannot be read or audited sets `error` and fails.
+    `AuditResult`. A test case that cannot be read or audited sets `error` and fails. An
+    answer whose completeness the text leaves undecided has `score` None, `unverified` True
+    and the reason; it passes, unless `strict_mode` asks for every answer to be shown complete.
     """
 
     def __init__(self, threshold: float = 1.0, metric: str = "completeness", auditor: Auditor | None = None,
@@ -43,27 +45,31 @@ class LogicScoreMetric(BaseMetric):
         self.include_reason = True
         self.evaluation_model = "logicscore"
         self.result: Any = None
+        self.unverified = False
 
-    def measure(self, test_case: Any, *args: Any, **kwargs: Any) -> float:
+    def measure(self, test_case: Any, *args: Any, **kwargs: Any) -> float | None:
         if self.auditor is None:
             self.auditor = Auditor(timing=False)  # loaded on first use, then kept
         row = {"input": test_case.input, "actual_output": test_case.actual_output,
                "expected_output": test_case.expected_output,
                "retrieval_context": test_case.retrieval_context, "context": test_case.context}
-        found = verdict(row, "deepeval", self.auditor, self.metric, self.threshold)
+        found = verdict(row, "deepeval", self.auditor, self.metric, self.threshold,
+                        unverified_passes=not self.strict_mode)
         return self._keep(found)
 
-    async def a_measure(self, test_case: Any, *args: Any, **kwargs: Any) -> float:
+    async def a_measure(self, test_case: Any, *args: Any, **kwargs: Any) -> float | None:
         # The audit is CPU-bound: run it off the event loop DeepEval awaits metrics on.
         return await asyncio.to_thread(self.measure, test_case)
 
     def is_successful(self) -> bool:
         return self.error is None and bool(self.success)
 
-    def _keep(self, found: Verdict) -> float:
+    def _keep(self, found: Verdict) -> float | None:
         self.result, self.reason, self.error = found.result, found.reason, found.error
         self.success = found.passed
-        self.score = found.score if found.score is not None else 0.0
+        self.unverified = found.unverified
+        # No score for an unverified answer: a 0 would read as an incomplete one.
+        self.score = None if found.unverified else found.score if found.score is not None else 0.0
         return self.score
 
     @property

@@ -1,7 +1,9 @@
 """One row of another tool, audited and reduced to a score, a pass and a reason.
 
 The score is one of the record's scores (`METRICS`); a row that cannot be read or audited
-has no score: its `Verdict` carries the typed error instead, and never passes.
+has no score: its `Verdict` carries the typed error instead, and never passes. A record whose
+completeness the text left undecided (`unverified`) has no completeness or conciseness either:
+its `Verdict` says so with the reason, and passes unless the caller makes it fail.
 """
 
 from __future__ import annotations
@@ -17,6 +19,9 @@ from ..models import AuditResult
 
 # The scores a threshold can be set on: each is 0..1, higher is better.
 METRICS = ("completeness", "partial_completeness", "conciseness", "determinateness")
+# Undecided for an unverified record: completeness is null, and conciseness (0 unless complete)
+# would read as incomplete.
+UNDECIDED = ("completeness", "conciseness")
 
 
 @dataclass(frozen=True)
@@ -26,6 +31,8 @@ class Verdict:
     reason: str
     result: AuditResult | None = None
     error: str | None = None
+    # The text left completeness undecided: `score` is None and `reason` says what was not checked.
+    unverified: bool = False
 
 
 def check_metric(metric: str, threshold: float) -> None:
@@ -36,8 +43,9 @@ def check_metric(metric: str, threshold: float) -> None:
 
 
 def verdict(row: dict[str, Any], fmt: str, auditor: Auditor, metric: str = "completeness",
-            threshold: float = 1.0) -> Verdict:
-    """Audit one row of format `fmt` and hold `metric` to `threshold` (score >= threshold)."""
+            threshold: float = 1.0, unverified_passes: bool = True) -> Verdict:
+    """Audit one row of format `fmt` and hold `metric` to `threshold` (score >= threshold); an
+    unverified record passes when `unverified_passes`, and fails otherwise, with no score."""
     check_metric(metric, threshold)
     try:
         record = io.to_record(convert(row, 1, fmt), 1)
@@ -48,6 +56,17 @@ def verdict(row: dict[str, Any], fmt: str, auditor: Auditor, metric: str = "comp
         assert result.error is not None  # an error record always carries its error
         message = f"{result.error.type}: {result.error.message}"
         return Verdict(None, False, message, result, message)
+    return judge(result, metric, threshold, unverified_passes)
+
+
+def judge(result: AuditResult, metric: str, threshold: float, unverified_passes: bool = True) -> Verdict:
+    """Hold `metric` of a scored record to `threshold`."""
+    assert result.scores is not None
+    if result.scores.completeness is None and metric in UNDECIDED:
+        why = next((s.message for s in (result.diagnosis.signals if result.diagnosis else [])
+                    if s.kind == "unverified"), "the text neither shows the chain nor shows it broken")
+        said = "passes: not checked" if unverified_passes else f"fails: {metric} must be shown >= {threshold:g}"
+        return Verdict(None, unverified_passes, f"{metric} unverified ({said}): {why}", result, unverified=True)
     score = float(getattr(result.scores, metric))
     passed = score >= threshold
     return Verdict(score, passed, _reason(result, metric, score, threshold, passed), result)

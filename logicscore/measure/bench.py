@@ -31,6 +31,7 @@ __all__ = ["BenchReport", "Pred", "run", "render", "score", "from_result", "load
            "majority_baseline", "answer_mentioned_baseline", "greedy_baseline", "greedy_chain"]
 
 CLASSES = ("complete", "broken", "circular", "deviated")
+UNVERIFIED = "unverified"
 # Hard/soft signals are scored; `redundant` is informational and present almost everywhere.
 SCORED_SIGNALS = ("contradiction", "hedged_on_chain", "asserted_without_derivation", "shortcut",
                   "conclusion_mismatch")
@@ -44,6 +45,10 @@ def from_result(result: AuditResult | dict) -> Pred:
     if result.status != "ok" or result.scores is None:
         return Pred(None, None, 0.0)
     diag = result.diagnosis
+    if result.scores.completeness is None:
+        # Unverified: no prediction of completeness either way (`score` counts it apart).
+        return Pred(None, UNVERIFIED, float(result.scores.conciseness), None, result.determinateness,
+                    [s.kind for s in diag.signals] if diag else [])
     complete = int(result.scores.completeness)
     label = "complete" if complete else (diag.failure if diag and diag.failure else "broken")
     gap = (diag.gap.from_, diag.gap.to) if diag and diag.gap else None
@@ -69,12 +74,18 @@ def score(golds: list[dict], preds: list[Pred]) -> dict[str, Any]:
     """The headline metrics for aligned gold labels and predictions."""
     n = len(golds)
     out: dict[str, Any] = {"n": n}
+    # Unverified predictions are left out of completeness accuracy and the failure types, and
+    # the share decided said beside them; a run that decides everything keeps its keys.
+    undecided = sum(p.label == UNVERIFIED for p in preds)
+    if undecided:
+        out["decided_share"] = _ratio(n - undecided, n)
     out["completeness_accuracy"] = _ratio(
-        sum(p.completeness == g["completeness"] for g, p in zip(golds, preds)), n)
+        sum(p.completeness == g["completeness"] for g, p in zip(golds, preds)), n - undecided)
     per_class, f1s = {}, []
+    decided = [(g, p) for g, p in zip(golds, preds) if p.label != UNVERIFIED]
     for cls in CLASSES:
-        tp = sum(gold_label(g) == cls and p.label == cls for g, p in zip(golds, preds))
-        support = sum(gold_label(g) == cls for g in golds)
+        tp = sum(gold_label(g) == cls and p.label == cls for g, p in decided)
+        support = sum(gold_label(g) == cls for g, _ in decided)
         predicted = sum(p.label == cls for p in preds)
         prec, rec = _ratio(tp, predicted), _ratio(tp, support)
         f1 = round(2 * prec * rec / (prec + rec), 4) if prec and rec else 0.0
@@ -300,7 +311,7 @@ def run(records: list[dict], auditor: Any = None, *,
     if len(results) != len(records):
         raise ValueError(f"{len(results)} results for {len(records)} records")
     preds = [from_result(r) for r in results]
-    errors = sum(p.completeness is None for p in preds)
+    errors = sum(p.completeness is None and p.label != UNVERIFIED for p in preds)
     baselines = {name: score_sliced(records, fn(records)) for name, fn in BASELINES.items()}
     return BenchReport(score_sliced(records, preds), baselines, errors,
                        getattr(auditor, "signature", None) if auditor is not None else None,
@@ -309,6 +320,11 @@ def run(records: list[dict], auditor: Any = None, *,
 
 _HEADLINE = ("completeness_accuracy", "failure_macro_f1", "conciseness_mae", "gap_accuracy",
              "determinateness_accuracy", "signal_precision", "signal_recall")
+
+
+def _headline(data: dict[str, Any]) -> tuple[str, ...]:
+    # The share decided leads only where some prediction was unverified: other tables keep their bytes.
+    return ("decided_share", *_HEADLINE) if "decided_share" in data else _HEADLINE
 
 
 def _fmt(value: Any) -> str:
@@ -327,7 +343,7 @@ def render(report: BenchReport | labelled.LabelledReport):
     head.add_column("metric")
     for col in ("auditor", *report.baselines):
         head.add_column(col, justify="right")
-    for key in _HEADLINE:
+    for key in _headline(data):
         head.add_row(key, _fmt(data.get(key)), *(_fmt(b.get(key)) for b in report.baselines.values()))
     head.add_row("conciseness_mae on fork_first", _fmt(data["auditor_fork_conciseness_mae"]),
                  *(_fmt(b.get("by_variant", {}).get(FORK_SLICE, {}).get("conciseness_mae"))
@@ -370,7 +386,7 @@ def render_markdown(report: BenchReport | labelled.LabelledReport) -> str:
     names = list(report.baselines)
     lines = ["| metric | logicscore | " + " | ".join(names) + " |",
              "|---|---:|" + "---:|" * len(names)]
-    for key in _HEADLINE:
+    for key in _headline(data):
         lines.append(f"| {key} | **{_fmt(data.get(key))}** | "
                      + " | ".join(_fmt(report.baselines[n].get(key)) for n in names) + " |")
     fork = [_fmt(report.baselines[n].get("by_variant", {}).get(FORK_SLICE, {}).get("conciseness_mae"))

@@ -35,8 +35,10 @@ class Outcome:
     """One sound copy, its claim and what the auditor said of it."""
 
     copy: build.Perturbation
-    complete: bool | None  # None: the copy errored
+    complete: bool | None  # None: the copy errored, or is unverified
     failure: str | None
+    # The text left the copy's completeness undecided: no prediction either way, counted apart.
+    unverified: bool = False
 
 
 @dataclass
@@ -76,19 +78,26 @@ def typed(outcomes: list[Outcome]) -> list[Outcome]:
     return [o for o in outcomes if o.copy.complete or o.copy.failure is not None]
 
 
+def _decided(outcomes: list[Outcome]) -> list[Outcome]:
+    return [o for o in outcomes if not o.unverified]
+
+
 def _per_kind(copies: list[build.Perturbation], outcomes: list[Outcome]) -> dict[str, Any]:
     out = {}
     for kind in build.KINDS:
         mine = [c for c in copies if c.kind == kind]
         done = [o for o in outcomes if o.copy.kind == kind]
+        sound, done = len(done), _decided(done)
+        unverified = sound - len(done)
         out[kind] = {
-            "built": sum(c.record is not None for c in mine), "sound": len(done),
-            "kept_share": _ratio(len(done), sum(c.record is not None for c in mine)),
+            "built": sum(c.record is not None for c in mine), "sound": sound,
+            "kept_share": _ratio(sound, sum(c.record is not None for c in mine)),
             "completeness_agrees": _ratio(sum(o.complete is o.copy.complete for o in done), len(done)),
             "failure_agrees": _ratio(sum(o.complete is not None and o.failure == o.copy.failure
                                          for o in typed(done)), len(typed(done))),
             "not_built": _reasons(c for c in mine if c.record is None),
             "discarded": _reasons(c for c in mine if c.record is not None and c.discard),
+            **({"unverified": unverified} if unverified else {}),
         }
     return out
 
@@ -96,24 +105,32 @@ def _per_kind(copies: list[build.Perturbation], outcomes: list[Outcome]) -> dict
 def measure(copies: list[build.Perturbation], outcomes: list[Outcome]) -> dict[str, Any]:
     """Flagging incomplete and each failure type: precision and recall over the sound copies
     (an errored copy is predicted nothing: neither complete nor any failure); the failure
-    types over the copies that claim one (or claim complete)."""
+    types over the copies that claim one (or claim complete). An unverified copy predicts
+    nothing and is left out of every precision and recall, counted apart (`unverified`)."""
+    built = sum(c.record is not None for c in copies)
+    unverified = len(outcomes) - len(_decided(outcomes))
+    sound, audited = len(outcomes), outcomes
+    outcomes = _decided(outcomes)
     incomplete = _pr([(not o.copy.complete, o.complete is False) for o in outcomes])
     failures = {t: _pr([(o.copy.failure == t, o.complete is False and o.failure == t)
                         for o in typed(outcomes)]) for t in FAILURES}
-    built = sum(c.record is not None for c in copies)
-    return {"copies": {"built": built, "sound": len(outcomes), "kept_share": _ratio(len(outcomes), built),
+    return {"copies": {"built": built, "sound": sound, "kept_share": _ratio(sound, built),
                        "errored": sum(o.complete is None for o in outcomes),
-                       "failure_unclaimed": len(outcomes) - len(typed(outcomes))},
+                       "failure_unclaimed": len(outcomes) - len(typed(outcomes)),
+                       **({"unverified": unverified} if unverified else {})},
             "incomplete": incomplete,
             "complete": _pr([(o.copy.complete, o.complete is True) for o in outcomes]),
-            "by_failure": failures, "by_kind": _per_kind(copies, outcomes)}
+            "by_failure": failures, "by_kind": _per_kind(copies, audited)}
 
 
-def _verdict(result: AuditResult) -> tuple[bool | None, str | None]:
+def _verdict(result: AuditResult) -> tuple[bool | None, str | None, bool]:
+    """(complete, failure type, unverified): complete None when the record errored or is unverified."""
     if result.status != "ok" or result.scores is None:
-        return None, None
+        return None, None, False
+    if result.scores.completeness is None:
+        return None, None, True
     failure = result.diagnosis.failure if result.diagnosis is not None else None
-    return bool(result.scores.completeness), failure
+    return bool(result.scores.completeness), failure, False
 
 
 def _records(lines: Iterable[Any]) -> tuple[list[QARecord], int, int]:
@@ -190,10 +207,12 @@ def _kind_cells(row: dict[str, Any]) -> list[str]:
 
 
 def _footer(report: CalibrationReport, data: dict[str, Any]) -> str:
+    unverified = data["copies"].get("unverified")
+    apart = f", {unverified} unverified (left out of precision and recall)" if unverified else ""
     return (f"{report.lines} lines, {report.input_errors} not records, {report.bases} scored complete "
             f"(perturbed); {data['copies']['sound']} of {data['copies']['built']} copies kept as sound "
             f"({data['copies']['failure_unclaimed']} claim incomplete with no failure type), "
-            f"{data['copies']['errored']} errored; signature `{report.signature}`")
+            f"{data['copies']['errored']} errored{apart}; signature `{report.signature}`")
 
 
 def _discard_lines(data: dict[str, Any], key: str) -> list[str]:

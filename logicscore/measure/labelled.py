@@ -98,32 +98,46 @@ def _ratio(num: int, den: int) -> float | None:
 
 
 def measure(pairs: list[tuple[bool, bool | None]]) -> dict[str, Any]:
-    """Recall on complete, specificity on incomplete and their mean, for (gold complete,
-    predicted complete) pairs; a None prediction (errored) is wrong whatever the label."""
-    pos = [p for g, p in pairs if g]
-    neg = [p for g, p in pairs if not g]
+    """Two numbers per source (issue 40): the share of records decided, and recall on
+    complete, specificity on incomplete and their mean over the decided ones, for (gold
+    complete, predicted complete) pairs. A None prediction (unverified) is undecided: it
+    lowers `decided_share`, never the accuracy."""
+    pos = [p for g, p in pairs if g and p is not None]
+    neg = [p for g, p in pairs if not g and p is not None]
     tp, tn = sum(p is True for p in pos), sum(p is False for p in neg)
     recall, specificity = _ratio(tp, len(pos)), _ratio(tn, len(neg))
     balanced = None if recall is None or specificity is None else round((recall + specificity) / 2, 4)
-    return {"n": len(pairs), "complete": len(pos), "incomplete": len(neg),
+    return {"n": len(pairs), "complete": sum(g for g, _ in pairs), "incomplete": sum(not g for g, _ in pairs),
             "recall": recall, "recall_hits": tp, "specificity": specificity,
             "specificity_hits": tn,
-            "balanced_accuracy": balanced}
+            "balanced_accuracy": balanced,
+            "decided_share": _ratio(len(pos) + len(neg), len(pairs))}
 
 
-def _sliced(records: list[dict], predicted: list[bool | None]) -> dict[str, Any]:
-    """`measure` over the decided records, overall and per question type (sorted)."""
-    decided = [(r, p) for r, p in zip(records, predicted) if r[LABEL] != "ambiguous"]
-    out = {"all": measure([(r[LABEL] == "complete", p) for r, p in decided])}
-    for kind in sorted({r[TYPE] for r, _ in decided if isinstance(r.get(TYPE), str)}):
-        out[kind] = measure([(r[LABEL] == "complete", p) for r, p in decided if r.get(TYPE) == kind])
+def _sliced(records: list[dict], predicted: list[bool | str | None]) -> dict[str, Any]:
+    """`measure` over the labelled records, overall and per question type (sorted). An errored
+    prediction is wrong whatever the label; an unverified one (None) is undecided."""
+    labelled = [(r, p) for r, p in zip(records, predicted) if r[LABEL] != "ambiguous"]
+
+    def pairs(rows):
+        return [(r[LABEL] == "complete", r[LABEL] != "complete" if p == ERRORED else p) for r, p in rows]
+
+    out = {"all": measure(pairs(labelled))}
+    for kind in sorted({r[TYPE] for r, _ in labelled if isinstance(r.get(TYPE), str)}):
+        out[kind] = measure(pairs([(r, p) for r, p in labelled if r.get(TYPE) == kind]))
     return out
 
 
-def _predicted(result: AuditResult | dict) -> bool | None:
+ERRORED = "errored"
+
+
+def _predicted(result: AuditResult | dict) -> bool | str | None:
+    """Complete or not; `ERRORED` for an errored record, None for an unverified one."""
     if isinstance(result, dict):
         result = AuditResult.model_validate(result)
     if result.status != "ok" or result.scores is None:
+        return ERRORED
+    if result.scores.completeness is None:
         return None
     return bool(result.scores.completeness)
 
@@ -194,7 +208,7 @@ def run(records: list[dict], auditor: Any = None, *,
     baselines = {name: _sliced(records, [fn(r) for r in records]) for name, fn in BASELINES.items()}
     return LabelledReport(_sliced(records, predicted), baselines, len(records),
                           sum(r[LABEL] == "ambiguous" for r in records),
-                          sum(p is None for p in predicted),
+                          sum(p == ERRORED for p in predicted),
                           getattr(auditor, "signature", None) if auditor is not None else None,
                           list(rejected), removal(records, auditor) if auditor is not None else None)
 
@@ -208,11 +222,22 @@ def _cell(row: dict[str, Any], key: str) -> str:
     value = row.get(key)
     if value is None:
         return "—"
+    if row.get("decided_share", 1.0) != 1.0 and key in ("recall", "specificity"):
+        return f"{value:.3f}"  # over the decided records: the counts below would mislead
     if key == "recall":
         return f"{value:.3f} ({row['recall_hits']}/{row['complete']})"
     if key == "specificity":
         return f"{value:.3f} ({row['specificity_hits']}/{row['incomplete']})"
+    if key == "decided_share":
+        return f"{value:.3f}" if value < 1 else "all"
     return f"{value:.3f}"
+
+
+def _columns(report: LabelledReport) -> tuple[str, ...]:
+    """The measures shown; the decided share only when some prediction was undecided, so
+    tables of runs that decide every record keep their bytes."""
+    undecided = any(row.get("decided_share") not in (None, 1.0) for row in report.auditor.values())
+    return (*_COLUMNS, "decided_share") if undecided else _COLUMNS
 
 
 def _rows(report: LabelledReport) -> list[tuple[str, str, dict[str, Any]]]:
@@ -249,12 +274,14 @@ def _discards(report: LabelledReport) -> str:
 
 def render_markdown(report: LabelledReport) -> str:
     """Per question type: the auditor's measures with the baselines beneath, as markdown."""
+    columns = _columns(report)
+    decided = " | decided share |" if len(columns) > len(_COLUMNS) else " |"
     lines = ["| question type | predictor | recall on complete | specificity on incomplete "
-             "| balanced accuracy |", "|---|---|---:|---:|---:|"]
+             "| balanced accuracy" + decided, "|---|---|---:|---:|---:|" + "---:|" * (len(columns) - 3)]
     for kind, name, row in _rows(report):
         bold = "**" if name == "logicscore" else ""
         lines.append(f"| {kind} | {bold}{name}{bold} | "
-                     + " | ".join(_cell(row, k) for k in _COLUMNS) + " |")
+                     + " | ".join(_cell(row, k) for k in columns) + " |")
     if report.removal is not None:
         lines += ["", "| question type | body sentence removed → flagged incomplete | sound / built |",
                   "|---|---:|---:|"]
@@ -269,10 +296,11 @@ def render(report: LabelledReport):
     from rich.table import Table
 
     table = Table(title="logicscore bench (labelled answers)", caption=_footer(report))
-    for col in ("question type", "predictor", *_COLUMNS):
-        table.add_column(col, justify="right" if col in _COLUMNS else "left")
+    columns = _columns(report)
+    for col in ("question type", "predictor", *columns):
+        table.add_column(col, justify="right" if col in columns else "left")
     for kind, name, row in _rows(report):
-        table.add_row(kind, name, *(_cell(row, k) for k in _COLUMNS),
+        table.add_row(kind, name, *(_cell(row, k) for k in columns),
                       style="bold" if name == "logicscore" else None)
     if report.removal is None:
         return table

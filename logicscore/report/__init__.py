@@ -17,6 +17,8 @@ from rich.text import Text
 from ..inert import inert_copy, terminal
 from ..lexicon.questions import QUESTION_TYPES
 from ..models import AuditResult
+from .aggregate import DECIDED_ONLY as _DECIDED_ONLY
+from .failing import unverified_reason
 
 METRICS = ("completeness", "conciseness", "determinateness", "partial_completeness")
 APART = ("refusal", "unsupported_language")
@@ -36,8 +38,11 @@ class Summary:
     # Exact running sums: the mean `statistics.mean` gives, in memory that does not grow
     # with the run (a float is a binary fraction, so the sum stays small).
     sums: dict[str, Fraction] = field(default_factory=lambda: {m: Fraction(0) for m in METRICS})
-    # question type → [records scored, complete ones] (docs/metrics.md)
+    # question type → [records scored, complete ones, decided ones] (docs/metrics.md)
     types: dict[str, list[int]] = field(default_factory=dict)
+    # Records whose completeness the text left undecided: out of the completeness and
+    # conciseness means, counted beside them.
+    unverified: int = 0
 
     def add(self, result: AuditResult) -> None:
         self.total += 1
@@ -45,20 +50,25 @@ class Summary:
             self.errors[result.error.type if result.error else "RuntimeError"] += 1
             return
         self.scored += 1
+        decided = result.scores.completeness is not None
+        self.unverified += not decided
         for metric in METRICS:
-            self.sums[metric] += Fraction(float(getattr(result.scores, metric)))
+            if decided or metric not in _DECIDED_ONLY:
+                self.sums[metric] += Fraction(float(getattr(result.scores, metric)))
         failure = result.diagnosis.failure if result.diagnosis else None
-        self.failures[failure or "complete"] += 1
+        self.failures[(failure or "complete") if decided else "unverified"] += 1
         self.verdicts[result.determinateness or "underdetermined"] += 1
         kinds = {s.kind for s in (result.diagnosis.signals if result.diagnosis else [])}
         self.apart.update(k for k in APART if k in kinds)
-        row = self.types.setdefault(result.question_type or "bridge", [0, 0])
+        row = self.types.setdefault(result.question_type or "bridge", [0, 0, 0])
         row[0] += 1
-        row[1] += result.scores.completeness
+        row[1] += result.scores.completeness or 0
+        row[2] += decided
 
     def means(self) -> dict[str, float | None]:
-        return {m: (round(float(v / self.scored), 4) if self.scored else None)
-                for m, v in self.sums.items()}
+        decided = self.scored - self.unverified
+        return {m: (round(float(v / n), 4) if n else None)
+                for m, v in self.sums.items() for n in [decided if m in _DECIDED_ONLY else self.scored]}
 
 
 def summarize(results: Iterable[AuditResult]) -> Summary:
@@ -79,6 +89,9 @@ def render_summary(summary: Summary) -> Table:
     table.add_column("value", justify="right")
     for metric, value in summary.means().items():
         table.add_row(f"mean {metric}", "-" if value is None else f"{value:.3f}")
+    if summary.unverified:
+        table.add_row("unverified (out of the completeness and conciseness means)",
+                      _pct(summary.unverified, summary.scored), style="yellow")
     for kind in ("complete", "broken", "circular", "deviated"):
         table.add_row(kind, _pct(summary.failures.get(kind, 0), summary.scored))
     for verdict in ("entailed", "contradicted", "underdetermined"):
@@ -89,8 +102,9 @@ def render_summary(summary: Summary) -> Table:
                           style="yellow")
     for qtype in QUESTION_TYPES:
         if qtype in summary.types:
-            n, complete = summary.types[qtype]
-            table.add_row(f"{qtype} questions", f"{_pct(n, summary.scored)}, complete {complete / n:.3f}")
+            n, complete, decided = summary.types[qtype]
+            share = f"{complete / decided:.3f}" if decided else "-"
+            table.add_row(f"{qtype} questions", f"{_pct(n, summary.scored)}, complete {share}")
     for kind, count in sorted(summary.errors.items()):
         table.add_row(Text(f"error: {terminal(kind)}"), _pct(count, summary.total), style="red")
     return table
@@ -149,7 +163,8 @@ def render_explain(result: AuditResult) -> Group:
     s = result.scores
     assert s is not None and result.diagnosis is not None
     diag = result.diagnosis
-    head.append(f"  completeness {s.completeness}  conciseness {s.conciseness:.2f}  "
+    completeness = "unverified" if s.completeness is None else s.completeness
+    head.append(f"  completeness {completeness}  conciseness {s.conciseness:.2f}  "
                 f"determinateness {s.determinateness} ({result.determinateness})"
                 f"  partial {s.partial_completeness:.2f}", style="")
     parts.append(head)
@@ -195,6 +210,9 @@ def render_explain(result: AuditResult) -> Group:
         parts.extend(explain_lines(result))
     if diag.failure:
         parts.append(Text(f"failure: {diag.failure}", style="bold red"))
+    undecided = unverified_reason(result)
+    if undecided is not None:
+        parts.append(Text(f"completeness unverified: {undecided}", style="bold yellow"))
     for gap in diag.gaps or ([diag.gap] if diag.gap else []):
         parts.append(Text(f"gap: {gap.describe()}", style="red"))
     if diag.answer_absent:

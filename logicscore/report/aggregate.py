@@ -17,12 +17,20 @@ from ..models import AuditResult
 METRICS = ("completeness", "conciseness", "determinateness", "partial_completeness",
            "conciseness_partial")
 CATEGORIES = ("complete", "broken", "circular", "deviated")
+# A record whose completeness the text could not decide (scores.completeness null, issue 40):
+# its own bucket, listed only by runs that have one, so other runs keep their bytes.
+UNVERIFIED = "unverified"
+# Means taken over decided records only: an unverified record has no completeness, and its
+# conciseness (0 unless complete) would count it as incomplete.
+DECIDED_ONLY = ("completeness", "conciseness")
 
 
 def category(result: AuditResult) -> str:
-    """'error', 'complete' or the failure type: the bucket a record falls in everywhere."""
+    """'error', 'complete', 'unverified' or the failure type: the bucket a record falls in everywhere."""
     if result.status == "error" or result.scores is None:
         return "error"
+    if result.scores.completeness is None:
+        return UNVERIFIED
     failure = result.diagnosis.failure if result.diagnosis else None
     if failure:
         return failure
@@ -110,7 +118,8 @@ class Aggregate:
         if result.diagnosis and result.diagnosis.answer_absent:
             self.answer_absent += 1
         for metric in METRICS:
-            self.stats[metric].add(float(getattr(result.scores, metric)))
+            if kind != UNVERIFIED or metric not in DECIDED_ONLY:
+                self.stats[metric].add(float(getattr(result.scores, metric)))
         if result.grounding is not None:
             self.hop_grounding.update(row.status for row in result.grounding)
             self.with_ungrounded_hop += any(row.status == "ungrounded" for row in result.grounding)
@@ -120,6 +129,19 @@ class Aggregate:
     @property
     def scored(self) -> int:
         return self.total - sum(self.errors.values())
+
+    @property
+    def unverified(self) -> int:
+        return self.categories.get(UNVERIFIED, 0)
+
+    @property
+    def decided(self) -> int:
+        """Scored records whose completeness was decided (complete or a failure type)."""
+        return self.scored - self.unverified
+
+    def decided_share(self, kind: str) -> float | None:
+        """Share of decided records in category `kind`: what the gate holds a failure type to."""
+        return self.categories.get(kind, 0) / self.decided if self.decided else None
 
     def mean(self, metric: str) -> float | None:
         stat = self.stats[metric]

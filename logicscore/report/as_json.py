@@ -19,6 +19,8 @@ def report_json(report: Report) -> dict[str, Any]:
         data.pop("hops")
     else:
         data["hops"]["incomplete"] = report.hops.incomplete
+    if report.unverified:  # beside the means it is left out of; other runs keep their bytes
+        data["unverified"] = report.unverified
     if report.gold is not None:
         data["gold"].update(accuracy=report.gold.accuracy, right_wrong_reason_rate=report.gold.rwr_rate,
                             majority=report.gold.majority)

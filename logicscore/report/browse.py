@@ -25,9 +25,11 @@ from typing import Any
 
 from ..models import AuditResult
 from .aggregate import category
+from .failing import unverified_reason
 from .chaingraph import gaps_of, layout
 
-CATEGORIES = ("complete", "broken", "circular", "deviated", "error")
+# `unverified` last, so the other categories keep the numbers the page has always used.
+CATEGORIES = ("complete", "broken", "circular", "deviated", "error", "unverified")
 VERDICTS = ("entailed", "contradicted", "underdetermined")
 # Kept input fields shown as columns and filters: the first this many keys seen.
 FIELDS = 12
@@ -90,7 +92,7 @@ class RecordIndex:
     cat: list[int] = field(default_factory=list)
     qtype: list[int] = field(default_factory=list)
     verdict: list[int] = field(default_factory=list)
-    scores: list[list[float] | None] = field(default_factory=list)
+    scores: list[list[float | None] | None] = field(default_factory=list)
     signals: list[list[int]] = field(default_factory=list)
     hops: list[int | None] = field(default_factory=list)
     signature: list[int] = field(default_factory=list)
@@ -199,6 +201,9 @@ def _detail(result: AuditResult) -> tuple[list, dict[str, Any]]:
     rest["gap"] = [[g.from_, g.to] for g in gaps_of(result)]
     rest["absent"] = int(diag.answer_absent)
     rest["sig"] = [[g.kind, g.severity, g.message] for g in diag.signals]
+    undecided = unverified_reason(result)
+    if undecided is not None:
+        rest["unv"] = undecided
     if result.sides:
         rest["sides"] = [[s.name, int(s.established), s.values, s.propositions, int(s.negated)]
                          for s in result.sides]

@@ -8,13 +8,15 @@ each category keeps a bounded number of worked examples (the first ones, in inpu
 from __future__ import annotations
 
 import json
+import math
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from ..models import AuditResult
-from .aggregate import CATEGORIES, METRICS, Aggregate, Reservoir, category
+from .aggregate import CATEGORIES, DECIDED_ONLY, METRICS, UNVERIFIED, Aggregate, Reservoir, category
+from .failing import unverified_reason
 from .findings import Finding, findings, reason, recommend
 from .hops import HopBreakdown, HopTally
 from .stats import MetricSummary
@@ -25,6 +27,9 @@ EXAMPLES = 3
 # A slice field with more distinct values than this pools the rest under "(other)".
 SLICE_VALUES = 30
 SLICE_METRICS = ("completeness", "conciseness", "determinateness")
+# Distinct reasons kept for unverified records; the rest are counted as one.
+REASONS_KEPT = 20
+OTHER_REASONS = "(other reasons)"
 
 
 @dataclass
@@ -37,6 +42,8 @@ class SliceRow:
 
     def mean(self, metric: str) -> float | None:
         scored = self.n - self.errors
+        if metric in DECIDED_ONLY:
+            scored -= self.categories.get(UNVERIFIED, 0)
         return self.sums[metric] / scored if scored else None
 
 
@@ -117,6 +124,11 @@ class Report:
     def mixed(self) -> bool:
         return len(self.signatures) > 1
 
+    @property
+    def unverified(self) -> int:
+        """Scored records whose completeness the text left undecided."""
+        return next((n for kind, n, _ in self.categories if kind == UNVERIFIED), 0)
+
 
 def _lookup(record: dict[str, Any], path: str) -> str:
     node: Any = record
@@ -137,10 +149,10 @@ class ReportBuilder:
         self.seed = seed
         self.sample = Reservoir(reservoir, seed)
         self.examples_cap = examples
-        self.examples: dict[str, list[AuditResult]] = {k: [] for k in (*CATEGORIES, "error")}
-        self.reasons: dict[str, Counter] = {k: Counter() for k in CATEGORIES[1:]}
+        self.examples: dict[str, list[AuditResult]] = {k: [] for k in (*CATEGORIES, UNVERIFIED, "error")}
+        self.reasons: dict[str, Counter] = {k: Counter() for k in (*CATEGORIES[1:], UNVERIFIED)}
         self.signals: dict[str, Counter] = {}
-        self.signals_by_category: dict[str, Counter] = {k: Counter() for k in CATEGORIES}
+        self.signals_by_category: dict[str, Counter] = {k: Counter() for k in (*CATEGORIES, UNVERIFIED)}
         self.gold: Counter[str] = Counter()
         self.slices: dict[str, dict[str, SliceRow]] = {}
         self.hops = HopTally()
@@ -155,19 +167,29 @@ class ReportBuilder:
             return
         assert result.scores is not None and result.diagnosis is not None
         self.hops.add(result)
-        self.sample.add(tuple(float(getattr(result.scores, m)) for m in METRICS))
-        if kind != "complete":
+        self.sample.add(tuple(_sampled(result, m) for m in METRICS))
+        if kind == UNVERIFIED:
+            self._unverified_reason(str(unverified_reason(result)))
+        elif kind != "complete":
             self.reasons[kind][reason(result)] += 1
         for sig_kind in dict.fromkeys(s.kind for s in result.diagnosis.signals):
             self.signals_by_category[kind][sig_kind] += 1
         for sig in result.diagnosis.signals:
             self.signals.setdefault(sig.kind, Counter())[sig.severity] += 1
-        if result.correct is not None:
+        if result.correct is not None and kind != UNVERIFIED:
             complete = bool(result.scores.completeness)
             mentioned = not result.diagnosis.answer_absent
             self.gold.update(n=1, correct=result.correct,
                              rwr=result.correct and not complete,
                              chain=complete == result.correct, mentioned=mentioned == result.correct)
+
+    def _unverified_reason(self, why: str) -> None:
+        # A reason may name the record's entities: past REASONS_KEPT distinct ones the rest are
+        # pooled, so memory stays flat however many records a run leaves unverified.
+        reasons = self.reasons[UNVERIFIED]
+        if why not in reasons and len(reasons) >= REASONS_KEPT:
+            why = OTHER_REASONS
+        reasons[why] += 1
 
     def _slice(self, result: AuditResult, kind: str) -> None:
         keys = {"hops": "(missing)" if result.meta.hops is None else str(result.meta.hops),
@@ -188,7 +210,8 @@ class ReportBuilder:
                 continue
             row.categories[kind] += 1
             for metric in SLICE_METRICS:
-                row.sums[metric] += float(getattr(result.scores, metric))
+                if kind != UNVERIFIED or metric not in DECIDED_ONLY:
+                    row.sums[metric] += float(getattr(result.scores, metric))
 
     def build(self) -> Report:
         agg = self.agg
@@ -196,19 +219,19 @@ class ReportBuilder:
 
         metrics = summarize_metrics(agg, self.sample, RESAMPLES, self.seed)
         sections = []
-        for kind in CATEGORIES:
+        for kind in _kinds(agg):
             count = agg.categories.get(kind, 0)
             found = findings(kind, self.reasons.get(kind, Counter()))
             sections.append(Section(
                 kind, count, count / agg.scored if agg.scored else 0.0, found,
-                None if kind == "complete" else recommend(kind, found),
+                None if kind in ("complete", UNVERIFIED) else recommend(kind, found),
                 sorted(self.signals_by_category[kind].items(), key=lambda kv: (-kv[1], kv[0])),
                 self.examples[kind]))
         g = self.gold
         return Report(
             signatures=list(agg.signatures.items()), total=agg.total, scored=agg.scored,
             errors=sorted(agg.errors.items()), metrics=metrics,
-            categories=[(k, agg.categories.get(k, 0), agg.share(k) or 0.0) for k in CATEGORIES],
+            categories=[(k, agg.categories.get(k, 0), agg.share(k) or 0.0) for k in _kinds(agg)],
             answer_absent=agg.answer_absent,
             verdicts=[(v, agg.verdicts.get(v, 0)) for v in ("entailed", "contradicted", "underdetermined")],
             signals=[(k, sum(c.values()), c) for k, c in
@@ -226,6 +249,18 @@ class ReportBuilder:
             ordered = sorted(rows.values(), key=lambda r: (r.value in ("(missing)", "(other)"), _natural(r.value)))
             out.append(Slice(name, ordered))
         return out
+
+
+def _kinds(agg: Aggregate) -> tuple[str, ...]:
+    """The categories a report lists: `unverified` only for a run that has such records."""
+    return (*CATEGORIES, UNVERIFIED) if agg.unverified else CATEGORIES
+
+
+def _sampled(result: AuditResult, metric: str) -> float:
+    # NaN marks a mean an unverified record takes no part in; `stats` skips it.
+    if metric in DECIDED_ONLY and result.scores is not None and result.scores.completeness is None:
+        return math.nan
+    return float(getattr(result.scores, metric))
 
 
 def _grounding(agg: Aggregate) -> Grounding | None:

@@ -12,7 +12,7 @@ from ..errors import ConfigError
 from .build import Report
 
 COLOURS = {"complete": "#3a8f4b", "broken": "#c0392b", "circular": "#d68910", "deviated": "#7d3c98",
-           "error": "#7f8c8d"}
+           "error": "#7f8c8d", "unverified": "#b7950b"}
 
 
 def _figure(width: float, height: float):
@@ -74,7 +74,7 @@ def hops_chart(report: Report) -> str | None:
     ax = fig.subplots()
     labels = [r.value for r in rows]
     bottom = [0.0] * len(rows)
-    for kind in ("complete", "broken", "circular", "deviated"):
+    for kind in ("complete", "broken", "circular", "deviated", *(("unverified",) if report.unverified else ())):
         shares = [r.categories.get(kind, 0) / r.n if r.n else 0 for r in rows]
         ax.bar(labels, shares, bottom=bottom, color=COLOURS[kind], label=kind)
         bottom = [b + s for b, s in zip(bottom, shares)]

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from ..models import AuditResult
-from .aggregate import METRICS, Aggregate, category
+from .aggregate import METRICS, UNVERIFIED, Aggregate, category
 from .browse import Baseline
 
 
@@ -56,6 +56,10 @@ class DiffResult:
             out.append((m, a, b, None if a is None or b is None else b - a))
         return out
 
+    def unverified_moves(self) -> list[Move]:
+        """The records that changed between decided and unverified, either way."""
+        return [m for m in self.moves if UNVERIFIED in (m.old, m.new) and "error" not in (m.old, m.new)]
+
     def baseline(self, name: str) -> Baseline:
         """What the HTML report of the new run shows of this diff."""
         moves = {(m.id, m.line): m.old for m in self.moves}
@@ -68,7 +72,15 @@ class DiffResult:
                 "matched": self.matched,
                 "deltas": [{"metric": m, "old": a, "new": b, "delta": d} for m, a, b, d in self.deltas()],
                 "moves": [vars(m) for m in self.moves],
-                "only_old": [e.id for e in self.only_old], "only_new": [e.id for e in self.only_new]}
+                "only_old": [e.id for e in self.only_old], "only_new": [e.id for e in self.only_new],
+                **self._unverified_json()}
+
+    def _unverified_json(self) -> dict:
+        # Only diffs that involve unverified records say so: the others keep their bytes.
+        if not (self.old.unverified or self.new.unverified):
+            return {}
+        return {"unverified": {"old": self.old.unverified, "new": self.new.unverified},
+                "unverified_moves": [vars(m) for m in self.unverified_moves()]}
 
 
 def _index(results: Iterable[AuditResult], agg: Aggregate) -> dict[str | None, list[Entry]]:
@@ -141,6 +153,12 @@ def render(result: DiffResult):
         deltas.add_row(m, *("-" if x is None else f"{x:.4f}" for x in (a, b)),
                        "-" if d is None else f"{d:+.4f}")
     parts.append(deltas)
+    if result.old.unverified or result.new.unverified:
+        changed = result.unverified_moves()
+        parts.append(Text(f"unverified records (left out of the completeness and conciseness means): "
+                          f"old {result.old.unverified}, new {result.new.unverified}; "
+                          f"{len(changed)} changed between decided and unverified"
+                          + "".join(f"\n  {terminal(str(m.id))}: {m.old} → {m.new}" for m in changed)))
     moved = Table(title=f"{len(result.moves)} records changed category", title_justify="left")
     for col in ("id", "line", "old", "new"):
         moved.add_column(col)

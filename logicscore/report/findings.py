@@ -64,7 +64,8 @@ class Finding:
         return self.count / self.total if self.total else 0.0
 
     def describe(self, kind: str) -> str:
-        what = REASONS[self.reason][0]
+        # An unverified record's reason is what its `unverified` signal says could not be checked.
+        what = REASONS[self.reason][0] if self.reason in REASONS else f"leave completeness undecided: {self.reason}"
         return f"{100 * self.share:.0f}% of {kind} answers ({self.count} of {self.total}) {what}"
 
 
@@ -73,7 +74,11 @@ def findings(kind: str, reasons: Counter) -> list[Finding]:
     total = sum(reasons.values())
     order = list(REASONS)
     return [Finding(r, n, total) for r, n in
-            sorted(reasons.items(), key=lambda item: (-item[1], order.index(item[0])))]
+            sorted(reasons.items(), key=lambda item: (-item[1], _rank(order, item[0]), item[0]))]
+
+
+def _rank(order: list[str], reason: str) -> int:
+    return order.index(reason) if reason in order else len(order)
 
 
 def recommend(kind: str, found: list[Finding]) -> str | None:

@@ -20,7 +20,7 @@ from ..errors import InputError
 from ..inert import terminal, xml_text
 from ..models import AuditResult
 from .aggregate import CATEGORIES, METRICS, Aggregate
-from .failing import describe, is_failing
+from .failing import describe, is_failing, unverified_reason
 from ..signature import differences
 
 FAILURES = CATEGORIES[1:]
@@ -33,6 +33,9 @@ class GateInputError(InputError):
 # A share or a mean between 0 and 1: a number (an integer is fine), never a boolean (TOML's
 # `true` is not 1.0), nan or infinity, never negative.
 Share = Annotated[float, Field(ge=0, le=1, strict=True, allow_inf_nan=False)]
+# `max_unverified`: a count of records (5), a share of the scored ones (0.1) or a percentage
+# ("10%"); `limit_of` reads it.
+Limit = Annotated[int, Field(ge=0, strict=True)] | Share | Annotated[str, Field(pattern=r"^\s*\d+(\.\d+)?\s*%\s*$")]
 
 
 class Thresholds(BaseModel):
@@ -49,9 +52,41 @@ class Thresholds(BaseModel):
     max_errors: Share | None = None
     max_regression: dict[str, Share] = Field(default_factory=dict)
     min_records: Annotated[int, Field(ge=0, strict=True)] | None = None
+    # Records whose completeness the text left undecided; unset, they neither pass nor fail.
+    max_unverified: Limit | None = None
 
     def is_empty(self) -> bool:
         return not any(v not in (None, {}) for v in self.model_dump().values())
+
+
+def parse_limit(text: str | None, option: str = "--max-unverified") -> int | float | str | None:
+    """A flag's `5`, `0.1` or `10%` as the value `Thresholds.max_unverified` takes."""
+    if text is None:
+        return None
+    value = text.strip()
+    if value.endswith("%"):
+        return value
+    try:
+        return int(value)
+    except ValueError:
+        pass
+    try:
+        return float(value)
+    except ValueError:
+        raise GateInputError(f"{option} {text!r}: give a count (5), a share (0.1) or a percentage (10%)") from None
+
+
+def limit_of(limit: int | float | str, scored: int) -> tuple[float, str]:
+    """(the highest count of unverified records `limit` allows among `scored`, how it reads):
+    an integer is a count, a float a share, "N%" a percentage."""
+    if isinstance(limit, str):
+        share = float(limit.strip().rstrip("%").strip()) / 100
+        if share > 1:
+            raise GateInputError(f"max_unverified {limit!r}: a percentage is at most 100%")
+        return share * scored, f"{limit.strip()} of {scored} scored"
+    if isinstance(limit, float):
+        return limit * scored, f"{limit:g} of {scored} scored"
+    return float(limit), "records"
 
 
 def parse_pairs(pairs: Iterable[str], option: str, known: Iterable[str]) -> dict[str, float]:
@@ -124,6 +159,9 @@ def _validate(values: dict, where: str, name) -> Thresholds:
         key = name(loc[0]) + "".join(f".{p}" for p in loc[1:])
         got = first.get("input")
         shown = "" if isinstance(got, dict) else f" (got {got!r})"
+        if loc[0] == "max_unverified":  # a union: each member's error would only confuse
+            raise GateInputError(f"{where}: {name(loc[0])}: give a count (5), a share between 0 and 1 (0.1) "
+                                 f"or a percentage (\"10%\"){shown}") from None
         raise GateInputError(f"{where}: {key}: {first['msg']}{shown}") from None
     for key in thresholds.max_failure:
         if key not in FAILURES:
@@ -148,11 +186,17 @@ class Check:
 
 @dataclass
 class Case:
-    """One record as a JUnit test case: its id, input line and, when it fails, why."""
+    """One record as a JUnit test case: its id, input line and, when it fails, why; an
+    unverified record is skipped, with what could not be checked."""
 
     id: str | None
     line: int | None
     failure: str | None = None
+    skipped: str | None = None
+
+    def to_json_dict(self) -> dict:
+        # `skipped` only where there is one, so runs without unverified records keep their bytes.
+        return {k: v for k, v in asdict(self).items() if k != "skipped" or v is not None}
 
 
 @dataclass
@@ -165,6 +209,8 @@ class GateResult:
     cases: list[Case] = field(default_factory=list)
     # Regression limits from the config that were not checked: no --baseline was given.
     skipped: list[str] = field(default_factory=list)
+    # Records of the run that were decided in the baseline and are unverified now.
+    went_unverified: list[Case] = field(default_factory=list)
 
     @property
     def passed(self) -> bool:
@@ -174,11 +220,20 @@ class GateResult:
     def exit_code(self) -> int:
         return 0 if self.passed else 1
 
+    @property
+    def unverified(self) -> list[Case]:
+        return [c for c in self.cases if c.skipped is not None]
+
     def to_json_dict(self) -> dict:
-        return {"passed": self.passed, "exit_code": self.exit_code, "records": self.records,
-                "signatures": self.signatures, "baseline_signatures": self.baseline_signatures,
-                "checks": [asdict(c) for c in self.checks], "skipped": self.skipped,
-                "failing_records": [asdict(c) for c in self.cases if c.failure is not None]}
+        out = {"passed": self.passed, "exit_code": self.exit_code, "records": self.records,
+               "signatures": self.signatures, "baseline_signatures": self.baseline_signatures,
+               "checks": [asdict(c) for c in self.checks], "skipped": self.skipped,
+               "failing_records": [c.to_json_dict() for c in self.cases if c.failure is not None]}
+        # Only runs that have unverified records say so: the others keep their bytes.
+        if self.unverified or self.went_unverified:
+            out["unverified_records"] = [c.to_json_dict() for c in self.unverified]
+            out["went_unverified"] = [c.to_json_dict() for c in self.went_unverified]
+        return out
 
 
 def aggregate(results: Iterable[AuditResult], what: str, cases: list[Case] | None = None) -> Aggregate:
@@ -187,7 +242,8 @@ def aggregate(results: Iterable[AuditResult], what: str, cases: list[Case] | Non
     for result in results:
         agg.add(result)
         if cases is not None:
-            cases.append(Case(result.id, result.meta.line, describe(result) if is_failing(result) else None))
+            cases.append(Case(result.id, result.meta.line, describe(result) if is_failing(result) else None,
+                              unverified_reason(result)))
     if agg.total == 0:
         raise GateInputError(f"{what} has no records: was `logicscore score` run on an empty input?")
     return agg
@@ -239,12 +295,16 @@ def evaluate(run: Aggregate, thresholds: Thresholds, baseline: Aggregate | None 
     for metric in ("completeness", "conciseness", "determinateness"):
         limit = getattr(t, f"min_{metric}")
         if limit is not None:
-            checks.append(_check(f"mean {metric}", run.mean(metric), ">=", limit))
+            checks.append(_check(f"mean {metric}", run.mean(metric), ">=", limit, _beside(run, metric)))
     if t.min_grounded is not None:
         checks.append(_check("mean grounded_chain", run.grounded.mean if run.grounded.n else None,
                              ">=", t.min_grounded, f"{run.grounded.n} records with documents"))
     for kind, limit in t.max_failure.items():
-        checks.append(_check(f"share {kind}", run.share(kind), "<=", limit))
+        checks.append(_check(f"share {kind}", run.decided_share(kind), "<=", limit, _beside(run, kind)))
+    if t.max_unverified is not None:
+        most, unit = limit_of(t.max_unverified, run.scored)
+        checks.append(Check("unverified records", float(run.unverified), "<=", most,
+                            run.unverified <= most, f"limit {t.max_unverified} ({unit})"))
     if t.max_errors is not None:
         checks.append(_check("share errored", run.error_share, "<=", t.max_errors))
     for key, limit in t.max_regression.items():
@@ -260,9 +320,28 @@ def _regression(key: str, limit: float, run: Aggregate, baseline: Aggregate | No
         drop = None if old is None or new is None else old - new
         return _check(f"drop in mean {key}", drop, "<=", limit,
                       f"baseline {_f(old)}, now {_f(new)}")
-    old, new = baseline.share(key), run.share(key)
+    old, new = baseline.decided_share(key), run.decided_share(key)
     rise = None if old is None or new is None else new - old
     return _check(f"rise in share {key}", rise, "<=", limit, f"baseline {_f(old)}, now {_f(new)}")
+
+
+def _beside(run: Aggregate, measure: str) -> str:
+    """The unverified count beside a completeness measure, for a run that has unverified records."""
+    if not run.unverified or measure in ("determinateness",):
+        return ""
+    return f"over {run.decided} decided records; {run.unverified} unverified left out"
+
+
+def went_unverified(baseline: list[Case], run: list[Case]) -> list[Case]:
+    """The records of `run` that the baseline decided (complete or a failure type) and that
+    are unverified now, matched by id (and input line for a repeated id)."""
+    decided = {(c.id, c.line): c for c in baseline
+               if c.skipped is None and not (c.failure or "").startswith("error")}
+    ids = {c.id for c in baseline}
+    repeated = len(ids) < len(baseline)
+    by_id = {} if repeated else {c.id: c for c in decided.values()}
+    return [c for c in run if c.skipped is not None
+            and ((c.id, c.line) in decided or (not repeated and c.id in by_id))]
 
 
 def _f(x: float | None) -> str:
@@ -276,7 +355,7 @@ def to_junit(result: GateResult) -> str:
     failed = sum(not c.passed for c in result.checks)
     bad = sum(c.failure is not None for c in result.cases)
     total = {"tests": str(len(result.checks) + len(result.cases)), "failures": str(failed + bad),
-             "errors": "0", "skipped": "0"}
+             "errors": "0", "skipped": str(len(result.unverified))}
     counts = {"tests": str(len(result.checks)), "failures": str(failed), "errors": "0", "skipped": "0"}
     root = ET.Element("testsuites", {"name": "logicscore gate", **total})
     suite = ET.SubElement(root, "testsuite", {"name": "logicscore.report.gate", "time": "0", **counts})
@@ -299,12 +378,16 @@ def to_junit(result: GateResult) -> str:
 
 
 def _record_suite(root: ET.Element, cases: list[Case], bad: int) -> None:
-    counts = {"tests": str(len(cases)), "failures": str(bad), "errors": "0", "skipped": "0"}
+    skipped = sum(c.skipped is not None for c in cases)
+    counts = {"tests": str(len(cases)), "failures": str(bad), "errors": "0", "skipped": str(skipped)}
     suite = ET.SubElement(root, "testsuite", {"name": "logicscore.records", "time": "0", **counts})
     for c in cases:
         name = xml_text(c.id if c.id is not None else f"line {c.line}")
         case = ET.SubElement(suite, "testcase", classname="logicscore.records", name=name, time="0")
-        if c.failure is not None:
+        if c.skipped is not None:
+            # Neither a pass nor a failure of completeness: the text could not tell.
+            ET.SubElement(case, "skipped", message=xml_text(f"completeness unverified: {c.skipped}"))
+        elif c.failure is not None:
             message = xml_text(c.failure)
             failure = ET.SubElement(case, "failure", type=message.split(":")[0].split(";")[0], message=message)
             failure.text = f"record {name} (input line {c.line}): {message}"
@@ -329,6 +412,22 @@ def render_table(result: GateResult):
         shown = ", ".join(terminal(str(c.id if c.id is not None else f"line {c.line}")) for c in failing[:20])
         more = f" and {len(failing) - 20} more" if len(failing) > 20 else ""
         lines.append(f"failing records ({len(failing)}): {shown}{more}")
+    lines += _unverified_lines(result)
     lines += [f"signature: {terminal(s)}" for s in result.signatures]
     lines += [f"baseline signature: {terminal(s)}" for s in result.baseline_signatures]
     return Group(table, *(Text(line, style="dim") for line in lines))
+
+
+def _unverified_lines(result: GateResult) -> list[str]:
+    """How many records were unverified and which went unverified against the baseline."""
+    lines = []
+    for cases, what in ((result.unverified, "unverified records"),
+                        (result.went_unverified, "decided in the baseline, unverified now")):
+        if cases:
+            shown = ", ".join(terminal(str(c.id if c.id is not None else f"line {c.line}")) for c in cases[:20])
+            more = f" and {len(cases) - 20} more" if len(cases) > 20 else ""
+            lines.append(f"{what} ({len(cases)}): {shown}{more}")
+    if result.unverified and not any(c.name == "unverified records" for c in result.checks):
+        lines.append("unverified records neither pass nor fail the completeness checks; "
+                     "limit them with --max-unverified (a count, a share or a percentage)")
+    return lines

@@ -20,6 +20,7 @@ from . import charts
 from .browse import CATEGORIES, Baseline, RecordIndex, script_json
 from .build import Report, build_report
 from .chaingraph import gaps_of
+from .failing import unverified_reason
 from .render import fmt, section_lines, signature_note, tables
 
 
@@ -33,7 +34,9 @@ def _examples(kind: str, results: list[AuditResult], index: RecordIndex) -> list
             err = result.error
             lines = [f"{err.type}: {err.message}" if err else "RuntimeError"]
         else:
-            lines = [f"no statement links {g.from_} to {g.to}" for g in gaps_of(result)]
+            undecided = unverified_reason(result)
+            lines = [f"completeness unverified: {undecided}"] if undecided is not None else [
+                f"no statement links {g.from_} to {g.to}" for g in gaps_of(result)]
         out.append({"index": i, "id": str(result.id), "lines": lines})
     return out
 

@@ -46,6 +46,10 @@ def tables(report: Report) -> list[TextTable]:
                          "Every record read is counted here; errored records are never dropped."))
     ci_note = ("95% intervals: seeded percentile bootstrap of the mean"
                + (", from a uniform sample of the run, scaled to its size." if report.sampled else "."))
+    if report.unverified:
+        ci_note += (f" completeness and conciseness are over the decided records only: {report.unverified} "
+                    "unverified records (the text neither shows the chain nor shows it broken) are left out "
+                    "and listed under unverified.")
     out.append(TextTable("Scores", ["metric", "n", "mean", "95% CI", "median", "std"],
                          [[m.name, str(m.n), fmt(m.mean),
                            "-" if m.ci is None else f"{m.ci[0]:.3f} to {m.ci[1]:.3f}",
@@ -65,13 +69,13 @@ def tables(report: Report) -> list[TextTable]:
     if report.hops is not None:
         out.append(_hops(report))
     out.append(_gold(report))
+    kinds = ("broken", "circular", "deviated", *(("unverified",) if report.unverified else ()))
     for sl in report.slices:
         out.append(TextTable(f"By {sl.field}", [sl.field, "records", "errors", "completeness",
-                                                "conciseness", "determinateness", "broken",
-                                                "circular", "deviated"],
+                                                "conciseness", "determinateness", *kinds],
                              [[r.value, str(r.n), str(r.errors), fmt(r.mean("completeness")),
                                fmt(r.mean("conciseness")), fmt(r.mean("determinateness")),
-                               *(str(r.categories.get(k, 0)) for k in ("broken", "circular", "deviated"))]
+                               *(str(r.categories.get(k, 0)) for k in kinds)]
                               for r in sl.rows]))
     return out
 
@@ -117,10 +121,12 @@ def _gold(report: Report) -> TextTable:
             ["completeness predicts correctness", fmt(g.chain_agrees / g.n)],
             ["  baseline: majority outcome", fmt(g.majority)],
             ["  baseline: answer mentioned", fmt(g.mentioned_agrees / g.n)]]
+    left_out = (f" The {report.unverified} unverified records are left out: completeness predicts "
+                "nothing for them.") if report.unverified else ""
     return TextTable("Gold answers", ["measure", "value"], rows,
                      "'Answer mentioned' means the short answer appears in a proposition "
                      "(diagnosis.answer_absent is false): output records do not carry the long "
-                     "answer, so mentions outside extracted propositions are not seen.")
+                     "answer, so mentions outside extracted propositions are not seen." + left_out)
 
 
 def example_lines(result: AuditResult) -> list[str]:

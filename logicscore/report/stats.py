@@ -33,6 +33,8 @@ def summarize_metrics(agg: Aggregate, sample: Reservoir, resamples: int, seed: i
     import numpy as np
 
     data = np.asarray(rows, dtype=np.float64)
+    if np.isnan(data).any():
+        return _without_unverified(agg, sample, data, resamples, seed)
     k = len(rows)
     rng = np.random.default_rng(seed)
     means = []
@@ -50,6 +52,33 @@ def summarize_metrics(agg: Aggregate, sample: Reservoir, resamples: int, seed: i
         mean = stat.mean
         ci = (_clip(mean + scale * lo_dev[i]), _clip(mean + scale * hi_dev[i]))
         out.append(MetricSummary(metric, stat.n, mean, float(medians[i]), stat.std, ci))
+    return out
+
+
+def _without_unverified(agg: Aggregate, sample: Reservoir, data, resamples: int, seed: int) -> list:
+    """The same figures for a sample holding unverified records (NaN in the metrics they take
+    no part in): each metric over the sampled records that have it, so a decided-only mean's
+    interval is the bootstrap of the decided records."""
+    import numpy as np
+
+    out = []
+    for i, metric in enumerate(METRICS):
+        column = data[:, i][~np.isnan(data[:, i])]
+        stat = agg.stats[metric]
+        if not len(column):
+            out.append(MetricSummary(metric, stat.n, None, None, None, None))
+            continue
+        k = len(column)
+        rng = np.random.default_rng(seed)
+        boot = np.concatenate([column[rng.integers(0, k, size=(min(CHUNK, resamples - start), k))].mean(axis=1)
+                               for start in range(0, resamples, CHUNK)])
+        # The reservoir samples scored records; the decided ones seen are in proportion.
+        seen = max(k, round(sample.seen * k / len(data)))
+        scale = math.sqrt(k / seen) if seen > k else 1.0
+        lo_dev, hi_dev = np.percentile(boot - column.mean(), [2.5, 97.5])
+        mean = stat.mean
+        ci = (_clip(mean + scale * lo_dev), _clip(mean + scale * hi_dev))
+        out.append(MetricSummary(metric, stat.n, mean if stat.n else None, float(np.median(column)), stat.std, ci))
     return out
 
 

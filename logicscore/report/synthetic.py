@@ -13,12 +13,16 @@ SIGNATURE = "logicscore:0.1.0|extractor:rules|synthetic"
 def make_result(id_: str, kind: str = "complete", *, line: int | None = None, hops: int = 2,
                 signature: str = SIGNATURE, correct: bool | None = None,
                 conciseness: float = 0.5, meta: dict | None = None) -> AuditResult:
-    """One record of category `kind` ('complete', 'broken', 'circular', 'deviated', 'error')."""
+    """One record of category `kind` ('complete', 'broken', 'circular', 'deviated', 'error',
+    'unverified': a run with a hop stage whose completeness the text left undecided)."""
     base = {"id": id_, "meta": {"signature": signature, "line": line, "hops": hops,
                                 "record": meta or {}}}
     if kind == "error":
         return AuditResult.model_validate({**base, "status": "error", "error": {
             "type": "InputError", "message": "missing field long_answer", "line": line}})
+    if kind == "unverified":
+        return _unverified(make_result(id_, "broken", line=line, hops=hops, signature=signature,
+                                       correct=correct, conciseness=conciseness, meta=meta))
     complete = kind == "complete"
     props = [{"id": "P1", "text": "Ana wrote Bel.", "subject": "Ana", "relation": "write",
               "object": "Bel", "subject_entity": "E1", "object_entity": "E2", "span": [0, 14]},
@@ -46,6 +50,20 @@ def make_result(id_: str, kind: str = "complete", *, line: int | None = None, ho
         "entities": [{"id": f"E{i}", "name": n} for i, n in enumerate(["Ana", "Bel", "Cor", "tea"], 1)],
         "correct": correct,
     })
+
+
+UNVERIFIED_WHY = "every entity is written but no sentence joins Cor to Dov, nor rules it out"
+
+
+def _unverified(broken: AuditResult) -> AuditResult:
+    """`broken` with its completeness left undecided, as the rules hop stage leaves it."""
+    data = broken.model_dump(mode="json", by_alias=True)
+    data["scores"]["completeness"] = None
+    data["completeness"] = "unverified"
+    data["diagnosis"].update(failure=None, gap=None, gaps=[])
+    data["diagnosis"]["signals"].insert(0, {"kind": "unverified", "severity": "info", "propositions": [],
+                                            "message": UNVERIFIED_WHY})
+    return AuditResult.model_validate(data)
 
 
 def synthetic_run(n: int, seed: int = 0, signature: str = SIGNATURE):
