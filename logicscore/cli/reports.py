@@ -124,11 +124,14 @@ def gate(
                             "their cited documents (scores.grounded_chain; records with documents).")] = None,
     max_failure: Annotated[PairsOpt, typer.Option(help="Highest share of scored records of a failure "
                            "type, e.g. broken=0.2 (repeatable).")] = [],
-    max_errors: Annotated[float | None, typer.Option(help="Highest share of errored records.")] = None,
+    max_errors: Annotated[float | None, typer.Option(help="Highest share of errored records (default 0: "
+                          "any errored record fails).")] = None,
     min_records: Annotated[int | None, typer.Option(help="Fewest records the run must have.")] = None,
     baseline: Annotated[Path | None, typer.Option(help="An earlier run of the same questions.")] = None,
     max_regression: Annotated[PairsOpt, typer.Option(help="Largest drop of a mean (completeness=0.02) or "
                               "rise of a failure share (broken=0.05) against --baseline (repeatable).")] = [],
+    max_regressed: Annotated[int | None, typer.Option(min=0, help="Most records complete in --baseline "
+                             "that may not be any more (default 0).")] = None,
     allow_signature_change: Annotated[bool, typer.Option(
         help="Compare runs audited under different settings.")] = False,
     config: Annotated[Path | None, typer.Option(help="pyproject.toml with \\[tool.logicscore.gate] "
@@ -139,8 +142,10 @@ def gate(
 ) -> None:
     """Pass or fail a run against thresholds: exit 0 pass, 1 fail, 2 usage or input error.
 
-    A run in which every record errored fails. --max-regression from the config is skipped
-    (and said so) without --baseline.
+    By default an errored record fails the gate (--max-errors 0) and counts as incomplete in
+    the completeness mean; against --baseline, so does a record that was complete there and
+    is not any more (--max-regressed 0). --max-regression and --max-regressed from the config
+    are skipped (and said so) without --baseline.
 
     Flags override \\[tool.logicscore.gate] in pyproject.toml. Example:
 
@@ -157,17 +162,20 @@ def gate(
     try:
         overrides = dict(min_completeness=min_completeness, min_conciseness=min_conciseness,
                          min_determinateness=min_determinateness, min_grounded=min_grounded,
-                         max_errors=max_errors,
+                         max_errors=max_errors, max_regressed=max_regressed,
                          min_records=min_records,
                          max_failure=g.parse_pairs(max_failure, "--max-failure", g.FAILURES),
                          max_regression=g.parse_pairs(max_regression, "--max-regression",
                                                       (*METRICS, *g.FAILURES)))
         thresholds = g.load_thresholds(config or g.find_pyproject(Path.cwd()), overrides)
-        old = g.aggregate(read_run(baseline), f"baseline {baseline}") if baseline else None
+        old, regressed = g.regressions(read_run(baseline), read_run(results), f"baseline {baseline}") \
+            if baseline else (None, [])
         cases: list = []
         verdict = g.evaluate(g.aggregate(read_run(results), str(results), cases), thresholds, old,
-                             allow_signature_change, flagged=[k for k, v in overrides.items() if v])
+                             allow_signature_change, flagged=[k for k, v in overrides.items() if v is not None
+                                                              and v != {}], regressed=regressed)
         verdict.cases = cases
+        verdict.mark_regressed()
     except LogicscoreError as exc:
         _input_error(exc)
     if junit:  # before the table: a refused write is then the one line on stderr
