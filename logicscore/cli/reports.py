@@ -10,7 +10,7 @@ import typer
 
 from ..errors import LogicscoreError
 from . import app
-from .common import fail, stderr
+from .common import fail, say, stderr
 from .paths import check_output, check_stdout, write_output
 
 PairsOpt = list[str]
@@ -79,7 +79,7 @@ def report(
                 moved = d.diff(read_run(baseline), read_run(results)).baseline(baseline.name)
             rep, page = html_report(read_run(results), by=by, seed=seed, baseline=moved)
             write_output(html, page, inputs, "report")
-            stderr().print(f"wrote {html}", highlight=False)
+            say(f"wrote {html}")
         else:
             rep = build_report(read_run(results), by=by, seed=seed)
         if as_json:
@@ -90,6 +90,8 @@ def report(
             from ..report.render import render_markdown
 
             write_output(md, render_markdown(rep), inputs, "report")
+            if str(md) != "-":
+                say(f"wrote {md}")
     except LogicscoreError as exc:
         _input_error(exc)
     if not (md or html or as_json or str(failures) == "-"):
@@ -111,7 +113,7 @@ def _write_failures(results, target: Path, results_path: Path) -> None:
         return
     text = "".join(lines)
     write_output(target, text, [("results file", results_path)], "--failures")
-    stderr().print(f"wrote {text.count(chr(10))} failing records to {target}", highlight=False)
+    say(f"wrote {text.count(chr(10))} failing records to {target}")
 
 
 @app.command()
