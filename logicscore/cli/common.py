@@ -69,10 +69,26 @@ CacheDirOpt = Annotated[Path | None, typer.Option("--cache-dir",
     help="LLM answer cache folder (default: ~/.cache/logicscore/llm).")]
 
 
-def stderr():
+# The width of output that is not a terminal (a pipe, a file, CI's log) and has no COLUMNS:
+# wide enough that no line is ever cut, so a signature or an id stays whole to grep and copy.
+UNWRAPPED = 10_000
+
+
+def console(stderr: bool = False):
+    """The Console of stdout (or stderr): the terminal's width on a terminal or with COLUMNS set,
+    and never a hard wrap elsewhere (rich would otherwise cut at 80 columns)."""
+    import os
+
     from rich.console import Console
 
-    return Console(stderr=True)
+    out = Console(stderr=stderr)
+    if out.is_terminal or os.environ.get("COLUMNS"):
+        return out
+    return Console(stderr=stderr, width=UNWRAPPED)
+
+
+def stderr():
+    return console(stderr=True)
 
 
 def say(message: str, style: str | None = None) -> None:
@@ -168,6 +184,4 @@ def show(report: Any, module: Any, as_json: bool, as_md: bool) -> None:
     elif as_md:
         typer.echo(module.render_markdown(report))
     else:
-        from rich.console import Console
-
-        Console().print(module.render(report))
+        console().print(module.render(report))

@@ -12,7 +12,7 @@ from ..errors import ConfigError, LogicscoreError
 from . import app
 from .common import (AltsOpt, BaseUrlOpt, CacheDirOpt, CacheOpt, ExtractorOpt, FormatOpt, FuzzyOpt, GroundingOpt,
                      JudgeOpt, LLMModelOpt, LLMTimeoutOpt, MapOpt, ModelOpt, OfflineOpt, fail, llm_default,
-                     llm_options, make_auditor, MaxBytesOpt, reason, StructuredOpt)
+                     llm_options, make_auditor, MaxBytesOpt, reason, StructuredOpt, console)
 from .paths import check_input, check_stdout
 
 
@@ -88,9 +88,7 @@ def explain(
     if as_json:
         typer.echo(result.to_json())
     else:
-        from rich.console import Console
-
-        Console().print(render_explain(result))
+        console().print(render_explain(result))
 
 
 def _find(io, auditor, file: Path, id_: str | None, number: int | None, reading: tuple[str, dict[str, str]]):

@@ -10,7 +10,7 @@ import typer
 
 from ..errors import LogicscoreError
 from . import app
-from .common import fail, say, stderr
+from .common import console, fail, say, stderr
 from .paths import check_output, check_stdout, write_output
 
 PairsOpt = list[str]
@@ -95,11 +95,9 @@ def report(
     except LogicscoreError as exc:
         _input_error(exc)
     if not (md or html or as_json or str(failures) == "-"):
-        from rich.console import Console
-
         from ..report.render import render_terminal
 
-        Console().print(render_terminal(rep))
+        console().print(render_terminal(rep))
 
 
 def _write_failures(results, target: Path, results_path: Path) -> None:
@@ -209,6 +207,4 @@ def diff(
     if as_json:
         typer.echo(json.dumps(result.to_json_dict(), indent=2, sort_keys=True))
     else:
-        from rich.console import Console
-
-        Console().print(d.render(result), soft_wrap=True)
+        console().print(d.render(result), soft_wrap=True)

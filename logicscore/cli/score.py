@@ -262,8 +262,8 @@ def _score_lines(io, run: _Run, auditor, input: Path, reading: tuple[str, dict[s
         if first is None and not run.before:
             # An empty run is no run: a `gate` on it could only refuse it, later and further away.
             where = "stdin" if stdin else "the input" if files else str(input)
-            run.fail(f"{where} holds no records (it is empty or only blank lines): give one JSON "
-                     "object per line, {question, answer, long_answer}", 1)
+            run.fail(f"{where} holds no records (it is empty): give one JSON object per line, "
+                     "{question, answer, long_answer}", 1)
         sink = sys.stdout if stdout else open_output(output, append=resume)
         run.writer = io.ResultWriter(sink, hold_interrupt=True)
         progress = _progress(quiet or (stdout and not sys.stderr.isatty()))
