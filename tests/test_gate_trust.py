@@ -2,6 +2,7 @@
 errored records fail it, and a record that regressed against the baseline is named."""
 
 import json
+import re
 from xml.etree import ElementTree as ET
 
 import pytest
@@ -120,3 +121,19 @@ def test_max_regressed_needs_a_baseline(tmp_path):
     run = _write(tmp_path / "run.jsonl", ["complete"])
     code, out = _gate(run, "--max-regressed", "0")
     assert code == 2 and "--max-regressed needs --baseline" in out
+
+
+def test_the_planted_failure_ci_runs_fails_the_gate_naming_both_records():
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).parents[1]
+    env = {**os.environ, "PYTHON": sys.executable, "PYTHONPATH": str(root)}
+    done = subprocess.run(["bash", str(root / ".ci" / "gate-can-fail")], env=env, capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "regressed records (complete in the baseline) (1): planted-regressed" in done.stdout
+    assert re.search(r"records regressed +│ +1 │", done.stdout)  # a count, not 1.0000
+    assert "bash .ci/gate-can-fail" in (root / ".ci" / "run").read_text(encoding="utf-8")
