@@ -1,5 +1,5 @@
 """Whether runs can be compared: one signature per run, the same in the baseline, and grounded
-records compared with grounded ones (docs/gate-ci.md#signatures).
+records compared with grounded ones (docs/gate-ci.md, "Signatures").
 
 A refusal names each key that differs and what most likely made it differ, so the message
 says what to do rather than only that two strings differ.
