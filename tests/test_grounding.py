@@ -221,6 +221,7 @@ def test_explain_says_which_hop_its_document_does_not_support(scored):
     assert "grounding: 0.50 of the chain's hops grounded" in result.output
     assert "hop 2 (Tobias Renner born in Osk) is asserted but not supported by document 2" in result.output
     assert "hop 1 (Glass Harbor direct by Tobias Renner) is supported by document 1" in result.output
+    assert "\ngrounder: ground:rules\n" in result.output
 
 
 @pytest.mark.slow
