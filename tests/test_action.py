@@ -132,6 +132,7 @@ def test_the_step_names_the_records_that_regressed_against_the_baseline(tmp_path
     done, summary, outputs = _step(tmp_path, LOGICSCORE_INPUT=str(results), LOGICSCORE_SCORED="true",
                                    LOGICSCORE_GATE_ARGS=f"--baseline {baseline}")
     assert done.returncode == 1, done.stderr
+    assert outputs["passed"] == "false" and outputs["failing"] == "rec-1"
     assert "### Regressed records (1): complete in the baseline, not any more" in summary
     assert "| `rec-1` | 2 | broken |" in summary
     assert "records regressed failed; failing records: rec-1" in done.stdout
