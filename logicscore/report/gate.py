@@ -299,8 +299,6 @@ def evaluate(run: Aggregate, thresholds: Thresholds, baseline: Aggregate | None 
 
 # How many regressed records a check's detail names before it gives a count: a screenful.
 SHOWN = 20
-# The checks whose value is a count of records, shown without decimals.
-COUNTS = ("records", "records scored", "records regressed")
 
 
 def _regressed_check(moves: list[Move], limit: int | None) -> Check:
@@ -384,7 +382,8 @@ def render_table(result: GateResult):
     for name in ("check", "value", "threshold", "verdict", "detail"):
         table.add_column(name, justify="right" if name in ("value", "threshold") else "left")
     for c in result.checks:
-        value = f"{c.value:.0f}" if c.name in COUNTS and c.value is not None else _f(c.value)
+        # A check named "records …" counts records: shown without decimals.
+        value = f"{c.value:.0f}" if c.name.startswith("records") and c.value is not None else _f(c.value)
         table.add_row(Text(terminal(c.name)), value, f"{c.op} {c.threshold:g}",
                       "pass" if c.passed else "FAIL", Text(terminal(c.detail)), style=None if c.passed else "red")
     failing = [c for c in result.cases if c.failure is not None]
