@@ -146,6 +146,8 @@ def test_gate_junit_has_one_case_per_record_naming_why_it_fails(runs):
     message = failures[0].find("failure").get("message")
     assert message.startswith("broken") and "missing proposition linking" in message
     assert "failing records (2): q8, q9" in res.output.replace("\n", " ")
+    # ... and the command that shows the first of them.
+    assert f"next: logicscore explain {good} --id q8" in res.output
 
 
 def test_gate_fails_a_run_in_which_every_record_errored(runs):

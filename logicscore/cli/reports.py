@@ -180,7 +180,7 @@ def gate(
         _input_error(exc)
     if junit:  # before the table: a refused write is then the one line on stderr
         write_output(junit, g.to_junit(verdict), inputs, "--junit")
-    stderr().print(g.render_table(verdict), soft_wrap=True)
+    stderr().print(g.render_table(verdict, str(results)), soft_wrap=True)
     if as_json:
         typer.echo(json.dumps(verdict.to_json_dict(), indent=2, sort_keys=True))
     raise typer.Exit(verdict.exit_code)

@@ -371,8 +371,9 @@ def _record_suite(root: ET.Element, cases: list[Case], bad: int) -> None:
             failure.text = f"record {name} (input line {c.line}): {message}"
 
 
-def render_table(result: GateResult):
-    """A rich table of metric, value, threshold, verdict."""
+def render_table(result: GateResult, results: str | None = None):
+    """A rich table of metric, value, threshold, verdict; under it the records that regressed
+    and failed and, given the `results` path, the command that explains the first of them."""
     from rich.console import Group
     from rich.table import Table
     from rich.text import Text
@@ -394,6 +395,12 @@ def render_table(result: GateResult):
             shown = ", ".join(terminal(_name(c)) for c in items[:SHOWN])
             more = f" and {len(items) - SHOWN} more" if len(items) > SHOWN else ""
             lines.append(f"{what} ({len(items)}): {shown}{more}")
+    first = (result.regressed or failing or [None])[0]
+    if results is not None and first is not None:
+        import shlex
+
+        which = f"--id {shlex.quote(str(first.id))}" if first.id is not None else f"--line {first.line}"
+        lines.append(terminal(f"next: logicscore explain {shlex.quote(results)} {which}"))
     lines += [f"signature: {terminal(s)}" for s in result.signatures]
     lines += [f"grounded: {n} records with documents, {terminal(g)}" for g, n in result.grounders.items()]
     lines += [f"baseline signature: {terminal(s)}" for s in result.baseline_signatures]
