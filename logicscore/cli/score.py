@@ -17,7 +17,7 @@ import typer
 from ..errors import ConfigError
 from . import app
 from .common import fail, make_auditor, reason, runner, say, stderr
-from .options import InputOptions, LLMOptions, OutputOptions, RulesOptions, RunningOptions, grouped
+from .options import EstimateOpt, InputOptions, LLMOptions, OutputOptions, RulesOptions, RunningOptions, grouped
 from .paths import check_input, check_output, engine_inputs, fd, make_folder, open_output
 from .resume import input_ids, lock_output, resume_state
 
@@ -63,7 +63,7 @@ def rerun_command(ctx: typer.Context, extra: tuple[str, ...] = ()) -> str:
 @app.command()
 @grouped
 def score(ctx: typer.Context, source: InputOptions, out: OutputOptions, rules: RulesOptions, llm: LLMOptions,
-          running: RunningOptions) -> None:
+          running: RunningOptions, estimate: EstimateOpt = False) -> None:
     """Score every record of a JSONL file; one output line per input line, in order.
 
     Bad lines become error records (status "error", typed error with its line number);
@@ -97,16 +97,16 @@ def score(ctx: typer.Context, source: InputOptions, out: OutputOptions, rules: R
         auditor = make_auditor(rules.extractor, rules.fuzzy_threshold, rules.spacy_model, rules.max_alternatives,
                                out.timing, **running.limits(), judge=rules.determinateness,
                                grounder=rules.grounding, llm=llm.endpoint())
-        if not run.stdout and not llm.estimate:
+        if not run.stdout and not estimate:
             lock = lock_output(output)
         skip: set[int] = set()
         if resume:
             _adopt_structured(output, auditor.llm)
             skip = resume_state(io, output, auditor.signature, out.allow_signature_change,
                                 (auditor.grounded_signature,),
-                                None if llm.estimate else input_ids(input, source.format, mapping, files),
+                                None if estimate else input_ids(input, source.format, mapping, files),
                                 out.repair)
-        if llm.estimate:
+        if estimate:
             _estimate(auditor, input, source.format, mapping, skip, files)
             return
         summary = _score_lines(io, run, runner(auditor, running.workers, running.engine), input,
