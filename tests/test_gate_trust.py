@@ -137,3 +137,12 @@ def test_the_planted_failure_ci_runs_fails_the_gate_naming_both_records():
     assert "regressed records (complete in the baseline) (1): planted-regressed" in done.stdout
     assert re.search(r"records regressed +│ +1 │", done.stdout)  # a count, not 1.0000
     assert "bash .ci/gate-can-fail" in (root / ".ci" / "run").read_text(encoding="utf-8")
+
+
+def test_a_complete_record_gone_from_the_run_counts_as_regressed(tmp_path):
+    base = _write(tmp_path / "base.jsonl", ["complete", "complete", "broken"])
+    run = tmp_path / "run.jsonl"
+    run.write_text(_record("q0", "complete", 1), encoding="utf-8")  # q1 (complete) and q2 (broken) gone
+    code, out = _gate(run, "--baseline", base, "--json")
+    verdict = json.loads(out[out.index("{"):])
+    assert code == 1 and [(m["id"], m["new"]) for m in verdict["regressed_records"]] == [("q1", "missing")]

@@ -216,14 +216,16 @@ def aggregate(results: Iterable[AuditResult], what: str, cases: list[Case] | Non
 
 
 def regressions(baseline: Iterable[AuditResult], run: Iterable[AuditResult], what: str) -> tuple[Aggregate, list[Move]]:
-    """The baseline's accumulators and the run's records that were complete in it and are
-    not any more (errored, or a chain that broke), matched as `diff` matches them."""
+    """The baseline's accumulators and its records that were complete and are not any more:
+    errored, a chain that broke, or gone from the run (new "missing"; a dropped question is
+    not a kept one), matched as `diff` matches them."""
     from .diff import diff
 
     moved = diff(baseline, run)
     if moved.old.total == 0:
         raise GateInputError(f"{what} has no records: was `logicscore score` run on an empty input?")
-    return moved.old, [m for m in moved.moves if m.old == "complete"]
+    gone = [Move(e.id, e.line, "complete", "missing") for e in moved.only_old if e.category == "complete"]
+    return moved.old, [m for m in moved.moves if m.old == "complete"] + gone
 
 
 def _check(name: str, value: float | None, op: str, threshold: float, detail: str = "") -> Check:
