@@ -146,3 +146,14 @@ def test_a_complete_record_gone_from_the_run_counts_as_regressed(tmp_path):
     code, out = _gate(run, "--baseline", base, "--json")
     verdict = json.loads(out[out.index("{"):])
     assert code == 1 and [(m["id"], m["new"]) for m in verdict["regressed_records"]] == [("q1", "missing")]
+
+
+def test_max_regressed_from_pyproject_is_skipped_without_a_baseline_and_checked_with_one(tmp_path):
+    (tmp_path / "pyproject.toml").write_text("[tool.logicscore.gate]\nmax_regressed = 1\n")
+    base = _write(tmp_path / "base.jsonl", ["complete"] * 3)
+    run = _write(tmp_path / "run.jsonl", ["broken", "broken", "complete"])
+    code, out = _gate(run, "--json")
+    assert code == 0 and json.loads(out[out.index("{"):])["skipped"] == ["max_regressed 1 (no --baseline)"]
+    code, out = _gate(run, "--baseline", base, "--json")
+    checks = {c["name"]: c for c in json.loads(out[out.index("{"):])["checks"]}
+    assert code == 1 and checks["records regressed"]["threshold"] == 1 and checks["records regressed"]["value"] == 2
