@@ -64,6 +64,11 @@ else:
         lines.append(f"| {c['name']} | {value} | {c['op']} {c['threshold']:g} | {'pass' if c['passed'] else '**FAIL**'} |")
     for s in verdict["skipped"]:
         lines.append(f"\nskipped: {s}")
+    regressed = verdict.get("regressed_records", [])
+    if regressed:
+        lines.append(f"\n### Regressed records ({len(regressed)}): complete in the baseline, not any more\n\n"
+                     "| id | line | now |\n|---|---|---|")
+        lines += [f"| `{r['id']}` | {r['line']} | {r['new']} |" for r in regressed]
     failing = verdict["failing_records"]
     if failing:
         lines.append(f"\n### Failing records ({len(failing)})\n\n| id | line | why |\n|---|---|---|")

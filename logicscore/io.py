@@ -7,13 +7,14 @@ record's own (`id`, `_id`, `qid`, … or the `--map id=` field), else its line n
 
 from __future__ import annotations
 
+import glob as _glob
 import json
 import os
 import re
 import signal
 import stat
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import suppress
 from dataclasses import dataclass
 from io import TextIOBase
@@ -22,7 +23,7 @@ from typing import IO, Any
 
 from pydantic import ValidationError
 
-from .errors import InputError
+from .errors import ConfigError, InputError
 from .models import AuditResult, ErrorInfo, QARecord, ResultMeta
 # What an existing output holds, read back for --resume; named here too, where readers of
 # JSONL look for them.
@@ -254,6 +255,33 @@ def read_lines(source: IO[bytes], mapping: dict[str, str] | None = None, skip: s
     for number, raw in iter_raw(source, first):
         if number not in skip:
             yield parse_line(raw, number, mapping)
+
+
+def input_files(paths: str | Path | Sequence[str | Path]) -> list[Path]:
+    """The input files `paths` name, in order: a file as given, a folder's `*.jsonl` files and
+    a glob's matches each sorted by name. Every engine reads a folder or a glob the same way;
+    `score --engine ray` and `ray.audit_files` take one.
+
+    Raises:
+        ConfigError: a path that names no file, or a folder or glob with no match.
+    """
+    names = [paths] if isinstance(paths, (str, Path)) else list(paths)
+    found: list[Path] = []
+    for name in names:
+        path = Path(name)
+        if path.is_dir():
+            matches = sorted(p for p in path.glob("*.jsonl") if p.is_file())
+        elif _glob.has_magic(str(name)):
+            matches = sorted(Path(p) for p in _glob.glob(str(name)) if Path(p).is_file())
+        elif path.exists():
+            matches = [path]
+        else:
+            raise ConfigError(f"input {name} not found")
+        if not matches:
+            raise ConfigError(f"input {name} holds no .jsonl file" if path.is_dir()
+                              else f"input {name} matches no file")
+        found += matches
+    return found
 
 
 def count_lines(path: Path) -> int:

@@ -292,6 +292,9 @@ class AgentMeta(_Strict):
 
 class ResultMeta(_Strict):
     signature: str
+    # The grounder's signature keys, on a record it grounded (one with documents) only: the
+    # run's `signature` is the same whether a record had documents or not (docs/records.md).
+    grounder: str | None = None
     latency_ms: float | None = None
     line: int | None = None
     hops: int | None = None
@@ -384,6 +387,8 @@ class AuditResult(_Strict):
         meta: dict[str, Any] = {}
         if self.meta.latency_ms is None:
             meta["latency_ms"] = True
+        if self.meta.grounder is None:
+            meta["grounder"] = True
         # Records of `score` carry no agent: their bytes stay what they were.
         if agent is None:
             meta["agent"] = True
@@ -403,6 +408,8 @@ class AuditResult(_Strict):
             data["scores"].pop("grounded_chain")
         if data["meta"].get("latency_ms") is None:
             data["meta"].pop("latency_ms", None)
+        if data["meta"].get("grounder", 0) is None:
+            data["meta"].pop("grounder")
         if data["meta"].get("agent", 0) is None:
             data["meta"].pop("agent")
         elif data["meta"]["agent"].get("latency_ms") is None:

@@ -124,3 +124,15 @@ def test_pre_commit_hook_gates_the_file_its_args_name(tmp_path):
     failed = subprocess.run([*command, str(bad)], cwd=tmp_path, env=env, capture_output=True, text=True)
     assert (passed.returncode, failed.returncode) == (0, 1)
     assert "failing records (1): rec-1" in failed.stderr.replace("\n", " ")
+
+
+def test_the_step_names_the_records_that_regressed_against_the_baseline(tmp_path):
+    baseline = _scored(tmp_path / "baseline.jsonl", ["complete"] * 4)
+    results = _scored(tmp_path / "scored.jsonl", ["complete", "broken", "complete", "complete"])
+    done, summary, outputs = _step(tmp_path, LOGICSCORE_INPUT=str(results), LOGICSCORE_SCORED="true",
+                                   LOGICSCORE_GATE_ARGS=f"--baseline {baseline}")
+    assert done.returncode == 1, done.stderr
+    assert outputs["passed"] == "false" and outputs["failing"] == "rec-1"
+    assert "### Regressed records (1): complete in the baseline, not any more" in summary
+    assert "| `rec-1` | 2 | broken |" in summary
+    assert "records regressed failed; failing records: rec-1" in done.stdout

@@ -483,7 +483,8 @@ _EXPECT_INPUT = {
     "kernel-refused": dict.fromkeys(_GOOD, 2),
     # Every line of a binary file is an InputError record: a run in which every record errored fails.
     "binary": {**_GOOD, "score": 1, "score --resume": 1, "bench": 2},
-    "empty": {**_GOOD, "explain --id": 2, "explain --line": 2, "bench": 2},
+    # A file with no records is no run: `score` says so (exit 1) rather than suggest a gate.
+    "empty": {**_GOOD, "score": 1, "score --resume": 1, "explain --id": 2, "explain --line": 2, "bench": 2},
     "good": _GOOD,
     # root reads it as any file; anyone else is refused in one line
     "chmod 000": _GOOD if ROOT_USER else dict.fromkeys(_GOOD, 2),

@@ -49,3 +49,16 @@ def test_diff_cli_json_and_exit_0(tmp_path):
     res = CliRunner().invoke(app, ["diff", *paths])
     assert res.exit_code == 0 and "4 records changed category" in res.output
     assert CliRunner().invoke(app, ["diff", paths[0], str(tmp_path / "nope.jsonl")]).exit_code == 2
+
+
+def test_diff_of_runs_with_different_signatures_names_the_keys(tmp_path):
+    from typer.testing import CliRunner
+
+    from logicscore.cli import app
+    from logicscore.report.synthetic import make_result
+
+    old, new = tmp_path / "old.jsonl", tmp_path / "new.jsonl"
+    old.write_text(make_result("a", signature="logicscore:0.1.0|fuzzy:85").to_json() + "\n")
+    new.write_text(make_result("a", signature="logicscore:0.1.0|fuzzy:90").to_json() + "\n")
+    result = CliRunner().invoke(app, ["diff", str(old), str(new)])
+    assert result.exit_code == 0 and "signatures differ (fuzzy: 85 → 90)" in result.output

@@ -14,6 +14,7 @@ from logicscore.config import AuditorConfig
 from logicscore.run.engines import ray as engine
 from logicscore.errors import ConfigError
 from logicscore.formats import read_lines
+from logicscore.io import input_files
 
 pytestmark = pytest.mark.slow
 runner = CliRunner()
@@ -120,7 +121,7 @@ def test_ray_actor_keeps_the_record_timeout(cluster, tmp_path):
 
 def test_windows_number_the_files_as_one_input_and_leave_out_done_lines(tmp_path):
     folder = _shards(tmp_path / "shards", [b"%d\n" % n for n in range(1, 11)], cuts=(4, 4))
-    files = engine.expand(folder)
+    files = input_files(folder)
     assert [p.name for p in files] == ["part-0.jsonl", "part-1.jsonl", "part-2.jsonl"]
     spans = [(Path(w.path).name, w.first, w.skip) for w in engine.windows(files, {1, 2, 3, 5}, size=3)]
     # part-1 is empty; lines 1-3 are done, so their window is left out.
@@ -134,11 +135,11 @@ def test_windows_number_the_files_as_one_input_and_leave_out_done_lines(tmp_path
 
 def test_expand_refuses_a_name_that_matches_nothing(tmp_path):
     with pytest.raises(ConfigError, match="matches no file"):
-        engine.expand(str(tmp_path / "*.jsonl"))
+        input_files(str(tmp_path / "*.jsonl"))
     with pytest.raises(ConfigError, match=r"holds no \.jsonl file"):
-        engine.expand(tmp_path)
+        input_files(tmp_path)
     with pytest.raises(ConfigError, match="not found"):
-        engine.expand([tmp_path / "missing.jsonl"])
+        input_files([tmp_path / "missing.jsonl"])
 
 
 def test_worker_that_cannot_read_its_window_stops_the_run():

@@ -64,7 +64,8 @@ def test_gate_thresholds_pass_and_fail(runs, args, code, failed):
     assert exit_code == code, res.output
     cases, failures = _junit(tmp / "g.xml")
     assert [c.get("name") for c in failures] == failed
-    assert len(cases) == len(args) // 2
+    # Every gate checks errored records, at 0 unless a threshold says otherwise.
+    assert len(cases) == len(args) // 2 + ("--max-errors" not in args)
 
 
 def test_gate_regression_only_fails_against_baseline(runs):
@@ -76,11 +77,15 @@ def test_gate_regression_only_fails_against_baseline(runs):
     verdict = json.loads(res.stdout)
     assert verdict["passed"] is False and verdict["exit_code"] == 1
     assert [(c["name"], c["passed"]) for c in verdict["checks"]] == [
-        ("mean completeness", True), ("drop in mean completeness", False)]
-    assert verdict["checks"][1]["value"] == pytest.approx(0.1)
+        ("mean completeness", True), ("share errored", True), ("drop in mean completeness", False),
+        ("records regressed", False)]
+    assert verdict["checks"][2]["value"] == pytest.approx(0.1)
     _, failures = _junit(tmp / "r.xml")
-    assert [f.get("name") for f in failures] == ["drop in mean completeness <= 0.05"]
+    assert [f.get("name") for f in failures] == ["drop in mean completeness <= 0.05", "records regressed <= 0"]
+    # q7 was complete in the baseline: loosening the mean alone does not pass it.
     code, _ = _gate(worse, "--baseline", good, "--max-regression", "completeness=0.15")
+    assert code == 1
+    code, _ = _gate(worse, "--baseline", good, "--max-regression", "completeness=0.15", "--max-regressed", "1")
     assert code == 0
 
 
@@ -119,7 +124,7 @@ def test_gate_reads_pyproject_and_flags_override(runs):
     code, res = _gate(good, "--json")
     assert code == 1
     names = {c["name"]: c["threshold"] for c in json.loads(res.stdout)["checks"]}
-    assert names == {"mean completeness": 0.9, "share broken": 0.5}
+    assert names == {"mean completeness": 0.9, "share broken": 0.5, "share errored": 0}
     code, res = _gate(good, "--min-completeness", "0.7", "--json")
     assert code == 0 and json.loads(res.stdout)["checks"][0]["threshold"] == 0.7
 
@@ -141,6 +146,8 @@ def test_gate_junit_has_one_case_per_record_naming_why_it_fails(runs):
     message = failures[0].find("failure").get("message")
     assert message.startswith("broken") and "missing proposition linking" in message
     assert "failing records (2): q8, q9" in res.output.replace("\n", " ")
+    # ... and the command that shows the first of them.
+    assert f"next: logicscore explain {good} --id q8" in res.output
 
 
 def test_gate_fails_a_run_in_which_every_record_errored(runs):
@@ -184,7 +191,8 @@ def test_gate_on_the_documented_pyproject_example_checks_what_it_can_without_a_b
     assert verdict["skipped"] == ["max_regression completeness=0.02 (no --baseline)"]
     assert "skipped: max_regression completeness=0.02 (no --baseline)" in res.output
     code, res = _gate(good, "--baseline", good, "--json")
-    assert [c["name"] for c in json.loads(res.stdout)["checks"]][-1] == "drop in mean completeness"
+    assert [c["name"] for c in json.loads(res.stdout)["checks"]][-2:] == ["drop in mean completeness",
+                                                                         "records regressed"]
 
 
 @pytest.fixture

@@ -63,25 +63,27 @@ def test_documents_as_a_list_are_numbered_from_one_and_doc_markers_name_them(aud
     result = auditor.audit_record(record(m1=" [Doc1]", m2=" [doc 2]", documents=docs))
     assert statuses(result) == ["grounded", "grounded"]
     assert [row.supported_by for row in result.grounding] == [["1"], ["2"]]
-    assert result.meta.signature.endswith("|ground:rules")
+    assert result.meta.grounder == "ground:rules" and "ground" not in result.meta.signature
 
 
 @pytest.mark.slow
-def test_a_record_without_documents_keeps_its_bytes_and_signature(auditor):
+def test_a_record_without_documents_keeps_its_bytes_and_the_runs_signature(auditor):
     plain = auditor.audit_record(record()).model_copy()
     bare = QARecord(id="g", question=QUESTION, answer="Osk", long_answer=CHAIN.format(m1=" [1]", m2=" [2]"))
     out = json.loads(auditor.audit_record(bare).to_json())
     assert "grounding" not in out and "grounded_chain" not in out["scores"]
-    assert "ground" not in out["meta"]["signature"]
-    assert out["meta"]["signature"] == auditor.signature != plain.meta.signature
-    assert plain.meta.signature == auditor.grounded_signature
+    assert "ground" not in out["meta"]["signature"] and "grounder" not in out["meta"]
+    # Documents are the record's own fact: the run's signature is one, the grounder is the record's.
+    assert out["meta"]["signature"] == auditor.signature == plain.meta.signature
+    assert json.loads(plain.to_json())["meta"]["grounder"] == "ground:rules"
+    assert auditor.grounded_signature == f"{auditor.signature}|ground:rules"
 
 
 @pytest.mark.slow
 def test_grounding_off_ignores_documents():
     result = Auditor(grounder="off", timing=False).audit_record(record())
     assert result.grounding is None and result.scores.grounded_chain is None
-    assert "ground" not in result.meta.signature
+    assert "ground" not in result.meta.signature and result.meta.grounder is None
 
 
 @pytest.mark.slow
@@ -100,7 +102,7 @@ def test_documents_without_a_chain_give_no_share(auditor):
                                            long_answer="I do not know.", documents=["Osk is a town."]))
     out = json.loads(result.to_json())
     assert out["grounding"] == [] and "grounded_chain" not in out["scores"]
-    assert "ground:rules" in out["meta"]["signature"]
+    assert out["meta"]["grounder"] == "ground:rules"
 
 
 def test_an_unknown_grounder_is_a_config_error_naming_the_known():
@@ -219,6 +221,7 @@ def test_explain_says_which_hop_its_document_does_not_support(scored):
     assert "grounding: 0.50 of the chain's hops grounded" in result.output
     assert "hop 2 (Tobias Renner born in Osk) is asserted but not supported by document 2" in result.output
     assert "hop 1 (Glass Harbor direct by Tobias Renner) is supported by document 1" in result.output
+    assert "\ngrounder: ground:rules\n" in result.output
 
 
 @pytest.mark.slow
@@ -273,5 +276,24 @@ def test_workers_give_the_bytes_of_one_process_with_and_without_documents(tmp_pa
         assert result.exit_code == 0, result.output
         outs.append(out.read_bytes())
     assert outs[0] == outs[1]
-    sigs = [json.loads(line)["meta"]["signature"] for line in outs[0].decode().splitlines()]
-    assert ["ground:rules" in s for s in sigs] == [True, False, True]
+    metas = [json.loads(line)["meta"] for line in outs[0].decode().splitlines()]
+    assert len({m["signature"] for m in metas}) == 1
+    assert [m.get("grounder") for m in metas] == ["ground:rules", None, "ground:rules"]
+
+
+@pytest.mark.slow
+def test_a_rag_run_where_some_records_carry_documents_is_one_run_to_report_and_gate(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    rows = [record(id="a"), record(id="b").model_copy(update={"documents": None})]
+    src, out, md = tmp_path / "in.jsonl", tmp_path / "out.jsonl", tmp_path / "r.md"
+    src.write_text("".join(r.model_dump_json(exclude_none=True) + "\n" for r in rows), encoding="utf-8")
+    assert runner.invoke(app, ["score", str(src), "-o", str(out), "--no-timing", "-q"]).exit_code == 0
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    assert len({r["meta"]["signature"] for r in lines}) == 1
+    assert [r["meta"].get("grounder") for r in lines] == ["ground:rules", None]
+    result = runner.invoke(app, ["gate", str(out), "--min-completeness", "1", "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["grounders"] == {"ground:rules": 1}
+    assert runner.invoke(app, ["report", str(out), "--md", str(md)]).exit_code == 0
+    text = md.read_text()
+    assert "MIXED" not in text and "| grounded by ground:rules | 1 |" in text

@@ -64,8 +64,9 @@ def test_one_call_per_answer_with_every_cited_hop_and_only_cited_documents(tmp_p
     assert r.scores.grounded_chain == 0.5
     assert [s.message for s in r.diagnosis.signals if s.kind == "ungrounded_hop"] == [
         "hop 2 (Tobias Renner born in Osk) is asserted but not supported by document 2"]
-    sig = r.meta.signature
-    assert "|ground:llm|model:test-model|ground_prompt:" in sig and sig.endswith("|temp:0")
+    grounder = r.meta.grounder
+    assert grounder.startswith("ground:llm|model:test-model|ground_prompt:") and grounder.endswith("|temp:0")
+    assert "ground" not in r.meta.signature
 
 
 @pytest.mark.slow

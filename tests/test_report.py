@@ -177,3 +177,22 @@ def test_report_failures_writes_every_failing_record(tmp_path):
     assert set(out.read_text(encoding="utf-8").splitlines()) <= set(originals)  # the run's own lines
     res = CliRunner().invoke(app, ["report", str(path), "--failures", "-"])
     assert res.stdout.splitlines() == out.read_text(encoding="utf-8").splitlines()
+
+
+def test_report_names_every_file_it_wrote(tmp_path):
+    path = _run_file(tmp_path, ["complete", "broken"])
+    md, html, failing = tmp_path / "a.md", tmp_path / "b.html", tmp_path / "f.jsonl"
+    res = CliRunner().invoke(app, ["report", str(path), "--md", str(md), "--html", str(html),
+                                   "--failures", str(failing)])
+    assert res.exit_code == 0, res.output
+    said = [line for line in res.output.splitlines() if line.startswith("wrote ")]
+    assert said == [f"wrote 1 failing records to {failing}", f"wrote {html}", f"wrote {md}"]
+    assert md.is_file() and html.is_file() and failing.is_file()
+
+
+def test_report_mixed_signatures_say_which_key_differs_and_why():
+    rep = build_report([make_result("a", signature="logicscore:0.1.0|det:rules"),
+                        make_result("b", signature="logicscore:0.1.0|det:rules|ground:rules")])
+    text = " ".join(render_markdown(rep).split())
+    assert "MIXED SIGNATURES" in text and "ground: (none) → rules" in text
+    assert "some records carry documents" in text

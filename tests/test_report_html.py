@@ -410,3 +410,44 @@ def test_report_html_unverified_examples_carry_the_reason():
     index.add(make_result("u", "unverified"))
     assert json.loads(gzip.decompress(base64.b64decode(index.rows())))["cat"] == [5]
     assert json.loads(index.details_json())[1]["unv"] == UNVERIFIED_WHY
+
+
+LONG_SIGNATURE = ("logicscore:0.1.0|extractor:rules|spacy:en_core_web_sm-3.8.0|spacy_disabled:senter,lemmatizer|"
+                  "question:rules|coref:rules|fuzzy:85|alts:16|det:rules")
+FITS = """() => {
+  const out = {page: document.documentElement.scrollWidth - window.innerWidth, tables: [], heads: [], grid: 0};
+  document.querySelectorAll("main table").forEach(t => {
+    const box = t.closest("section").getBoundingClientRect(), r = t.getBoundingClientRect();
+    if (r.right > box.right + 1) out.tables.push(t.closest("section").querySelector("h3, h2").textContent);
+  });
+  document.querySelectorAll("#head th button").forEach(b => {
+    if (b.scrollWidth > b.clientWidth) out.heads.push(b.textContent);
+  });
+  const grid = document.getElementById("grid");
+  out.grid = grid.scrollWidth - grid.clientWidth;
+  return out;
+}"""
+
+
+@pytest.mark.slow
+@pytest.mark.browser
+@pytest.mark.parametrize("width", [1280, 1400])
+def test_report_html_tables_fit_the_page_without_cutting_a_header(tmp_path, width):
+    # The widest page a run makes: two long signatures (a "By signature" table), kept fields,
+    # a baseline (the "change" column) and a slice by a field.
+    new = [make_result(f"record-{i:04d}", kind, line=i + 1, signature=LONG_SIGNATURE + ("|x:1" if i % 2 else ""),
+                       meta={"model": f"model-{i % 3}", "split": "dev" if i % 2 else "test"})
+           for i, kind in enumerate(["complete", "broken", "circular", "deviated", "error"] * 4)]
+    old = [make_result(r.id, "complete", line=r.meta.line, signature=LONG_SIGNATURE) for r in new]
+    (tmp_path / "old.jsonl").write_text("".join(r.to_json() + "\n" for r in old))
+    (tmp_path / "new.jsonl").write_text("".join(r.to_json() + "\n" for r in new))
+    path = _report(tmp_path / "new.jsonl", tmp_path / "r.html", "--baseline", str(tmp_path / "old.jsonl"),
+                   "--by", "model")
+    assert "By signature" in path.read_text(encoding="utf-8")
+    with chromium(tmp_path, width=width) as (page, events):
+        page.goto(path.as_uri())
+        page.wait_for_selector("body[data-ready]", state="attached")
+        assert page.locator("#head th").count() >= 12  # every column the run can have
+        fits = page.evaluate(FITS)
+        assert fits == {"page": 0, "tables": [], "heads": [], "grid": 0}
+        assert events["errors"] == []

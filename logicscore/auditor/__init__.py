@@ -103,8 +103,9 @@ class Auditor:
 
         Each stage adds its own keys, in pipeline order after the extractor's; a key that
         an earlier stage gave with the same value (the shared spaCy model) is not repeated.
-        The grounder's keys are only in the signature of records it grounded
-        (`grounded_signature`): it changes nothing else.
+        It is the same for every record of a run: whether a record had documents is the
+        record's own fact, `meta.grounder` (the grounder's keys, on the records it grounded),
+        so a run that grounds some records is still one run (docs/gate-ci.md).
         """
         return self._signature(False)
 
@@ -434,7 +435,8 @@ class Auditor:
     def _meta(self, start: float, line: int | None, hops: int | None, record_meta: dict,
               grounded: bool = False, record: QARecord | None = None) -> ResultMeta:
         latency = round((time.perf_counter() - start) * 1000, 1) if self.config.timing else None
-        return ResultMeta(signature=self._signature(grounded), latency_ms=latency, line=line,
+        grounder = Signature(self.grounder.signature()).format() if grounded and self.grounder else None
+        return ResultMeta(signature=self._signature(False), grounder=grounder, latency_ms=latency, line=line,
                           hops=hops, record=record_meta,
                           answer_source=record.answer_source if record is not None else None,
                           answer_rule=record.answer_rule if record is not None else None)

@@ -9,7 +9,7 @@ import typer
 
 from ..config import default
 from . import app
-from .common import (AltsOpt, ExtractorOpt, FuzzyOpt, MapOpt, ModelOpt, QuietOpt, WorkersOpt, fail,
+from .common import (AltsOpt, ExtractorOpt, FormatOpt, FuzzyOpt, MapOpt, ModelOpt, QuietOpt, WorkersOpt, fail,
                      make_auditor, reason, runner, show, stderr)
 from .paths import check_input, check_stdout
 
@@ -27,6 +27,7 @@ def calibrate(
     seed: Annotated[int, typer.Option("--seed", help="Picks donors and distractor places; same "
                                       "seed, same report.")] = 0,
     mapping: MapOpt = [],
+    format_: FormatOpt = "auto",
     extractor: ExtractorOpt = "rules",
     fuzzy_threshold: FuzzyOpt = default("fuzzy_threshold"),
     spacy_model: ModelOpt = None,
@@ -34,6 +35,7 @@ def calibrate(
     workers: WorkersOpt = 1,
     quiet: QuietOpt = False,
 ) -> None:
+    from ..formats import check_format, read_lines
     from ..measure import calibrate as calibrate_mod
     from .. import io
 
@@ -43,6 +45,7 @@ def calibrate(
     check_stdout([data])
     try:
         mapped = io.parse_map(mapping)
+        check_format(format_)
     except ValueError as exc:
         fail(str(exc), 2)
     auditor = make_auditor(extractor, fuzzy_threshold, spacy_model, max_alternatives, False)
@@ -53,7 +56,7 @@ def calibrate(
 
         try:
             with data.open("rb") as fh:
-                report = calibrate_mod.run(io.read_lines(fh, mapped), runner(auditor, workers),
+                report = calibrate_mod.run(read_lines(fh, format_, mapped), runner(auditor, workers),
                                            seed=seed, progress=progress,
                                            signature=auditor.signature)
         except OSError as exc:

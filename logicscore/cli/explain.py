@@ -7,17 +7,15 @@ from typing import Annotated
 
 import typer
 
-from ..config import default
 from ..errors import ConfigError, LogicscoreError
 from . import app
-from .common import HopsOpt
-from .common import (AltsOpt, BaseUrlOpt, CacheDirOpt, CacheOpt, ExtractorOpt, FormatOpt, FuzzyOpt, GroundingOpt,
-                     JudgeOpt, LLMModelOpt, LLMTimeoutOpt, MapOpt, ModelOpt, OfflineOpt, fail, llm_default,
-                     llm_options, make_auditor, MaxBytesOpt, reason, StructuredOpt)
+from .common import FormatOpt, MapOpt, console, fail, make_auditor, reason
+from .options import LLMOptions, RulesOptions, grouped
 from .paths import check_input, check_stdout
 
 
 @app.command()
+@grouped
 def explain(
     file: Annotated[Path | None, typer.Argument(help="Input JSONL or a scored output file of "
                                                         "`logicscore score` (with --id or --line).",
@@ -25,27 +23,15 @@ def explain(
     id_: Annotated[str | None, typer.Option("--id", help="Record id to explain from FILE: the "
                    "record's own id, else its line number (as `score` gives it).")] = None,
     line_: Annotated[int | None, typer.Option("--line", min=1, help="Explain line N of FILE.")] = None,
-    map_: MapOpt = [],
-    format_: FormatOpt = "auto",
     question: Annotated[str | None, typer.Option("--question", "-Q", help="The question.")] = None,
     answer: Annotated[str | None, typer.Option("--answer", "-a", help="The short answer.")] = None,
     long_answer: Annotated[str | None, typer.Option("--long-answer", "-l", help="The long answer.")] = None,
-    extractor: ExtractorOpt = "rules",
-    fuzzy_threshold: FuzzyOpt = default("fuzzy_threshold"),
-    spacy_model: ModelOpt = None,
-    max_alternatives: AltsOpt = default("max_alternatives"),
     as_json: Annotated[bool, typer.Option("--json", help="Print the result record as JSON instead.")] = False,
-    determinateness: JudgeOpt = default("judge"),
-    grounding: GroundingOpt = default("grounder"),
-    hops: HopsOpt = default("hops"),
-    base_url: BaseUrlOpt = None,
-    model: LLMModelOpt = None,
-    llm_timeout: LLMTimeoutOpt = llm_default("timeout"),
-    offline: OfflineOpt = False,
-    cache: CacheOpt = True,
-    cache_dir: CacheDirOpt = None,
-    structured: StructuredOpt = llm_default("structured"),
-    llm_max_bytes: MaxBytesOpt = llm_default("max_body_bytes"),
+    map_: MapOpt = [],
+    format_: FormatOpt = "auto",
+    *,
+    rules: RulesOptions,
+    llm: LLMOptions,
 ) -> None:
     """Explain one record for a person: propositions, chain, gap, redundancy, signals, merges.
 
@@ -71,10 +57,9 @@ def explain(
     if file is not None:
         check_input(file, "file")
         check_stdout([file])
-    auditor = make_auditor(extractor, fuzzy_threshold, spacy_model, max_alternatives, False,
-                           judge=determinateness, grounder=grounding, hops=hops,
-                           llm=llm_options(base_url, model, llm_timeout, 1, None, offline, cache, cache_dir,
-                                           structured, llm_max_bytes))
+    auditor = make_auditor(rules.extractor, rules.fuzzy_threshold, rules.spacy_model, rules.max_alternatives,
+                           False, judge=rules.determinateness, grounder=rules.grounding, hops=rules.hops,
+                           llm=llm.endpoint())
     try:
         if all(flags):
             result = auditor.audit(question=question, answer=answer, long_answer=long_answer)
@@ -90,9 +75,7 @@ def explain(
     if as_json:
         typer.echo(result.to_json())
     else:
-        from rich.console import Console
-
-        Console().print(render_explain(result))
+        console().print(render_explain(result))
 
 
 def _find(io, auditor, file: Path, id_: str | None, number: int | None, reading: tuple[str, dict[str, str]]):

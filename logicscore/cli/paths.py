@@ -44,14 +44,15 @@ def engine_inputs(engine: str, input: Path) -> list[Path] | None:
         return None
     if engine != "ray":
         fail(f"--engine must be 'local' or 'ray', not {engine!r}", 2)
-    from ..run.engines import ray
     from ..errors import ConfigError
+    from ..io import input_files
+    from ..run.engines import ray
 
     try:
         ray.require()
         if str(input) == "-":
             raise ConfigError("--engine ray reads files: give a file, a folder or a glob, not stdin")
-        files = ray.expand(str(input))
+        files = input_files(str(input))
     except ConfigError as exc:
         fail(exc.message, 2)
     for path in files:

@@ -10,7 +10,7 @@ import typer
 
 from ..errors import LogicscoreError
 from . import app
-from .common import fail, stderr
+from .common import console, fail, say, stderr
 from .paths import check_output, check_stdout, write_output
 
 PairsOpt = list[str]
@@ -79,7 +79,7 @@ def report(
                 moved = d.diff(read_run(baseline), read_run(results)).baseline(baseline.name)
             rep, page = html_report(read_run(results), by=by, seed=seed, baseline=moved)
             write_output(html, page, inputs, "report")
-            stderr().print(f"wrote {html}", highlight=False)
+            say(f"wrote {html}")
         else:
             rep = build_report(read_run(results), by=by, seed=seed)
         if as_json:
@@ -90,14 +90,14 @@ def report(
             from ..report.render import render_markdown
 
             write_output(md, render_markdown(rep), inputs, "report")
+            if str(md) != "-":
+                say(f"wrote {md}")
     except LogicscoreError as exc:
         _input_error(exc)
     if not (md or html or as_json or str(failures) == "-"):
-        from rich.console import Console
-
         from ..report.render import render_terminal
 
-        Console().print(render_terminal(rep))
+        console().print(render_terminal(rep))
 
 
 def _write_failures(results, target: Path, results_path: Path) -> None:
@@ -111,7 +111,7 @@ def _write_failures(results, target: Path, results_path: Path) -> None:
         return
     text = "".join(lines)
     write_output(target, text, [("results file", results_path)], "--failures")
-    stderr().print(f"wrote {text.count(chr(10))} failing records to {target}", highlight=False)
+    say(f"wrote {text.count(chr(10))} failing records to {target}")
 
 
 @app.command()
@@ -124,7 +124,8 @@ def gate(
                             "their cited documents (scores.grounded_chain; records with documents).")] = None,
     max_failure: Annotated[PairsOpt, typer.Option(help="Highest share of scored records of a failure "
                            "type, e.g. broken=0.2 (repeatable).")] = [],
-    max_errors: Annotated[float | None, typer.Option(help="Highest share of errored records.")] = None,
+    max_errors: Annotated[float | None, typer.Option(help="Highest share of errored records (default 0: "
+                          "any errored record fails).")] = None,
     min_records: Annotated[int | None, typer.Option(help="Fewest records the run must have.")] = None,
     max_unverified: Annotated[str | None, typer.Option(help="Most records whose completeness the text "
                               "left undecided: a count (5), a share of the scored ones (0.1) or 10%. "
@@ -132,6 +133,8 @@ def gate(
     baseline: Annotated[Path | None, typer.Option(help="An earlier run of the same questions.")] = None,
     max_regression: Annotated[PairsOpt, typer.Option(help="Largest drop of a mean (completeness=0.02) or "
                               "rise of a failure share (broken=0.05) against --baseline (repeatable).")] = [],
+    max_regressed: Annotated[int | None, typer.Option(min=0, help="Most records complete in --baseline "
+                             "that may not be any more (default 0).")] = None,
     allow_signature_change: Annotated[bool, typer.Option(
         help="Compare runs audited under different settings.")] = False,
     config: Annotated[Path | None, typer.Option(help="pyproject.toml with \\[tool.logicscore.gate] "
@@ -142,8 +145,10 @@ def gate(
 ) -> None:
     """Pass or fail a run against thresholds: exit 0 pass, 1 fail, 2 usage or input error.
 
-    A run in which every record errored fails. --max-regression from the config is skipped
-    (and said so) without --baseline.
+    By default an errored record fails the gate (--max-errors 0) and counts as incomplete in
+    the completeness mean; against --baseline, so does a record that was complete there and
+    is not any more (--max-regressed 0). --max-regression and --max-regressed from the config
+    are skipped (and said so) without --baseline.
 
     Flags override \\[tool.logicscore.gate] in pyproject.toml. Example:
 
@@ -160,24 +165,26 @@ def gate(
     try:
         overrides = dict(min_completeness=min_completeness, min_conciseness=min_conciseness,
                          min_determinateness=min_determinateness, min_grounded=min_grounded,
-                         max_errors=max_errors,
+                         max_errors=max_errors, max_regressed=max_regressed,
                          min_records=min_records, max_unverified=g.parse_limit(max_unverified),
                          max_failure=g.parse_pairs(max_failure, "--max-failure", g.FAILURES),
                          max_regression=g.parse_pairs(max_regression, "--max-regression",
                                                       (*METRICS, *g.FAILURES)))
         thresholds = g.load_thresholds(config or g.find_pyproject(Path.cwd()), overrides)
-        old_cases: list = []
-        old = g.aggregate(read_run(baseline), f"baseline {baseline}", old_cases) if baseline else None
+        old, regressed, went = g.regressions(read_run(baseline), read_run(results), f"baseline {baseline}") \
+            if baseline else (None, [], [])
         cases: list = []
         verdict = g.evaluate(g.aggregate(read_run(results), str(results), cases), thresholds, old,
-                             allow_signature_change, flagged=[k for k, v in overrides.items() if v])
+                             allow_signature_change, flagged=[k for k, v in overrides.items() if v is not None
+                                                              and v != {}], regressed=regressed)
         verdict.cases = cases
-        verdict.went_unverified = g.went_unverified(old_cases, cases)
+        verdict.went_unverified = g.went_unverified(went, cases)
+        verdict.mark_regressed()
     except LogicscoreError as exc:
         _input_error(exc)
     if junit:  # before the table: a refused write is then the one line on stderr
         write_output(junit, g.to_junit(verdict), inputs, "--junit")
-    stderr().print(g.render_table(verdict), soft_wrap=True)
+    stderr().print(g.render_table(verdict, str(results)), soft_wrap=True)
     if as_json:
         typer.echo(json.dumps(verdict.to_json_dict(), indent=2, sort_keys=True))
     raise typer.Exit(verdict.exit_code)
@@ -204,6 +211,4 @@ def diff(
     if as_json:
         typer.echo(json.dumps(result.to_json_dict(), indent=2, sort_keys=True))
     else:
-        from rich.console import Console
-
-        Console().print(d.render(result), soft_wrap=True)
+        console().print(d.render(result), soft_wrap=True)

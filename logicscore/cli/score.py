@@ -10,18 +10,14 @@ import sys
 from contextlib import nullcontext
 from itertools import chain
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 import typer
 
-from ..config import CLI_MAX_SENTENCES, CLI_TIMEOUT, default
 from ..errors import ConfigError
 from . import app
-from .common import HopsOpt
-from .common import (AltsOpt, BaseUrlOpt, CacheDirOpt, CacheOpt, ConcurrencyOpt, EngineOpt, ExtractorOpt, FuzzyOpt,
-                     FormatOpt, GroundingOpt, JudgeOpt, LLMModelOpt, LLMTimeoutOpt, MapOpt, MaxCallsOpt, ModelOpt,
-                     OfflineOpt, QuietOpt, WorkersOpt, fail, llm_default, llm_options, make_auditor, reason, runner,
-                     MaxBytesOpt, MaxTokensOpt, StructuredOpt, say, stderr)
+from .common import fail, make_auditor, reason, runner, say, stderr
+from .options import EstimateOpt, InputOptions, LLMOptions, OutputOptions, RulesOptions, RunningOptions, grouped
 from .paths import check_input, check_output, engine_inputs, fd, make_folder, open_output
 from .resume import input_ids, lock_output, resume_state
 
@@ -65,63 +61,9 @@ def rerun_command(ctx: typer.Context, extra: tuple[str, ...] = ()) -> str:
 
 
 @app.command()
-def score(
-    ctx: typer.Context,
-    input: Annotated[Path, typer.Argument(help="Input JSONL: one {question, answer, long_answer} per line "
-                                               "('-' for stdin).", allow_dash=True, readable=False)],
-    output: Annotated[Path, typer.Option("--output", "-o", help="Output JSONL ('-' for stdout); "
-                                         "missing folders are created. Never the input file.",
-                                         allow_dash=True)],
-    extractor: ExtractorOpt = "rules",
-    map_: MapOpt = [],
-    format_: FormatOpt = "auto",
-    resume: Annotated[bool, typer.Option("--resume", help="Keep OUTPUT and score only the input lines "
-                                         "it does not have yet (refused if OUTPUT was scored with "
-                                         "other options).")] = False,
-    repair: Annotated[bool, typer.Option("--repair", help="With --resume: when OUTPUT has a damaged "
-                      "line (cut, edited, a record missing or out of order), keep the records before "
-                      "it, move the rest to OUTPUT.damaged and score them again.")] = False,
-    allow_signature_change: Annotated[bool, typer.Option("--allow-signature-change",
-                                      help="With --resume: append even if the records already in "
-                                           "OUTPUT carry another signature.")] = False,
-    strict: Annotated[bool, typer.Option("--strict", help="Exit 1 if any record errored.")] = False,
-    fuzzy_threshold: FuzzyOpt = default("fuzzy_threshold"),
-    spacy_model: ModelOpt = None,
-    max_alternatives: AltsOpt = default("max_alternatives"),
-    timing: Annotated[bool, typer.Option("--timing/--no-timing",
-                      help="Record meta.latency_ms (--no-timing makes reruns byte-identical).")] = True,
-    quiet: QuietOpt = False,
-    max_chars: Annotated[int, typer.Option("--max-chars", min=1, help="Longest long answer scored "
-                         "(characters; question and answer: a tenth of it); longer ones become "
-                         "InputError records.")] = default("max_chars"),
-    timeout: Annotated[float, typer.Option("--timeout", min=0, help="Seconds one record may take "
-                       "before it becomes a Timeout record (0: no limit).")] = CLI_TIMEOUT,
-    max_sentences: Annotated[int, typer.Option("--max-sentences", min=0, help="Most sentences a long "
-                             "answer may have; longer ones become InputError records before any parse "
-                             "(0: no limit). With --max-chars and --timeout, the budget that keeps one "
-                             "huge answer from taking minutes and a gigabyte.")] = CLI_MAX_SENTENCES,
-    determinateness: JudgeOpt = default("judge"),
-    grounding: GroundingOpt = default("grounder"),
-    hops: HopsOpt = default("hops"),
-    base_url: BaseUrlOpt = None,
-    model: LLMModelOpt = None,
-    llm_timeout: LLMTimeoutOpt = llm_default("timeout"),
-    concurrency: ConcurrencyOpt = llm_default("concurrency"),
-    max_calls: MaxCallsOpt = None,
-    offline: OfflineOpt = False,
-    cache: CacheOpt = True,
-    cache_dir: CacheDirOpt = None,
-    structured: StructuredOpt = llm_default("structured"),
-    llm_max_bytes: MaxBytesOpt = llm_default("max_body_bytes"),
-    llm_max_tokens: MaxTokensOpt = None,
-    estimate: Annotated[bool, typer.Option("--estimate", help="Print the LLM calls and input tokens "
-                        "the run would make (JSON, stdout) and stop without calling.")] = False,
-    workers: WorkersOpt = 1,
-    engine: EngineOpt = "local",
-    text: Annotated[bool, typer.Option("--text/--no-text", help="Write the question, the short and gold "
-                    "answers and each sentence's text into the records (--no-text: spans and roles "
-                    "only, for answers that must not be copied).")] = True,
-) -> None:
+@grouped
+def score(ctx: typer.Context, source: InputOptions, out: OutputOptions, rules: RulesOptions, llm: LLMOptions,
+          running: RunningOptions, estimate: EstimateOpt = False) -> None:
     """Score every record of a JSONL file; one output line per input line, in order.
 
     Bad lines become error records (status "error", typed error with its line number);
@@ -144,32 +86,31 @@ def score(
     from .. import io
     from ..report import render_summary
 
-    files = engine_inputs(engine, input)  # --engine ray: the files of a folder or glob
-    mapping = _preflight(io, input, output, map_, resume, format_, files)
-    if repair and not resume:
+    input, output, resume = source.input, out.output, out.resume
+    files = engine_inputs(running.engine, input)  # --engine ray: the files of a folder or glob
+    mapping = _preflight(io, input, output, source.map, resume, source.format, files)
+    if out.repair and not resume:
         fail("--repair goes with --resume (it mends the output a resumed run continues)", 2)
     run = _Run(ctx, output, str(output) == "-")
     lock = None
     try:
-        auditor = make_auditor(extractor, fuzzy_threshold, spacy_model, max_alternatives, timing,
-                               max_chars=max_chars, timeout=timeout or None,
-                               max_sentences=max_sentences or None, judge=determinateness,
-                               grounder=grounding, hops=hops,
-                               llm=llm_options(base_url, model, llm_timeout, concurrency, max_calls, offline,
-                                               cache, cache_dir, structured, llm_max_bytes, llm_max_tokens))
+        auditor = make_auditor(rules.extractor, rules.fuzzy_threshold, rules.spacy_model, rules.max_alternatives,
+                               out.timing, **running.limits(), judge=rules.determinateness,
+                               grounder=rules.grounding, hops=rules.hops, llm=llm.endpoint())
         if not run.stdout and not estimate:
             lock = lock_output(output)
         skip: set[int] = set()
         if resume:
             _adopt_structured(output, auditor.llm)
-            skip = resume_state(io, output, auditor.signature, allow_signature_change,
+            skip = resume_state(io, output, auditor.signature, out.allow_signature_change,
                                 (auditor.grounded_signature,),
-                                None if estimate else input_ids(input, format_, mapping, files), repair)
+                                None if estimate else input_ids(input, source.format, mapping, files),
+                                out.repair)
         if estimate:
-            _estimate(auditor, input, format_, mapping, skip, files)
+            _estimate(auditor, input, source.format, mapping, skip, files)
             return
-        summary = _score_lines(io, run, runner(auditor, workers, engine), input, (format_, mapping), skip, resume,
-                               quiet, files, text)
+        summary = _score_lines(io, run, runner(auditor, running.workers, running.engine), input,
+                               (source.format, mapping), skip, resume, running.quiet, files, out.text)
     except KeyboardInterrupt:
         run.interrupted()
     except OSError as exc:  # reading is checked record by record (_Run.next): this is the output
@@ -182,12 +123,12 @@ def score(
     if summary.total and not summary.scored:  # a failed run: one line, as every failure
         fail(f"every record errored ({_errors(summary)}); {run.where()}: each record's error says "
              f"what to fix (logicscore report {shlex.quote(str(output))})", 1)
-    if not quiet:
+    if not running.quiet:
         stderr().print(render_summary(summary))
         if not run.stdout:
             say(f"{run.where()}; next: logicscore report {shlex.quote(str(output))}  or  "
                 f"logicscore gate {shlex.quote(str(output))} --min-completeness 0.8")
-    if strict and summary.errors:
+    if running.strict and summary.errors:
         raise typer.Exit(1)
 
 
@@ -261,6 +202,11 @@ def _score_lines(io, run: _Run, auditor, input: Path, reading: tuple[str, dict[s
         # The first record before the output is opened: a model that only this record
         # needs (the given path's question entities) fails with no file touched.
         first = run.next(results, input)
+        if first is None and not run.before:
+            # An empty run is no run: a `gate` on it could only refuse it, later and further away.
+            where = "stdin" if stdin else "the input" if files else str(input)
+            run.fail(f"{where} holds no records (it is empty): give one JSON object per line, "
+                     "{question, answer, long_answer}", 1)
         sink = sys.stdout if stdout else open_output(output, append=resume)
         run.writer = io.ResultWriter(sink, hold_interrupt=True)
         progress = _progress(quiet or (stdout and not sys.stderr.isatty()))

@@ -50,9 +50,13 @@ class CalibrationReport:
     signature: str | None
     copies: list[build.Perturbation] = field(default_factory=list)
     outcomes: list[Outcome] = field(default_factory=list)
+    # Why the first lines that are not records are not ("line 3: missing field answer"), so a
+    # dropped line is never silent.
+    not_records: list[str] = field(default_factory=list)
 
     def to_json_dict(self) -> dict[str, Any]:
         return {"kind": "calibration", "lines": self.lines, "input_errors": self.input_errors,
+                "not_records": self.not_records,
                 "complete_records": self.bases, "seed": self.seed, "signature": self.signature,
                 **measure(self.copies, self.outcomes)}
 
@@ -133,13 +137,18 @@ def _verdict(result: AuditResult) -> tuple[bool | None, str | None, bool]:
     return bool(result.scores.completeness), failure, False
 
 
-def _records(lines: Iterable[Any]) -> tuple[list[QARecord], int, int]:
-    """The records of `io.read_lines` output, and how many lines there were and failed."""
-    records, n, bad = [], 0, 0
+# How many lines that are not records the report says why of.
+SHOWN_NOT_RECORDS = 5
+
+
+def _records(lines: Iterable[Any]) -> tuple[list[QARecord], int, list[str]]:
+    """The records of `formats.read_lines` output, how many lines there were, and why each
+    line that is not a record is not."""
+    records, n, bad = [], 0, []
     for line in lines:
         n += 1
         if line.record is None:
-            bad += 1
+            bad.append(line.error.message if line.error else f"line {line.number}: not a record")
         else:
             records.append(line.record)
     return records, n, bad
@@ -158,7 +167,8 @@ def run(lines: Iterable[Any], auditor: Any, *, seed: int = 0,
         signature: the auditor's options and versions (default: `auditor.signature`; worker
             pools carry none of their own).
     """
-    records, n, bad = _records(lines)
+    records, n, reasons = _records(lines)
+    bad = len(reasons)
     tick = progress("auditing the input", len(records)) if progress else None
     bases: list[tuple[build.Answer, AuditResult]] = []
     for record, result in zip(records, auditor.audit_many(records)):
@@ -167,7 +177,7 @@ def run(lines: Iterable[Any], auditor: Any, *, seed: int = 0,
         if _verdict(result)[0] is True:
             bases.append((build.Answer.of(record), result))
     if not bases:
-        why = f"; {bad} of {n} lines are not records" if bad else ""
+        why = f"; {bad} of {n} lines are not records, {reasons[0]}" if bad else ""
         raise NoCompleteRecords(f"no record scores complete ({len(records)} audited{why}): "
                                 "calibrate perturbs complete records, so it has nothing to perturb")
     donors = [answer for answer, _ in bases]
@@ -182,7 +192,7 @@ def run(lines: Iterable[Any], auditor: Any, *, seed: int = 0,
     signature = signature or getattr(auditor, "signature", None)
     return CalibrationReport(n, bad, len(bases), seed,
                              f"{signature}|calibrate:seed={seed}" if signature else None,
-                             copies, outcomes)
+                             copies, outcomes, reasons[:SHOWN_NOT_RECORDS])
 
 
 # -- rendering ---------------------------------------------------------------------------
@@ -209,7 +219,9 @@ def _kind_cells(row: dict[str, Any]) -> list[str]:
 def _footer(report: CalibrationReport, data: dict[str, Any]) -> str:
     unverified = data["copies"].get("unverified")
     apart = f", {unverified} unverified (left out of precision and recall)" if unverified else ""
-    return (f"{report.lines} lines, {report.input_errors} not records, {report.bases} scored complete "
+    why = f" ({'; '.join(report.not_records)}{'; …' if report.input_errors > len(report.not_records) else ''})" \
+        if report.not_records else ""
+    return (f"{report.lines} lines, {report.input_errors} not records{why}, {report.bases} scored complete "
             f"(perturbed); {data['copies']['sound']} of {data['copies']['built']} copies kept as sound "
             f"({data['copies']['failure_unclaimed']} claim incomplete with no failure type), "
             f"{data['copies']['errored']} errored{apart}; signature `{report.signature}`")

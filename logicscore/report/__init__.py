@@ -228,6 +228,8 @@ def render_explain(result: AuditResult) -> Group:
         for name, m in merges:
             parts.append(Text(f"  {m.text!r} → {name}: {m.reason}"))
     parts.append(Text(f"signature: {result.meta.signature}", style="dim"))
+    if result.meta.grounder is not None:  # the record's own: it had documents
+        parts.append(Text(f"grounder: {result.meta.grounder}", style="dim"))
     return Group(*parts)
 
 

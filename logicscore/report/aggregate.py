@@ -95,6 +95,8 @@ class Aggregate:
 
     total: int = 0
     signatures: Counter = field(default_factory=Counter)
+    # The grounder's keys of each record it grounded (`meta.grounder`), counted.
+    grounders: Counter = field(default_factory=Counter)
     errors: Counter = field(default_factory=Counter)
     categories: Counter = field(default_factory=Counter)
     verdicts: Counter = field(default_factory=Counter)
@@ -108,6 +110,8 @@ class Aggregate:
     def add(self, result: AuditResult) -> None:
         self.total += 1
         self.signatures[result.meta.signature] += 1
+        if result.meta.grounder is not None:
+            self.grounders[result.meta.grounder] += 1
         kind = category(result)
         if kind == "error":
             self.errors[result.error.type if result.error else "RuntimeError"] += 1

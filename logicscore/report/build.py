@@ -86,6 +86,9 @@ class Grounding:
     mean: float | None          # mean of scores.grounded_chain
     hops: list[tuple[str, int]]  # status → chain hops
     with_ungrounded_hop: int
+    # The grounders' keys (`meta.grounder`) → records they grounded: a record's own fact,
+    # apart from the run's signature.
+    grounders: list[tuple[str, int]] = field(default_factory=list)
 
 
 @dataclass
@@ -268,7 +271,8 @@ def _grounding(agg: Aggregate) -> Grounding | None:
         return None
     statuses = ("grounded", "ungrounded", "uncited", "unknown_citation")
     return Grounding(agg.grounded.n, agg.grounded.mean if agg.grounded.n else None,
-                     [(k, agg.hop_grounding.get(k, 0)) for k in statuses], agg.with_ungrounded_hop)
+                     [(k, agg.hop_grounding.get(k, 0)) for k in statuses], agg.with_ungrounded_hop,
+                     list(agg.grounders.items()))
 
 
 def _natural(value: str) -> tuple:

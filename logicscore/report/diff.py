@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from ..models import AuditResult
 from .aggregate import METRICS, UNVERIFIED, Aggregate, category
 from .browse import Baseline
+from ..signature import differences
 
 
 @dataclass(frozen=True)
@@ -141,7 +142,9 @@ def render(result: DiffResult):
 
     parts: list = []
     if not result.same_signature:
-        parts.append(Text("signatures differ: deltas mix changed settings with changed answers\n"
+        old, new = result.old.signature_list(), result.new.signature_list()
+        keys = f" ({terminal('; '.join(differences(old[0], new[0])))})" if len(old) == len(new) == 1 else ""
+        parts.append(Text(f"signatures differ{keys}: deltas mix changed settings with changed answers\n"
                           f"  old: {sigs(result.old)}\n"
                           f"  new: {sigs(result.new)}", style="bold red"))
     else:

@@ -2,7 +2,13 @@
 
 Thresholds come from `[tool.logicscore.gate]` in pyproject.toml, overridden by flags. Runs
 audited under different signatures are not compared unless the caller allows it: a score
-that moved because a setting changed is not a regression of the answers.
+that moved because a setting changed is not a regression of the answers. Whether a record
+had documents is its own fact (`meta.grounder`), not a setting of the run: grounded records
+are compared with grounded ones only.
+
+Two limits hold by default once any is set (docs/gate-ci.md): no errored record
+(`max_errors` 0) and, against a baseline, no record that was complete and is not any more
+(`max_regressed` 0). An errored record also counts as incomplete in the completeness mean.
 """
 
 from __future__ import annotations
@@ -19,9 +25,10 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from ..errors import InputError
 from ..inert import terminal, xml_text
 from ..models import AuditResult
-from .aggregate import CATEGORIES, METRICS, Aggregate
+from .aggregate import CATEGORIES, METRICS, UNVERIFIED, Aggregate
+from .diff import Move
 from .failing import describe, is_failing, unverified_reason
-from ..signature import differences
+from .signatures import changed, mixed
 
 FAILURES = CATEGORIES[1:]
 
@@ -51,6 +58,8 @@ class Thresholds(BaseModel):
     max_failure: dict[str, Share] = Field(default_factory=dict)
     max_errors: Share | None = None
     max_regression: dict[str, Share] = Field(default_factory=dict)
+    # Records complete in the baseline and not in the run (0 when a baseline is given).
+    max_regressed: Annotated[int, Field(ge=0, strict=True)] | None = None
     min_records: Annotated[int, Field(ge=0, strict=True)] | None = None
     # Records whose completeness the text left undecided; unset, they neither pass nor fail.
     max_unverified: Limit | None = None
@@ -211,6 +220,10 @@ class GateResult:
     skipped: list[str] = field(default_factory=list)
     # Records of the run that were decided in the baseline and are unverified now.
     went_unverified: list[Case] = field(default_factory=list)
+    # Records complete in the baseline and not in the run, in the run's order.
+    regressed: list[Move] = field(default_factory=list)
+    # The grounders' keys of the run's grounded records, and how many each grounded.
+    grounders: dict[str, int] = field(default_factory=dict)
 
     @property
     def passed(self) -> bool:
@@ -227,13 +240,22 @@ class GateResult:
     def to_json_dict(self) -> dict:
         out = {"passed": self.passed, "exit_code": self.exit_code, "records": self.records,
                "signatures": self.signatures, "baseline_signatures": self.baseline_signatures,
+               "grounders": self.grounders,
                "checks": [asdict(c) for c in self.checks], "skipped": self.skipped,
+               "regressed_records": [asdict(m) for m in self.regressed],
                "failing_records": [c.to_json_dict() for c in self.cases if c.failure is not None]}
         # Only runs that have unverified records say so: the others keep their bytes.
         if self.unverified or self.went_unverified:
             out["unverified_records"] = [c.to_json_dict() for c in self.unverified]
             out["went_unverified"] = [c.to_json_dict() for c in self.went_unverified]
         return out
+
+    def mark_regressed(self) -> None:
+        """Say in each regressed record's JUnit case that it was complete in the baseline."""
+        regressed = {(m.id, m.line) for m in self.regressed}
+        for case in self.cases:
+            if (case.id, case.line) in regressed:
+                case.failure = f"regressed (complete in the baseline): {case.failure}"
 
 
 def aggregate(results: Iterable[AuditResult], what: str, cases: list[Case] | None = None) -> Aggregate:
@@ -249,6 +271,23 @@ def aggregate(results: Iterable[AuditResult], what: str, cases: list[Case] | Non
     return agg
 
 
+def regressions(baseline: Iterable[AuditResult], run: Iterable[AuditResult],
+                what: str) -> tuple[Aggregate, list[Move], list[Move]]:
+    """The baseline's accumulators; its records that were complete and are not any more:
+    errored, a chain that broke, or gone from the run (new "missing"; a dropped question is
+    not a kept one), matched as `diff` matches them; and its decided records that are
+    unverified now."""
+    from .diff import diff
+
+    moved = diff(baseline, run)
+    if moved.old.total == 0:
+        raise GateInputError(f"{what} has no records: was `logicscore score` run on an empty input?")
+    gone = [Move(e.id, e.line, "complete", "missing") for e in moved.only_old if e.category == "complete"]
+    # Complete, then unverified: not shown broken, so named apart (`went_unverified`), not failed.
+    went = [m for m in moved.unverified_moves() if m.new == UNVERIFIED]
+    return moved.old, [m for m in moved.moves if m.old == "complete" and m.new != UNVERIFIED] + gone, went
+
+
 def _check(name: str, value: float | None, op: str, threshold: float, detail: str = "") -> Check:
     # A measure that cannot be computed (nothing scored) fails: the gate never passes by default.
     ok = value is not None and (value >= threshold if op == ">=" else value <= threshold)
@@ -256,34 +295,31 @@ def _check(name: str, value: float | None, op: str, threshold: float, detail: st
 
 
 def evaluate(run: Aggregate, thresholds: Thresholds, baseline: Aggregate | None = None,
-             allow_signature_change: bool = False, flagged: Iterable[str] = ()) -> GateResult:
-    """Check `run` against `thresholds` (and its drop from `baseline`); raises GateInputError.
+             allow_signature_change: bool = False, flagged: Iterable[str] = (),
+             regressed: list[Move] | None = None) -> GateResult:
+    """Check `run` against `thresholds` (and against `baseline`, whose records that regressed
+    are `regressed`); raises GateInputError.
 
     A regression limit needs a baseline: one given as a flag (its key in `flagged`) without
     one is a usage error; one from the config is listed as skipped, so a plain `gate` on the
     config that CI also runs with --baseline still checks everything else.
     """
-    if thresholds.is_empty():
+    if thresholds.is_empty() and baseline is None:
         raise GateInputError("no thresholds set: give e.g. --min-completeness 0.8, or a "
                              "[tool.logicscore.gate] table in pyproject.toml")
     skipped: list[str] = []
-    if thresholds.max_regression and baseline is None:
-        if "max_regression" in flagged:
-            raise GateInputError("--max-regression needs --baseline OLD.jsonl to compare with")
+    if baseline is None:
+        for key in ("max_regression", "max_regressed"):
+            if key in flagged:
+                raise GateInputError(f"--{key.replace('_', '-')} needs --baseline OLD.jsonl to compare with")
         skipped = [f"max_regression {k}={v:g} (no --baseline)" for k, v in thresholds.max_regression.items()]
-        thresholds = thresholds.model_copy(update={"max_regression": {}})
-    sigs = run.signature_list()
-    base_sigs = baseline.signature_list() if baseline else []
+        if thresholds.max_regressed is not None:
+            skipped.append(f"max_regressed {thresholds.max_regressed} (no --baseline)")
+        thresholds = thresholds.model_copy(update={"max_regression": {}, "max_regressed": None})
     if not allow_signature_change:
-        if len(sigs) > 1:
-            differ = "; ".join(d for other in sigs[1:] for d in differences(sigs[0], other))
-            raise GateInputError(f"the run mixes {len(sigs)} signatures ({differ}); "
-                                 "gate one configuration at a time or pass --allow-signature-change")
-        if baseline is not None and base_sigs != sigs:
-            differ = "; ".join(differences(base_sigs[0], sigs[0])) if len(base_sigs) == len(sigs) == 1 else (
-                f"{' ; '.join(base_sigs)} → {' ; '.join(sigs)}")
-            raise GateInputError(f"the baseline and the run were audited with different settings ({differ}); "
-                                 "rescore the baseline with the same settings or pass --allow-signature-change")
+        refusal = mixed(run) or (changed(run, baseline) if baseline is not None else None)
+        if refusal:
+            raise GateInputError(refusal)
     t = thresholds
     checks = []
     if run.scored == 0:
@@ -292,9 +328,19 @@ def evaluate(run: Aggregate, thresholds: Thresholds, baseline: Aggregate | None 
                             f"every one of the {run.total} records errored"))
     if t.min_records is not None:
         checks.append(_check("records", float(run.total), ">=", t.min_records))
+    errored = sum(run.errors.values())
     for metric in ("completeness", "conciseness", "determinateness"):
         limit = getattr(t, f"min_{metric}")
-        if limit is not None:
+        if limit is None:
+            continue
+        if metric == "completeness":
+            # An errored record is not complete: the mean is over every decided or errored record.
+            stat = run.stats[metric]
+            mean = stat.total / (stat.n + errored) if stat.n + errored else None
+            detail = "; ".join(d for d in (f"{errored} errored counted as incomplete" if errored else "",
+                                           _beside(run, metric)) if d)
+            checks.append(_check("mean completeness", mean, ">=", limit, detail))
+        else:
             checks.append(_check(f"mean {metric}", run.mean(metric), ">=", limit, _beside(run, metric)))
     if t.min_grounded is not None:
         checks.append(_check("mean grounded_chain", run.grounded.mean if run.grounded.n else None,
@@ -305,11 +351,33 @@ def evaluate(run: Aggregate, thresholds: Thresholds, baseline: Aggregate | None 
         most, unit = limit_of(t.max_unverified, run.scored)
         checks.append(Check("unverified records", float(run.unverified), "<=", most,
                             run.unverified <= most, f"limit {t.max_unverified} ({unit})"))
-    if t.max_errors is not None:
-        checks.append(_check("share errored", run.error_share, "<=", t.max_errors))
+    default = " (default: set max_errors to allow some)" if t.max_errors is None else ""
+    checks.append(_check("share errored", run.error_share, "<=", t.max_errors or 0.0,
+                         f"{errored} of {run.total} errored{default}" if errored else ""))
     for key, limit in t.max_regression.items():
         checks.append(_regression(key, limit, run, baseline))
-    return GateResult(checks, run.total, sigs, base_sigs, skipped=skipped)
+    moves = regressed or []
+    if baseline is not None:
+        checks.append(_regressed_check(moves, t.max_regressed))
+    return GateResult(checks, run.total, run.signature_list(),
+                      baseline.signature_list() if baseline else [], skipped=skipped,
+                      regressed=moves, grounders=dict(run.grounders))
+
+
+# How many regressed records a check's detail names before it gives a count: a screenful.
+SHOWN = 20
+
+
+def _regressed_check(moves: list[Move], limit: int | None) -> Check:
+    names = [_name(m) for m in moves[:SHOWN]]
+    more = f" and {len(moves) - SHOWN} more" if len(moves) > SHOWN else ""
+    default = "" if limit is not None else " (default: set max_regressed to allow some)"
+    detail = f"was complete: {', '.join(names)}{more}{default}" if moves else ""
+    return _check("records regressed", float(len(moves)), "<=", limit or 0, detail)
+
+
+def _name(m: Move | Case) -> str:
+    return str(m.id if m.id is not None else f"line {m.line}")
 
 
 def _regression(key: str, limit: float, run: Aggregate, baseline: Aggregate | None) -> Check:
@@ -332,16 +400,10 @@ def _beside(run: Aggregate, measure: str) -> str:
     return f"over {run.decided} decided records; {run.unverified} unverified left out"
 
 
-def went_unverified(baseline: list[Case], run: list[Case]) -> list[Case]:
-    """The records of `run` that the baseline decided (complete or a failure type) and that
-    are unverified now, matched by id (and input line for a repeated id)."""
-    decided = {(c.id, c.line): c for c in baseline
-               if c.skipped is None and not (c.failure or "").startswith("error")}
-    ids = {c.id for c in baseline}
-    repeated = len(ids) < len(baseline)
-    by_id = {} if repeated else {c.id: c for c in decided.values()}
-    return [c for c in run if c.skipped is not None
-            and ((c.id, c.line) in decided or (not repeated and c.id in by_id))]
+def went_unverified(moves: list[Move], run: list[Case]) -> list[Case]:
+    """The run's cases of the records `moves` names (decided in the baseline, unverified now)."""
+    keys = {(m.id, m.line) for m in moves}
+    return [c for c in run if c.skipped is not None and (c.id, c.line) in keys]
 
 
 def _f(x: float | None) -> str:
@@ -393,8 +455,9 @@ def _record_suite(root: ET.Element, cases: list[Case], bad: int) -> None:
             failure.text = f"record {name} (input line {c.line}): {message}"
 
 
-def render_table(result: GateResult):
-    """A rich table of metric, value, threshold, verdict."""
+def render_table(result: GateResult, results: str | None = None):
+    """A rich table of metric, value, threshold, verdict; under it the records that regressed
+    and failed and, given the `results` path, the command that explains the first of them."""
     from rich.console import Group
     from rich.table import Table
     from rich.text import Text
@@ -404,16 +467,27 @@ def render_table(result: GateResult):
     for name in ("check", "value", "threshold", "verdict", "detail"):
         table.add_column(name, justify="right" if name in ("value", "threshold") else "left")
     for c in result.checks:
-        table.add_row(Text(terminal(c.name)), _f(c.value), f"{c.op} {c.threshold:g}",
+        # A check named "records …" counts records: shown without decimals.
+        value = f"{c.value:.0f}" if c.name.startswith("records") and c.value is not None else _f(c.value)
+        table.add_row(Text(terminal(c.name)), value, f"{c.op} {c.threshold:g}",
                       "pass" if c.passed else "FAIL", Text(terminal(c.detail)), style=None if c.passed else "red")
     failing = [c for c in result.cases if c.failure is not None]
     lines = [f"skipped: {terminal(s)}" for s in result.skipped]
-    if failing:
-        shown = ", ".join(terminal(str(c.id if c.id is not None else f"line {c.line}")) for c in failing[:20])
-        more = f" and {len(failing) - 20} more" if len(failing) > 20 else ""
-        lines.append(f"failing records ({len(failing)}): {shown}{more}")
+    for what, items in (("regressed records (complete in the baseline)", result.regressed),
+                        ("failing records", failing)):
+        if items:
+            shown = ", ".join(terminal(_name(c)) for c in items[:SHOWN])
+            more = f" and {len(items) - SHOWN} more" if len(items) > SHOWN else ""
+            lines.append(f"{what} ({len(items)}): {shown}{more}")
     lines += _unverified_lines(result)
+    first = (result.regressed or failing or [None])[0]
+    if results is not None and first is not None:
+        import shlex
+
+        which = f"--id {shlex.quote(str(first.id))}" if first.id is not None else f"--line {first.line}"
+        lines.append(terminal(f"next: logicscore explain {shlex.quote(results)} {which}"))
     lines += [f"signature: {terminal(s)}" for s in result.signatures]
+    lines += [f"grounded: {n} records with documents, {terminal(g)}" for g, n in result.grounders.items()]
     lines += [f"baseline signature: {terminal(s)}" for s in result.baseline_signatures]
     return Group(table, *(Text(line, style="dim") for line in lines))
 

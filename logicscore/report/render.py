@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from ..inert import markdown, markdown_code, terminal
 from ..models import AuditResult
 from .build import Report, Section
+from .signatures import mix
 
 
 @dataclass
@@ -31,8 +32,9 @@ def pct(n: int, total: int) -> str:
 
 def signature_note(report: Report) -> str:
     if report.mixed:
-        return ("MIXED SIGNATURES: this run pools records audited under different settings; "
-                "figures below are sliced by signature, compare them apart.")
+        return ("MIXED SIGNATURES: this run pools records audited under different settings "
+                f"({mix([s for s, _ in report.signatures])}); figures below are sliced by signature, "
+                "compare them apart.")
     return "one signature: every record was audited under the same settings."
 
 
@@ -88,6 +90,7 @@ def _grounding(report: Report) -> TextTable:
             ["mean grounded_chain (share of chain hops grounded)", fmt(g.mean)],
             ["records with an ungrounded hop", pct(g.with_ungrounded_hop, g.records)]]
     rows += [[f"chain hops {status}", pct(n, hops)] for status, n in g.hops]
+    rows += [[f"grounded by {keys}", str(n)] for keys, n in g.grounders]
     return TextTable("Grounding", ["measure", "value"], rows,
                      "Each chain hop against the documents its sentence cites: grounded (a cited "
                      "document supports it), ungrounded (cited, not supported), uncited, "

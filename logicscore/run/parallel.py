@@ -185,21 +185,20 @@ class ParallelAuditor:
 class Signatures:
     """One process loads spaCy when a record first needs it and names it in every signature
     from then on; across workers, the first record whose signature names it makes every
-    later record name it too, so the records equal one process's. Records with documents
-    carry the grounder's keys too, so grounded and other records are fixed apart."""
+    later record name it too, so the records equal one process's. Grounded records carry the
+    run's signature too (the grounder's keys are their `meta.grounder`), so one fix serves all."""
 
     def __init__(self) -> None:
-        self.loaded: dict[bool, str] = {}
+        self.loaded: str | None = None
         self._names_spacy: dict[str, bool] = {}
 
     def fix(self, result: AuditResult) -> AuditResult:
         text = result.meta.signature
-        grounded = result.grounding is not None
         if text not in self._names_spacy:
             self._names_spacy[text] = "spacy" in Signature.parse(text).as_dict()
         if self._names_spacy[text]:
-            self.loaded[grounded] = text
-        elif grounded in self.loaded:
-            meta = result.meta.model_copy(update={"signature": self.loaded[grounded]})
+            self.loaded = text
+        elif self.loaded is not None:
+            meta = result.meta.model_copy(update={"signature": self.loaded})
             return result.model_copy(update={"meta": meta})
         return result

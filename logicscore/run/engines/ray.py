@@ -16,7 +16,6 @@ by path on the worker, so on a cluster they sit on storage every node mounts at 
 
 from __future__ import annotations
 
-import glob
 import importlib
 import logging
 import os
@@ -51,32 +50,6 @@ class Window:
     end: int
     first: int
     skip: tuple[int, ...] = ()
-
-
-def expand(paths: str | Path | Sequence[str | Path]) -> list[Path]:
-    """The input files `paths` name, in order: a file as given, a folder's `*.jsonl` files and
-    a glob's matches each sorted by name.
-
-    Raises:
-        ConfigError: a path that names no file, or a folder or glob with no match.
-    """
-    names = [paths] if isinstance(paths, (str, Path)) else list(paths)
-    found: list[Path] = []
-    for name in names:
-        path = Path(name)
-        if path.is_dir():
-            matches = sorted(p for p in path.glob("*.jsonl") if p.is_file())
-        elif glob.has_magic(str(name)):
-            matches = sorted(Path(p) for p in glob.glob(str(name)) if Path(p).is_file())
-        elif path.exists():
-            matches = [path]
-        else:
-            raise ConfigError(f"input {name} not found")
-        if not matches:
-            raise ConfigError(f"input {name} holds no .jsonl file" if path.is_dir()
-                              else f"input {name} matches no file")
-        found += matches
-    return found
 
 
 def windows(paths: Iterable[Path], skip: set[int] | None = None,
@@ -137,7 +110,7 @@ def audit_files(config: AuditorConfig, paths: str | Path | Sequence[str | Path],
             or a worker could not build its Auditor or read its input.
     """
     check(config, workers)
-    files = expand(paths)
+    files = io.input_files(paths)
     ray = require()
     started = _connect(ray, address, workers)
     try:
