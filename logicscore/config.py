@@ -32,8 +32,11 @@ class AuditorConfig(BaseModel):
     judge: str = Field("rules", description="how determinateness is decided")
     grounder: str = Field("rules", description="how chain hops are checked against the documents "
                                                "they cite: rules, llm, or off")
-    hops: str = Field("off", description="how the question's hops are checked: off, llm (one call "
-                                         "per record) or given (the record's question_hops)")
+    hops: str = Field("off", description="how the question's hops are checked: off, rules (offline: "
+                                         "complete, incomplete or unverified), llm (one call per "
+                                         "record) or given (the record's question_hops)")
+    escalate: bool = Field(False, description="with hops='rules': the records the rules leave "
+                                              "unverified go to the llm hop check, one call each")
     fuzzy_threshold: float = Field(
         85.0, ge=0, le=100, description="rapidfuzz similarity (0-100) at which two mentions merge")
     max_alternatives: int = Field(

@@ -259,6 +259,10 @@ class HopCheck(_Strict):
     # Every anchor of the question is written in the long answer (name, alias, reference).
     anchors_written: bool = True
     complete: bool = False
+    # What decided the verdict: "hops" (the hops above), "chain" (the rules' chain), the named
+    # rule that shows the answer incomplete (docs/metrics.md, "Three verdicts"), or None when
+    # nothing did (unverified).
+    decided_by: str | None = None
 
 
 class SentenceRole(_Strict):

@@ -37,6 +37,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--fuzzy-threshold", type=float, metavar="T",
                         help="the auditor's mention-merging similarity, 0-100 (default: its own)")
     parser.add_argument("--spacy-model", metavar="NAME", help="spaCy pipeline for the rules path")
+    parser.add_argument("--hops", metavar="STAGE", help="hop stage: off, rules, given (default: the auditor's)")
     parser.add_argument("--max-alternatives", type=int, metavar="N",
                         help="cap on alternative chains listed per record")
     parser.add_argument("--examples", type=int, default=3,
@@ -51,7 +52,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 def auditor_options(args: argparse.Namespace) -> dict | None:
     """The `Auditor` options given on the command line; None keeps every default."""
-    given = {k: getattr(args, k) for k in ("fuzzy_threshold", "spacy_model", "max_alternatives")}
+    given = {k: getattr(args, k) for k in ("fuzzy_threshold", "spacy_model", "max_alternatives", "hops")}
     return {k: v for k, v in given.items() if v is not None} or None
 
 

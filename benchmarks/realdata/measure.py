@@ -189,6 +189,14 @@ def summarize(name: str, items: list[Item], duplicates: int, pairs: list[tuple[C
         "distractor_conciseness_fell": _share(fell, base),
         "distractor_broke_completeness": _share(broke, base),
     }
+    # With a hop stage that may leave completeness undecided (`--hops rules`): the share of
+    # gold answers and of answers with a hop removed that it decided.
+    undecided = {kind: sum(r.status == "ok" and r.scores is not None and r.scores.completeness is None
+                           for _, r in by_kind[kind]) for kind in ("gold", "hop_removed")}
+    if any(undecided.values()):
+        metrics["gold_decided"] = _share(len(by_kind["gold"]) - undecided["gold"], len(by_kind["gold"]))
+        metrics["hop_removed_decided"] = _share(kinds["hop_removed"][1] - undecided["hop_removed"],
+                                                kinds["hop_removed"][1])
     counts = {
         "gold": len(by_kind["gold"]), "hop_removed": kinds["hop_removed"][1],
         "hop_removed_noisy": kinds["hop_removed"][4], "replaced": kinds["replaced"][1],

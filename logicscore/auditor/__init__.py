@@ -32,7 +32,7 @@ from ..pipeline.score import compute_scores
 from ..pipeline.signals import collect_signals
 from ..signature import Signature
 from .batches import Deferred, blank_invisible, clip, prepare, windows
-from .build import completeness_stages, configure, grounder, hop_stage
+from .build import completeness_stages, configure, escalation, grounder, hop_stage
 from ..pipeline.registry import SpacyPipeline
 
 # The question and short answer may be a tenth of that (a 1.2M-character short answer took
@@ -90,6 +90,7 @@ class Auditor:
                                 for t in stage.question_types}
         self.judge: stages.Judge = stages.build("judge", c.judge, c.judge_options, shared)
         self.hop_stage: stages.HopReader | None = hop_stage(c, shared)
+        self.escalation: stages.HopReader | None = escalation(c, shared)
         self.grounder: ground.Grounder | None = grounder(c, shared)
         self._signatures: dict[tuple[bool, bool, str | bool], str] = {}
         # The steps a record goes through, in order; each sets its fields of the `Draft`.
@@ -131,6 +132,8 @@ class Auditor:
         parts += self.judge.signature()
         if self.hop_stage is not None:
             parts += self.hop_stage.signature()
+        if self.escalation is not None:
+            parts += [("escalate", "llm"), *self.escalation.signature()[1:]]
         if grounded and self.grounder is not None:
             parts += self.grounder.signature()
         sig, seen = Signature(), set()
@@ -253,9 +256,16 @@ class Auditor:
         spans = sorted(draft.extraction.sentences or []) or sentence_spans(draft.record.long_answer)
         draft.hops = self.hop_stage.read_hops(draft.record, draft.linked, draft.reading, spans)
         if getattr(self.hop_stage, "offline", False):  # decides only what the text shows
+            chain = draft.completed
             draft.completed, draft.hop_check = decide_offline(
-                draft.completed, draft.hops, draft.linked, draft.reading, draft.record, spans,
+                chain, draft.hops, draft.linked, draft.reading, draft.record, spans,
                 abstained=draft.abstained)
+            if self.escalation is not None and draft.completed.result.undecided:
+                # What the rules cannot tell, the model's hop check decides (one call).
+                draft.hops = self.escalation.read_hops(draft.record, draft.linked, draft.reading, spans)
+                draft.completed, draft.hop_check = decide_by_hops(
+                    chain, draft.hops, draft.linked, draft.reading, draft.record.question,
+                    draft.record.long_answer, abstained=draft.abstained)
         else:
             draft.completed, draft.hop_check = decide_by_hops(
                 draft.completed, draft.hops, draft.linked, draft.reading, draft.record.question,

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..config import AuditorConfig
+from ..errors import ConfigError
 from ..pipeline import ground
 from ..pipeline import registry as stages
 from ..pipeline.flow import Completeness
@@ -32,6 +33,16 @@ def hop_stage(c: AuditorConfig, shared: dict[str, Any]) -> stages.HopReader | No
     cls = stages.stage_class("hops", c.hops)
     base = {"fuzzy_threshold": c.fuzzy_threshold} if "fuzzy_threshold" in cls.Config.model_fields else {}
     return stages.build("hops", c.hops, {**base, **c.hops_options}, shared)
+
+
+def escalation(c: AuditorConfig, shared: dict[str, Any]) -> stages.HopReader | None:
+    """The llm hop stage that decides what the offline one leaves unverified (`escalate`)."""
+    if not c.escalate:
+        return None
+    if not getattr(stages.stage_class("hops", c.hops), "offline", False):
+        raise ConfigError(f"escalate goes with an offline hop stage (hops='rules'), not hops={c.hops!r}: "
+                          "the records it leaves unverified are what escalation sends to the model")
+    return stages.build("hops", "llm", {"fuzzy_threshold": c.fuzzy_threshold, **c.hops_options}, shared)
 
 
 def grounder(c: AuditorConfig, shared: dict[str, Any]) -> ground.Grounder | None:

@@ -18,7 +18,7 @@ from ...models import Entity, HopCheck, QARecord, Signal
 from ..flow import Chain, Completed, Hops, Linked, Reading
 from .. import kin_hops
 from ..signals import contradictions
-from ..text.phrases import content_stems, question_stems
+from ..text.phrases import CONCLUDING, content_stems, question_stems
 from .rules import sentence_entities
 
 # Share of a name's content words that must be missing from the long answer before "never
@@ -83,6 +83,38 @@ def _circular(e: Evidence) -> str | None:
 def _deviated(e: Evidence) -> str | None:
     """The chain goes somewhere the question never asked."""
     return "deviated" if e.result.diagnosis.failure == "deviated" else None
+
+
+def _values_select_another(e: Evidence) -> str | None:
+    """A comparison whose stated values select another answer than the one given."""
+    sides = e.completed.sides
+    found = [x for x in (sides.signals if sides is not None else []) if x.kind == "conclusion_mismatch"]
+    return found[0].message if found else None
+
+
+def _side_unstated(e: Evidence) -> str | None:
+    """A compared side the answer says nothing of but in its conclusion ("A is from X. So A
+    and B are both from X.")."""
+    sides = e.completed.sides
+    if sides is None:
+        return None
+    per_sentence = sentence_entities(e.linked, e.sentences)
+    concluding = _concluding(e)
+    for side in sides.sides:
+        if side.entity is None or side.established:
+            continue
+        if not any(side.entity in named for n, named in enumerate(per_sentence) if n not in concluding):
+            return f"nothing is said of {side.name} but in the conclusion"
+    return None
+
+
+def _concluding(e: Evidence) -> set[int]:
+    """The sentences that draw the conclusion: a conclusion claim, or "So …", "Thus …"."""
+    out = {p.sentence for p in e.linked.propositions if p.conclusion}
+    for n, (a, b) in enumerate(e.sentences):
+        if CONCLUDING.match(e.record.long_answer[a:b].lstrip()):
+            out.add(n)
+    return out
 
 
 def _restated(e: Evidence) -> str | None:
@@ -163,8 +195,10 @@ def _unjoined(e: Evidence) -> str | None:
     per_sentence = sentence_entities(e.linked, e.sentences)
     theirs = _component(answer, per_sentence)
     names = {x.id: x.name for x in e.linked.entities}
-    for q in e.linked.question:
-        if q.anchor and q.entity and q.entity not in theirs:
+    # The anchors; with none, what the question names at all (its description's names).
+    targets = [q for q in e.linked.question if q.anchor] or list(e.linked.question)
+    for q in targets:
+        if q.entity and q.entity not in theirs:
             ours = _component(q.entity, per_sentence)
             if len(ours) > 1 and len(theirs) > 1:
                 return f"no sentence joins {names.get(q.entity, q.name)} to the answer's side"
@@ -188,10 +222,12 @@ SHOWN: tuple[ShownRule, ...] = (
     ShownRule("answer_not_written", _answer_not_written),
     ShownRule("anchor_not_written", _anchor_not_written),
     ShownRule("contradiction", _contradiction),
+    ShownRule("restated_kin", _restated_kin),
     ShownRule("circular", _circular),
     ShownRule("deviated", _deviated),
+    ShownRule("values_select_another", _values_select_another),
+    ShownRule("side_unstated", _side_unstated),
     ShownRule("restated", _restated),
-    ShownRule("restated_kin", _restated_kin),
     ShownRule("restated_answer", _restated_answer),
     ShownRule("unjoined", _unjoined),
 )
@@ -214,10 +250,11 @@ def decide(completed: Completed, hops: Hops, linked: Linked, reading: Reading, r
     check = HopCheck(stage=hops.stage, hops=hops.hops, answer_follows=hops.answer_follows,
                      anchors_written=not unwritten, complete=result.complete)
     if result.complete:
-        return completed, check
+        return completed, check.model_copy(update={"decided_by": "chain"})
     evidence = Evidence(record, linked, result, completed, hops, abstained, sentences, reading)
-    if shown_incomplete(evidence) is not None:
-        return completed, check
+    shown = shown_incomplete(evidence, SHOWN)
+    if shown is not None:
+        return completed, check.model_copy(update={"decided_by": shown[0]})
     gap = result.diagnosis.gap
     where = f" (between {gap.from_} and {gap.to})" if gap is not None else ""
     reason = ("every entity is written and the sentences join them, but the rules could not read "

@@ -33,7 +33,7 @@ def decide(completed: Completed, hops: Hops, linked: Linked, reading: Reading, q
     complete = (bool(hops.hops) and not unwritten and missing is None and not abstained
                 and hops.answer_follows is not False)
     check = HopCheck(stage=hops.stage, hops=hops.hops, answer_follows=hops.answer_follows,
-                     anchors_written=not unwritten, complete=complete)
+                     anchors_written=not unwritten, complete=complete, decided_by="hops")
     cited = _cited(hops.hops, linked)
     counted = [p for p in linked.propositions if not p.conclusion]
     share = round(len(cited) / len(counted), 4) if counted else 0.0
