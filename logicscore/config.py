@@ -32,7 +32,7 @@ class AuditorConfig(BaseModel):
     judge: str = Field("rules", description="how determinateness is decided")
     grounder: str = Field("rules", description="how chain hops are checked against the documents "
                                                "they cite: rules, llm, or off")
-    hops: str = Field("off", description="how the question's hops are checked: off, rules (offline: "
+    hops: str = Field("rules", description="how the question's hops are checked: off, rules (offline: "
                                          "complete, incomplete or unverified), llm (one call per "
                                          "record) or given (the record's question_hops)")
     escalate: bool = Field(False, description="with hops='rules': the records the rules leave "

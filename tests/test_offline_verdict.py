@@ -62,7 +62,8 @@ ROWS = {
     ],
     "deviated": [
         ("Where is the club that the founder of Vesk Works plays for based?", "Dunmora",
-         "Vesk Works makes boats. The city of Dunmora is the birthplace of Mara Dunn. Mara Dunn is the author of Zydor."),
+         "Vesk Works makes boats. The city of Dunmora is the birthplace of Mara Dunn. "
+         "Mara Dunn is the author of Zydor."),
         ("Which company employs the author of Glass Tide?", "Halden Records",
          "Glass Tide is a novel. Halden Records is based in Tarnby. Tarnby is the birthplace of Oren Pike."),
         ("Who founded the school that Ada Venn attended?", "Tem Kell",
