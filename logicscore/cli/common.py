@@ -47,13 +47,17 @@ JudgeOpt = Annotated[str, typer.Option("--determinateness",
 GroundingOpt = Annotated[str, typer.Option("--grounding",
     help="How chain hops of records with documents are checked against the documents they cite: "
          "'rules' (entity and relation overlap), 'llm' (one entailment call per answer) or 'off'.")]
-HopsOpt = Annotated[str, typer.Option("--hops", metavar="off|llm|given",
-    help="Check the question's hops against the long answer, each hop stated by a sentence or the "
-         "reason it is not: 'off' (completeness from the chain of propositions), 'llm' (one call per "
-         "record asks the model for the hops and the sentence stating each, then the tool checks "
-         "that sentence; needs --model and --base-url) or 'given' (the record's own question_hops, "
-         "as MuSiQue and 2WikiMultiHopQA ship them; offline). With llm or given, completeness "
-         "comes from the hops (docs/usage.md#checking-the-questions-hops).")]
+HopsOpt = Annotated[str, typer.Option("--hops", metavar="rules|off|llm|given",
+    help="How the question's hops are checked against the long answer: 'rules' (offline, the "
+         "default: complete where the rules build the chain, incomplete only for a reason the text "
+         "shows, else unverified with completeness null), 'off' (the chain alone, two verdicts), "
+         "'llm' (one call per record asks the model for the hops and the sentence stating each, then "
+         "the tool checks that sentence; needs --model and --base-url) or 'given' (the record's own "
+         "question_hops, as MuSiQue and 2WikiMultiHopQA ship them; offline) "
+         "(docs/metrics.md#three-verdicts-complete-incomplete-unverified).")]
+EscalateOpt = Annotated[bool, typer.Option("--escalate",
+    help="With --hops rules: send only the records the rules leave unverified to the llm hop check, "
+         "one call each (needs --model and --base-url); the record's hops.stage says which decided.")]
 BaseUrlOpt = Annotated[str | None, typer.Option("--base-url",
     help="OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1 (default: OpenAI's).")]
 LLMModelOpt = Annotated[str | None, typer.Option("--model", help="Model id for the LLM stages.")]

@@ -59,6 +59,7 @@ def explain(
         check_stdout([file])
     auditor = make_auditor(rules.extractor, rules.fuzzy_threshold, rules.spacy_model, rules.max_alternatives,
                            False, judge=rules.determinateness, grounder=rules.grounding, hops=rules.hops,
+                           escalate=rules.escalate,
                            llm=llm.endpoint())
     try:
         if all(flags):

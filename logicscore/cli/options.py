@@ -21,9 +21,10 @@ import typer
 from typer.models import ParameterInfo
 
 from ..config import CLI_MAX_SENTENCES, CLI_TIMEOUT, default
-from .common import (AltsOpt, BaseUrlOpt, CacheDirOpt, CacheOpt, ConcurrencyOpt, EngineOpt, ExtractorOpt,
-                     FormatOpt, FuzzyOpt, GroundingOpt, HopsOpt, JudgeOpt, LLMModelOpt, LLMTimeoutOpt, MapOpt,
-                     MaxBytesOpt, MaxCallsOpt, MaxTokensOpt, ModelOpt, OfflineOpt, QuietOpt, StructuredOpt,
+from .common import (AltsOpt, BaseUrlOpt, CacheDirOpt, CacheOpt, ConcurrencyOpt, EngineOpt, EscalateOpt,
+                     ExtractorOpt, FormatOpt, FuzzyOpt, GroundingOpt, HopsOpt, JudgeOpt, LLMModelOpt,
+                     LLMTimeoutOpt, MapOpt, MaxBytesOpt, MaxCallsOpt, MaxTokensOpt, ModelOpt, OfflineOpt,
+                     QuietOpt, StructuredOpt,
                      WorkersOpt, llm_default, llm_options)
 
 # The defaults of AuditorConfig and of the LLM endpoint, read once: a dataclass default is a value.
@@ -82,6 +83,7 @@ class RulesOptions:
     determinateness: JudgeOpt = _JUDGE
     grounding: GroundingOpt = _GROUNDER
     hops: HopsOpt = _HOPS
+    escalate: EscalateOpt = False
     fuzzy_threshold: FuzzyOpt = _FUZZY_THRESHOLD
     spacy_model: ModelOpt = None
     max_alternatives: AltsOpt = _MAX_ALTERNATIVES

@@ -96,7 +96,8 @@ def score(ctx: typer.Context, source: InputOptions, out: OutputOptions, rules: R
     try:
         auditor = make_auditor(rules.extractor, rules.fuzzy_threshold, rules.spacy_model, rules.max_alternatives,
                                out.timing, **running.limits(), judge=rules.determinateness,
-                               grounder=rules.grounding, hops=rules.hops, llm=llm.endpoint())
+                               grounder=rules.grounding, hops=rules.hops, escalate=rules.escalate,
+                               llm=llm.endpoint())
         if not run.stdout and not estimate:
             lock = lock_output(output)
         skip: set[int] = set()
