@@ -8,6 +8,7 @@ record's own (`id`, `_id`, `qid`, … or the `--map id=` field), else its line n
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 import signal
@@ -179,10 +180,30 @@ def _walk_surrogate(obj: Any) -> bool:
     return False
 
 
+class _NonFinite(ValueError):
+    """A number JSON cannot write back (NaN, Infinity, 1e999): the record would be changed."""
+
+    def __init__(self, literal: str):
+        super().__init__(literal)
+        self.literal = literal[:40]
+
+
+def _non_finite(literal: str) -> float:
+    raise _NonFinite(literal)
+
+
+def _finite_float(literal: str) -> float:
+    value = float(literal)
+    if not math.isfinite(value):
+        raise _NonFinite(literal)
+    return value
+
+
 def decode_line(raw: bytes, number: int) -> tuple[Any, InputError | None]:
     """Decode one physical line into a JSON value, or say why it is not one.
 
-    A BOM is skipped, CR/LF stripped; bad UTF-8, blank lines, invalid JSON, lone surrogate
+    A BOM is skipped, CR/LF stripped; bad UTF-8, blank lines, invalid JSON, a number that is
+    not finite (NaN, Infinity, 1e999: written back it would be null), lone surrogate
     escapes, JSON deeper than `MAX_DEPTH` and lines over `MAX_LINE_BYTES` are `InputError`s
     (the decoded value comes back with the last two, so the caller can still read an id).
     """
@@ -202,7 +223,11 @@ def decode_line(raw: bytes, number: int) -> tuple[Any, InputError | None]:
     if not text.strip():
         return None, InputError(f"line {number}: blank line", line=number)
     try:
-        obj = json.loads(text)
+        obj = json.loads(text, parse_constant=_non_finite, parse_float=_finite_float)
+    except _NonFinite as exc:
+        return None, InputError(
+            f"line {number}: the number {exc.literal} is not finite, and JSON output cannot hold it; "
+            f"write it as a string (\"{exc.literal}\") or as a finite number", line=number)
     except json.JSONDecodeError as exc:
         return None, InputError(
             f"line {number}: invalid JSON ({exc.msg} at column {exc.colno})", line=number)
@@ -231,6 +256,36 @@ def parse_line(raw: bytes, number: int, mapping: dict[str, str] | None = None) -
     except InputError as exc:
         return InputLine(number, error=exc, id=record_id(obj, mapping))
     return InputLine(number, record=record, id=record.id)
+
+
+class Capped:
+    """A binary source that ends in an `InputError` once more than `limit` bytes were read
+    from it: what is read whole into memory (a bench corpus, a config) is bounded like a
+    line, and an endless source (`/dev/zero`, a pipe that never closes) ends."""
+
+    def __init__(self, source: IO[bytes], name: str, limit: int = MAX_LINE_BYTES):
+        self.source, self.name, self.limit, self.read_bytes = source, name, limit, 0
+
+    def _count(self, data: bytes) -> bytes:
+        self.read_bytes += len(data)
+        if self.read_bytes > self.limit:
+            raise InputError(f"{self.name} is over the {self.limit:,}-byte limit of a file read "
+                             "whole; split it, or give the file you meant")
+        return data
+
+    def readline(self, size: int = -1) -> bytes:
+        room = self.limit + 1 - self.read_bytes
+        return self._count(self.source.readline(room if size < 0 else min(size, room)))
+
+    def read(self, size: int = -1) -> bytes:
+        room = self.limit + 1 - self.read_bytes
+        return self._count(self.source.read(room if size < 0 else min(size, room)))
+
+
+def read_whole(path: Path, name: str) -> bytes:
+    """The bytes of a file read whole (a config, a prompt), bounded as `Capped` bounds them."""
+    with path.open("rb") as fh:
+        return Capped(fh, name).read()
 
 
 def iter_raw(source: IO[bytes], first: int = 1) -> Iterator[tuple[int, bytes]]:
@@ -360,9 +415,14 @@ def _unwritable(result: AuditResult, exc: Exception) -> AuditResult:
 
 
 def read_results(path: Path) -> Iterator[AuditResult]:
-    """Read an output JSONL back into `AuditResult`s (for report, gate, explain)."""
-    with path.open("r", encoding="utf-8") as fh:
-        for number, line in enumerate(fh, start=1):
+    """Read an output JSONL back into `AuditResult`s (for report, gate, explain); a line over
+    `MAX_LINE_BYTES` is refused as `score` refuses one, before it is held whole."""
+    with path.open("rb") as fh:
+        for number, raw in iter_raw(fh):
+            if len(raw) > MAX_LINE_BYTES:
+                raise InputError(f"{path}:{number}: the line is over the {MAX_LINE_BYTES:,}-byte limit; "
+                                 "was it written by `logicscore score`?", line=number)
+            line = raw.decode("utf-8")
             if line.strip():
                 try:
                     yield AuditResult.model_validate_json(line)

@@ -143,10 +143,20 @@ def replacing(path: Path, what: str = "output") -> Iterator[Path]:
         except OSError as exc:
             fail(f"cannot write {what} {path}: {reason(exc)}", 2)
         return
+    from .lock import OutputLocked, check_unlocked
+
+    try:
+        # Held until the rename: a run writing `path` refuses it, and no run starts meanwhile.
+        guard = check_unlocked(real)
+    except OutputLocked as exc:
+        from .resume import locked
+
+        locked(path, exc.pid)
     try:
         handle, name = tempfile.mkstemp(dir=real.parent, prefix=f".{real.name}.", suffix=".tmp")
         os.close(handle)
     except OSError as exc:
+        _let_go(guard)
         fail(f"cannot write {what} {path}: {reason(exc)}", 2)
     temp = Path(name)
     try:
@@ -157,6 +167,12 @@ def replacing(path: Path, what: str = "output") -> Iterator[Path]:
         fail(f"cannot write {what} {path}: {reason(exc)}", 2)
     finally:
         temp.unlink(missing_ok=True)
+        _let_go(guard)
+
+
+def _let_go(fd: int | None) -> None:
+    if fd is not None:
+        os.close(fd)
 
 
 def _mode_for(real: Path) -> int:

@@ -10,7 +10,7 @@ import typer
 
 from ..errors import LogicscoreError
 from . import app
-from .common import fail, stderr
+from .common import fail, say, stderr
 from .paths import check_output, check_stdout, write_output
 
 PairsOpt = list[str]
@@ -79,7 +79,7 @@ def report(
                 moved = d.diff(read_run(baseline), read_run(results)).baseline(baseline.name)
             rep, page = html_report(read_run(results), by=by, seed=seed, baseline=moved)
             write_output(html, page, inputs, "report")
-            stderr().print(f"wrote {html}", highlight=False)
+            say(f"wrote {html}")
         else:
             rep = build_report(read_run(results), by=by, seed=seed)
         if as_json:
@@ -111,7 +111,7 @@ def _write_failures(results, target: Path, results_path: Path) -> None:
         return
     text = "".join(lines)
     write_output(target, text, [("results file", results_path)], "--failures")
-    stderr().print(f"wrote {text.count(chr(10))} failing records to {target}", highlight=False)
+    say(f"wrote {text.count(chr(10))} failing records to {target}")
 
 
 @app.command()
@@ -150,6 +150,8 @@ def gate(
     from ..report.aggregate import METRICS
     from ..report.source import read_run
 
+    # The pyproject found by default is read too: a --junit onto it would overwrite it.
+    config = config or g.find_pyproject(Path.cwd())
     inputs = [("results file", results), ("baseline", baseline), ("config file", config)]
     check_stdout(inputs)
     if junit is not None:
@@ -162,7 +164,7 @@ def gate(
                          max_failure=g.parse_pairs(max_failure, "--max-failure", g.FAILURES),
                          max_regression=g.parse_pairs(max_regression, "--max-regression",
                                                       (*METRICS, *g.FAILURES)))
-        thresholds = g.load_thresholds(config or g.find_pyproject(Path.cwd()), overrides)
+        thresholds = g.load_thresholds(config, overrides)
         old = g.aggregate(read_run(baseline), f"baseline {baseline}") if baseline else None
         cases: list = []
         verdict = g.evaluate(g.aggregate(read_run(results), str(results), cases), thresholds, old,

@@ -3,8 +3,10 @@ input, refused or repaired; one writer at a time (docs/reliability.md)."""
 
 from __future__ import annotations
 
+import os
 import stat
 from pathlib import Path
+from typing import NoReturn
 
 from .common import fail, reason, say
 from .paths import make_folder
@@ -44,11 +46,16 @@ def lock_output(output: Path):
     try:
         lock.acquire()
     except OutputLocked as exc:
-        fail(f"{output} is being written by another logicscore run (process {exc.pid or 'unknown'}, "
-             f"lock {exc.lock}); wait for it to end, or write to another file", 2)
+        locked(output, exc.pid)
     except OSError as exc:
-        fail(f"cannot lock {output} (lock file {lock.path}): {reason(exc)}", 2)
+        fail(f"cannot lock {output}: {reason(exc)}", 2)
     return lock
+
+
+def locked(output: Path, pid: int | None) -> NoReturn:
+    """The one refusal of a file another run is writing (exit 2)."""
+    fail(f"{output} is being written by another logicscore run (process {pid or 'unknown'}); "
+         "wait for it to end, or write to another file", 2)
 
 
 def input_ids(input: Path, format_: str, mapping: dict[str, str], files: list[Path] | None):
@@ -89,7 +96,7 @@ def resume_state(io, output: Path, signature: str, allow_change: bool,
         if not repair:
             fail(f"--resume: {output} line {damage.line} {damage.reason}; nothing was changed. Add "
                  f"--repair to keep the {damage.line - 1} records before it, move "
-                 f"the rest to {output}.damaged and score it again", 2)
+                 f"the rest to a new file {output}.damaged and score it again", 2)
         _repair(output, damage)
         state = io.scan_for_resume(output)
     differ = _signature_mismatch(state.signatures, signature, also)
@@ -121,18 +128,38 @@ def _id_mismatch(io, state, ids):
 
 
 def _repair(output: Path, damage) -> None:
-    """Keep the records before `damage`; the bytes after them go to OUTPUT.damaged."""
-    from .paths import replacing
-
-    aside = output.with_name(output.name + ".damaged")
+    """Keep the records before `damage`; the bytes after them go to a new file beside the
+    output (`OUTPUT.damaged`, else `.damaged.2`, …): an existing file of that name, an earlier
+    repair's or an input's, is never replaced."""
     try:
         with output.open("r+b") as fh:
             fh.seek(damage.offset)
             tail = fh.read()
-            with replacing(aside, "damaged records") as temp:
-                temp.write_bytes(tail)
+            aside = _new_file(output.with_name(output.name + ".damaged"), tail)
             fh.truncate(damage.offset)
     except OSError as exc:
         fail(f"--repair: cannot cut {output} at line {damage.line}: {reason(exc)}", 2)
     say(f"--repair: kept the records before line {damage.line} of {output}; moved the rest "
         f"({len(tail)} bytes) to {aside}; they are scored again", "yellow")
+
+
+def _new_file(path: Path, data: bytes) -> Path:
+    """`data` in a file created for it at `path`, or `path.2`, `path.3`, … when the name is
+    taken; created exclusively and never through a link, so nothing that exists is written."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+    for n in range(1, 10_000):
+        target = path if n == 1 else path.with_name(f"{path.name}.{n}")
+        try:
+            fd = os.open(target, flags, 0o666)
+        except FileExistsError:
+            continue
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(data)
+                fh.flush()
+                os.fsync(fh.fileno())
+        except OSError:
+            target.unlink(missing_ok=True)
+            raise
+        return target
+    raise FileExistsError(f"{path}.2 to {path}.9999 all exist; move the old ones away")

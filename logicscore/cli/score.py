@@ -27,6 +27,7 @@ from .resume import input_ids, lock_output, resume_state
 if TYPE_CHECKING:
     from ..io import ResultWriter
     from ..report import Summary
+    from .lock import OutputLock
 
 
 def rerun_command(ctx: typer.Context, extra: tuple[str, ...] = ()) -> str:
@@ -156,7 +157,7 @@ def score(
                                llm=llm_options(base_url, model, llm_timeout, concurrency, max_calls, offline,
                                                cache, cache_dir, structured, llm_max_bytes, llm_max_tokens))
         if not run.stdout and not estimate:
-            lock = lock_output(output)
+            lock = run.lock = lock_output(output)
         skip: set[int] = set()
         if resume:
             _adopt_structured(output, auditor.llm)
@@ -259,7 +260,9 @@ def _score_lines(io, run: _Run, auditor, input: Path, reading: tuple[str, dict[s
         # The first record before the output is opened: a model that only this record
         # needs (the given path's question entities) fails with no file touched.
         first = run.next(results, input)
-        sink = sys.stdout if stdout else open_output(output, append=resume)
+        sink = _stdout_bytes() if stdout else open_output(output, append=resume)
+        if run.lock is not None:
+            run.lock.created = False  # the output is this run's now, written or not
         run.writer = io.ResultWriter(sink, hold_interrupt=True)
         progress = _progress(quiet or (stdout and not sys.stderr.isatty()))
         with (nullcontext() if stdout else sink), progress:
@@ -279,6 +282,7 @@ class _Run:
         self.ctx, self.output, self.stdout = ctx, output, stdout
         self.before = 0
         self.writer: ResultWriter | None = None
+        self.lock: OutputLock | None = None
 
     @property
     def written(self) -> int:
@@ -322,6 +326,16 @@ class _Run:
     def interrupted(self) -> NoReturn:
         say(f"Interrupted: {self.where()}; {self.resume_hint()}", "yellow")
         raise typer.Exit(130)
+
+
+def _stdout_bytes():
+    """stdout for JSONL: its bytes when it can take them, so records are UTF-8 whatever
+    the terminal's encoding (PYTHONIOENCODING=ascii)."""
+    buffer = getattr(sys.stdout, "buffer", None)
+    if buffer is None:
+        return sys.stdout
+    sys.stdout.flush()
+    return buffer
 
 
 def _adopt_structured(output: Path, llm) -> None:
