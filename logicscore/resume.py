@@ -67,6 +67,9 @@ class ResumeState(OutputState):
     `score` writes them."""
 
     ids: list[str | None] = _field(default_factory=list)
+    # Each record's question and short answer (None with `score --no-text`): an id-less
+    # input's ids are its line numbers, so only the text tells a moved line.
+    texts: list[tuple[str | None, str | None]] = _field(default_factory=list)
     offsets: list[int] = _field(default_factory=list)
     damage: Damage | None = None
 
@@ -102,6 +105,7 @@ def scan_for_resume(path: Path) -> ResumeState:
             state.done.add(line)
             state.signatures[signature] += 1
             state.ids.append(result.id)
+            state.texts.append((result.question, result.answer))
             state.offsets.append(offset)
             offset += len(raw)
     return state

@@ -59,8 +59,9 @@ def locked(output: Path, pid: int | None) -> NoReturn:
 
 
 def input_ids(input: Path, format_: str, mapping: dict[str, str], files: list[Path] | None):
-    """The ids of the input's lines in order, read again from its files (None for stdin,
-    which cannot be read twice): what the records of a resumed output must match."""
+    """The input's lines in order, read again from its files (None for stdin, which cannot
+    be read twice), each as its id, question and short answer (None for an unreadable
+    line): what the records of a resumed output must match."""
     from ..formats import read_lines
     from ..io import count_lines
 
@@ -72,7 +73,8 @@ def input_ids(input: Path, format_: str, mapping: dict[str, str], files: list[Pa
         for path in files or [input]:
             with path.open("rb") as source:
                 for line in read_lines(source, format_, mapping, None, first):
-                    yield line.id
+                    record = line.record
+                    yield line.id, record.question if record else None, record.answer if record else None
             first += count_lines(path)
 
     return ids
@@ -113,13 +115,20 @@ def resume_state(io, output: Path, signature: str, allow_change: bool,
 
 
 def _id_mismatch(io, state, ids):
-    """The first record whose id is not its input line's (the output of another input)."""
+    """The first record whose id, question or short answer is not its input line's (the
+    output of another input, or of this one before lines were added, removed or edited:
+    the ids of an id-less input are line numbers, so only the text tells)."""
     count = 0
-    for count, (have, want) in enumerate(zip(state.ids, ids), start=1):
+    for count, (have, (want, question, answer)) in enumerate(zip(state.ids, ids), start=1):
         if have != want:
             return io.Damage(count, state.offsets[count - 1],
                              f"has id {have!r} but input line {count} has id {want!r} "
                              "(an output of another input, or records out of order)")
+        written = state.texts[count - 1]
+        if question is not None and written[0] is not None and written != (question, answer):
+            return io.Damage(count, state.offsets[count - 1],
+                             f"holds another question or answer than input line {count} (id {want!r}): "
+                             "the input was edited, or lines were added or removed, since it was scored")
     if count < len(state.ids):
         return io.Damage(count + 1, state.offsets[count],
                          f"holds input line {count + 1} but the input has {count} lines "

@@ -68,22 +68,27 @@ def redact(text: str) -> str:
         return text
     for short in (s for s in secrets if len(_flat(s)) < FRAGMENT):
         text = text.replace(short, MASK)
-    grams = _grams(tuple(s for s in secrets if len(_flat(s)) >= FRAGMENT))
-    if not grams:
+    long = tuple(s for s in secrets if len(_flat(s)) >= FRAGMENT)
+    if not long:
         return text
+    # First the pieces as written (separators of the key included: "test-4f"), then the
+    # pieces of every form, read across separators.
+    text = _masked(text, _found(text, _raw_grams(long)), None)
     flat, flat_starts, text_starts = _flatten(text)
-    spans = _found(flat, grams)
+    return _masked(text, _found(flat, _grams(long)), (flat_starts, text_starts))
+
+
+def _masked(text: str, spans: list[tuple[int, int]], where: tuple[list[int], list[int]] | None) -> str:
+    """`text` with each span (of `text`, or of its flat form when `where` maps it back) masked."""
     if not spans:
         return text
     out: list[str] = []
     at = 0
     for start, end in spans:
-        begin = _to_text(start, flat_starts, text_starts)
-        finish = _to_text(end - 1, flat_starts, text_starts) + 1
-        if begin < at:
-            begin = at
-        out += [text[at:begin], MASK]
-        at = finish
+        begin, finish = (start, end) if where is None else (
+            _to_text(start, *where), _to_text(end - 1, *where) + 1)
+        out += [text[at:max(begin, at)], MASK]
+        at = max(finish, at)
     out.append(text[at:])
     return "".join(out)
 
@@ -139,6 +144,11 @@ def _found(flat: str, grams: frozenset[str]) -> list[tuple[int, int]]:
 @cache
 def _pattern(grams: frozenset[str]) -> re.Pattern[str]:
     return re.compile("|".join(re.escape(g) for g in sorted(grams)))
+
+
+@cache
+def _raw_grams(secrets: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(s[i:i + FRAGMENT] for s in secrets for i in range(len(s) - FRAGMENT + 1))
 
 
 @cache
