@@ -295,7 +295,7 @@ def test_a_reply_nested_100000_deep_is_an_llm_error(tmp_path):
     deep = "[" * 100_000 + "]" * 100_000
     with FakeLLM(lambda parts: DECOMPOSITION) as server:
         server.faults = [Fault(body=deep), Fault(body=deep, raw=True)]
-        out = list(auditor(server, tmp_path, judge="rules", retries=0).audit_many(records(3)))
+        out = list(auditor(server, tmp_path, judge="rules", retries=0, concurrency=1).audit_many(records(3)))
     assert [r.error.type if r.error else r.status for r in out] == ["LLMError", "LLMError", "ok"]
     assert all("nested" in r.error.message for r in out[:2]), [r.error.message for r in out[:2]]
 
