@@ -224,8 +224,10 @@ def decode_line(raw: bytes, number: int) -> tuple[Any, InputError | None]:
         return None, InputError(f"line {number}: blank line", line=number)
     try:
         obj = json.loads(text, parse_constant=_non_finite, parse_float=_finite_float)
-    except _NonFinite as exc:
-        return None, InputError(
+    except _NonFinite as exc:  # read again only for the id the error record keeps
+        readable = json.loads(text, parse_constant=lambda _: None,
+                              parse_float=lambda x: v if math.isfinite(v := float(x)) else None)
+        return readable, InputError(
             f"line {number}: the number {exc.literal} is not finite, and JSON output cannot hold it; "
             f"write it as a string (\"{exc.literal}\") or as a finite number", line=number)
     except json.JSONDecodeError as exc:

@@ -6,10 +6,9 @@ from __future__ import annotations
 import os
 import stat
 from pathlib import Path
-from typing import NoReturn
 
 from .common import fail, reason, say
-from .paths import make_folder
+from .paths import locked, make_folder
 
 
 def _signature_mismatch(written: dict[str, int], current: str, also: tuple[str, ...] = ()) -> list[str]:
@@ -51,11 +50,6 @@ def lock_output(output: Path):
         fail(f"cannot lock {output}: {reason(exc)}", 2)
     return lock
 
-
-def locked(output: Path, pid: int | None) -> NoReturn:
-    """The one refusal of a file another run is writing (exit 2)."""
-    fail(f"{output} is being written by another logicscore run (process {pid or 'unknown'}); "
-         "wait for it to end, or write to another file", 2)
 
 
 def input_ids(input: Path, format_: str, mapping: dict[str, str], files: list[Path] | None):
