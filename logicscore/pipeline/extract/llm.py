@@ -122,8 +122,8 @@ def to_extraction(long_answer: str, reply: Decomposition) -> Extraction:
 def stated(long_answer: str, given: LLMProposition) -> bool:
     """Whether the sentence `given` quotes (else any sentence, when it quotes none that is
     written) states it: a content word of its relation there, and its subject and object
-    written there or referred to (a pronoun, or one of the two written beside it: "She
-    starred in Glass Harbor" states 'Marta Ellison starred in Glass Harbor')."""
+    written there, one of them perhaps referred to instead ("She starred in Glass Harbor"
+    states 'Marta Ellison starred in Glass Harbor'), both only by pronouns."""
     span = locate(long_answer, given.text) if given.text.strip() else None
     if span is not None:
         return _states(_sentence_at(long_answer, span), given)
