@@ -336,3 +336,14 @@ def test_a_cache_folder_that_cannot_be_used_is_one_line_before_any_record(tmp_pa
     assert done.returncode == 2, done.stderr
     assert len(lines) == 1 and lines[0].startswith("Error: the LLM answer cache folder"), lines
     assert "--no-cache" in lines[0] and calls == 0 and not out.exists()
+
+
+def test_a_url_is_shown_without_its_credentials_and_only_they_are_masked(monkeypatch):
+    from logicscore.llm import redact as r
+
+    monkeypatch.setattr(r, "_EXTRA", set())
+    url = "https://me:pa55word9@llm.example:8443/v1?api-version=2024-02-01&api-key=TOKEN9secret"
+    assert r.shown_url(url) == "https://llm.example:8443/v1?api-version=***&api-key=***"
+    r.remember_url(url)
+    said = r.redact("refused TOKEN9secret (TOKEN-9-secret) for pa55word9 on 2024-02-01")
+    assert said == "refused *** (***) for *** on 2024-02-01"

@@ -31,15 +31,20 @@ MASK = "***"
 MAX_GAP = 3  # separator characters read through between two pieces ("sk-ab cdefg hijkl")
 _RUN = re.compile(r"[A-Za-z0-9]+")
 _EXTRA: set[str] = set()  # credentials of the endpoint URLs in use
+# Query parameters that carry a credential (`api-key`, `access_token`, `sig`, …); others
+# (`api-version=2024-02-01`) are masked only where the URL is shown, not in every reply.
+_CREDENTIAL = re.compile(r"key|token|secret|pass|sig|auth|cred|session", re.IGNORECASE)
 
 
 def remember_url(url: str | None) -> None:
-    """Mask the password and every query value of `url` from now on, wherever they appear."""
+    """Mask the password and the credential query values of `url` from now on, wherever they
+    appear."""
     if not url:
         return
     try:
         parts = urlsplit(url)
-        found = [parts.password or "", *(value for _, value in parse_qsl(parts.query))]
+        found = [parts.password or "", *(value for name, value in parse_qsl(parts.query)
+                                          if _CREDENTIAL.search(name))]
     except ValueError:
         return
     _EXTRA.update(s for s in found if len(s) >= MIN_SECRET)
