@@ -27,8 +27,8 @@ from .errors import InputError
 from .models import AuditResult, ErrorInfo, QARecord, ResultMeta
 # What an existing output holds, read back for --resume; named here too, where readers of
 # JSONL look for them.
-from .resume import (Damage, OutputState, ResumeState, cut_torn_tail, done_lines,  # noqa: F401
-                     scan_for_resume, scan_output)
+from .resume import (MAX_LINE_BYTES, Damage, OutputState, ResumeState, cut_torn_tail,  # noqa: F401
+                     done_lines, scan_for_resume, scan_output)
 
 # Our field → the names RAG tools commonly use for it, in order of preference.
 ALIASES: dict[str, tuple[str, ...]] = {
@@ -45,7 +45,6 @@ ALIASES: dict[str, tuple[str, ...]] = {
     "meta": ("meta", "metadata"),
 }
 
-MAX_LINE_BYTES = 50_000_000
 # Deeper JSON cannot be written back out (pydantic stops near 255 levels); no record needs it.
 MAX_DEPTH = 100
 _SURROGATE = re.compile("[\ud800-\udfff]")

@@ -254,3 +254,23 @@ def test_resume_of_an_unchanged_id_less_input_continues(tmp_path):
     out.write_bytes(b"".join(whole.splitlines(keepends=True)[:3]))
     assert cli("score", inp, "-o", out, *FAST, "--resume").exit_code == 0
     assert out.read_bytes() == whole
+
+
+def test_resume_reads_an_overlong_output_line_as_damage_in_bounded_memory(tmp_path):
+    """The output read back for --resume has the bound of every reader: a 120 MB line is
+    damage at its line, refused in one line, and --repair moves it aside."""
+    inp = write_input(tmp_path / "in.jsonl", 4)
+    out = tmp_path / "s.jsonl"
+    assert cli("score", inp, "-o", out, *FAST).exit_code == 0
+    first = out.read_text().splitlines(keepends=True)[0]
+    with out.open("w") as fh:
+        fh.write(first + '{"id": "' + "x" * 120_000_000 + '"}\n')
+    measure = ("import resource, subprocess, sys; code = subprocess.run(sys.argv[1:]).returncode; "
+               "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, file=sys.stderr); sys.exit(code)")
+    done = subprocess.run([sys.executable, "-c", measure, sys.executable, "-m", "logicscore", "score", str(inp),
+                           "-o", str(out), *FAST, "--resume"], capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    *message, peak = done.stderr.splitlines()
+    assert done.returncode == 2 and len(message) == 1, done.stderr[-2000:]
+    assert f"{out} line 2 is over the 50,000,000-byte line limit" in message[0]
+    assert int(peak) / 1024 < 350  # MB
