@@ -300,15 +300,26 @@ def test_a_reply_nested_100000_deep_is_an_llm_error(tmp_path):
     assert all("nested" in r.error.message for r in out[:2]), [r.error.message for r in out[:2]]
 
 
-def _cache_cases(tmp_path: Path) -> dict[str, tuple[list[str], dict[str, str]]]:
+@pytest.fixture
+def readonly(tmp_path):
+    """A folder nobody may write in: mode 555, and immutable for root (chattr +i), undone
+    whatever the test does so the folder can be cleaned away."""
+    folder = tmp_path / "readonly"
+    folder.mkdir()
+    folder.chmod(0o555)
+    subprocess.run(["chattr", "+i", str(folder)], capture_output=True)
+    try:
+        yield folder
+    finally:
+        subprocess.run(["chattr", "-i", str(folder)], capture_output=True)
+        folder.chmod(0o755)
+
+
+def _cache_cases(tmp_path: Path, readonly: Path) -> dict[str, tuple[list[str], dict[str, str]]]:
     a_file = tmp_path / "a-file"
     a_file.write_text("not a folder")
     dangling = tmp_path / "dangling"
     dangling.symlink_to(tmp_path / "nowhere" / "at-all")
-    readonly = tmp_path / "readonly"
-    readonly.mkdir()
-    subprocess.run(["chattr", "+i", str(readonly)], capture_output=True)  # read-only even for root
-    readonly.chmod(0o555)
     return {"file": (["--cache-dir", str(a_file)], {}),
             "dangling": (["--cache-dir", str(dangling)], {}),
             "readonly": (["--cache-dir", str(readonly / "sub")], {}),
@@ -316,11 +327,11 @@ def _cache_cases(tmp_path: Path) -> dict[str, tuple[list[str], dict[str, str]]]:
 
 
 @pytest.mark.parametrize("case", ["file", "dangling", "readonly", "xdg-file"])
-def test_a_cache_folder_that_cannot_be_used_is_one_line_before_any_record(tmp_path, case):
-    flags, env_extra = _cache_cases(tmp_path)[case]
+def test_a_cache_folder_that_cannot_be_used_is_one_line_before_any_record(tmp_path, readonly, case):
+    flags, env_extra = _cache_cases(tmp_path, readonly)[case]
     if case == "readonly":  # chattr +i for root, the mode bits for anyone else
         with pytest.raises(OSError):
-            (tmp_path / "readonly" / "probe").mkdir()
+            (readonly / "probe").mkdir()
     source = tmp_path / "in.jsonl"
     source.write_text("".join(r.model_dump_json(exclude_none=True) + "\n" for r in records(2)))
     out = tmp_path / "out.jsonl"
@@ -331,7 +342,6 @@ def test_a_cache_folder_that_cannot_be_used_is_one_line_before_any_record(tmp_pa
                                "--no-timing", "-q", *flags], capture_output=True, text=True, env=env,
                               timeout=300)
         calls = server.count()
-    subprocess.run(["chattr", "-i", str(tmp_path / "readonly")], capture_output=True)
     lines = [line for line in done.stderr.splitlines() if line.strip()]
     assert done.returncode == 2, done.stderr
     assert len(lines) == 1 and lines[0].startswith("Error: the LLM answer cache folder"), lines
