@@ -26,7 +26,6 @@ from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
 KEY_ENV = "OPENAI_API_KEY"
 FRAGMENT = 7  # shorter pieces are too common in ordinary text to hide
-MIN_SECRET = 4  # a URL credential shorter than this is masked only where the URL is shown
 MASK = "***"
 MAX_GAP = 3  # separator characters read through between two pieces ("sk-ab cdefg hijkl")
 _RUN = re.compile(r"[A-Za-z0-9]+")
@@ -47,7 +46,9 @@ def remember_url(url: str | None) -> None:
                                           if _CREDENTIAL.search(name))]
     except ValueError:
         return
-    _EXTRA.update(s for s in found if len(s) >= MIN_SECRET)
+    # A shorter one is masked only where the URL is shown: masked in every reply, "text" or
+    # "name" would break the JSON the model wrote.
+    _EXTRA.update(s for s in found if len(_flat(s)) >= FRAGMENT)
 
 
 def shown_url(url: str | None) -> str:
@@ -71,8 +72,6 @@ def redact(text: str) -> str:
     secrets = tuple(sorted({key, *_EXTRA} - {""}))
     if not text or not secrets:
         return text
-    for short in (s for s in secrets if len(_flat(s)) < FRAGMENT):
-        text = text.replace(short, MASK)
     long = tuple(s for s in secrets if len(_flat(s)) >= FRAGMENT)
     if not long:
         return text
