@@ -274,3 +274,29 @@ def test_resume_reads_an_overlong_output_line_as_damage_in_bounded_memory(tmp_pa
     assert done.returncode == 2 and len(message) == 1, done.stderr[-2000:]
     assert f"{out} line 2 is over the 50,000,000-byte line limit" in message[0]
     assert int(peak) / 1024 < 350  # MB
+
+
+def test_score_says_so_when_another_program_replaced_its_output(tmp_path):
+    """A program that is not logicscore renames a file over the output mid-run: `score` no
+    longer ends "written", exit 0, as if the file held the run."""
+    inp = write_input(tmp_path / "in.jsonl", 2 * WINDOW)
+    out = tmp_path / "out.jsonl"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    scoring = subprocess.Popen([sys.executable, "-m", "logicscore", "score", "-", "-o", str(out), "-x", "given",
+                                "--no-timing"], env=env, stdin=subprocess.PIPE, stderr=subprocess.PIPE)
+    rows = inp.read_bytes().splitlines(keepends=True)
+    scoring.stdin.write(b"".join(rows[:WINDOW + 3]))  # type: ignore[union-attr]
+    scoring.stdin.flush()  # type: ignore[union-attr]
+    deadline = time.monotonic() + 120
+    while not out.exists() or out.read_bytes().count(b"\n") < 3:
+        assert time.monotonic() < deadline and scoring.poll() is None, "score wrote nothing"
+        time.sleep(0.05)
+    page = tmp_path / "page.html"
+    page.write_text("<html></html>")
+    os.replace(page, out)
+    scoring.stdin.write(b"".join(rows[WINDOW + 3:]))  # type: ignore[union-attr]
+    scoring.stdin.close()  # type: ignore[union-attr]
+    assert scoring.wait(timeout=300) == 2
+    stderr = scoring.stderr.read().decode()  # type: ignore[union-attr]
+    assert f"{out} was replaced or removed by another program while this run wrote it" in stderr
+    assert "records written" not in stderr and out.read_text() == "<html></html>"

@@ -169,6 +169,11 @@ def score(
             return
         summary = _score_lines(io, run, runner(auditor, workers, engine), input, (format_, mapping), skip, resume,
                                quiet, files, text)
+        if lock is not None and lock.fd is not None and not io.same_file(output, lock.fd):
+            # Another program renamed a file over the output, or removed it, while it was
+            # written: what this run wrote is in no file of that name.
+            fail(f"{output} was replaced or removed by another program while this run wrote it; "
+                 f"the {run.written} records of this run are not in it: score again", 2)
     except KeyboardInterrupt:
         run.interrupted()
     except OSError as exc:  # reading is checked record by record (_Run.next): this is the output
