@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import glob as _glob
 import json
+import math
 import os
 import re
 import signal
@@ -27,8 +28,8 @@ from .errors import ConfigError, InputError
 from .models import AuditResult, ErrorInfo, QARecord, ResultMeta
 # What an existing output holds, read back for --resume; named here too, where readers of
 # JSONL look for them.
-from .resume import (Damage, OutputState, ResumeState, cut_torn_tail, done_lines,  # noqa: F401
-                     scan_for_resume, scan_output)
+from .resume import (MAX_LINE_BYTES, Damage, OutputState, ResumeState, cut_torn_tail,  # noqa: F401
+                     done_lines, scan_for_resume, scan_output)
 
 # Our field → the names RAG tools commonly use for it, in order of preference.
 ALIASES: dict[str, tuple[str, ...]] = {
@@ -47,7 +48,6 @@ ALIASES: dict[str, tuple[str, ...]] = {
     "meta": ("meta", "metadata"),
 }
 
-MAX_LINE_BYTES = 50_000_000
 # Deeper JSON cannot be written back out (pydantic stops near 255 levels); no record needs it.
 MAX_DEPTH = 100
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -182,10 +182,30 @@ def _walk_surrogate(obj: Any) -> bool:
     return False
 
 
+class _NonFinite(ValueError):
+    """A number JSON cannot write back (NaN, Infinity, 1e999): the record would be changed."""
+
+    def __init__(self, literal: str):
+        super().__init__(literal)
+        self.literal = literal[:40]
+
+
+def _non_finite(literal: str) -> float:
+    raise _NonFinite(literal)
+
+
+def _finite_float(literal: str) -> float:
+    value = float(literal)
+    if not math.isfinite(value):
+        raise _NonFinite(literal)
+    return value
+
+
 def decode_line(raw: bytes, number: int) -> tuple[Any, InputError | None]:
     """Decode one physical line into a JSON value, or say why it is not one.
 
-    A BOM is skipped, CR/LF stripped; bad UTF-8, blank lines, invalid JSON, lone surrogate
+    A BOM is skipped, CR/LF stripped; bad UTF-8, blank lines, invalid JSON, a number that is
+    not finite (NaN, Infinity, 1e999: written back it would be null), lone surrogate
     escapes, JSON deeper than `MAX_DEPTH` and lines over `MAX_LINE_BYTES` are `InputError`s
     (the decoded value comes back with the last two, so the caller can still read an id).
     """
@@ -205,7 +225,13 @@ def decode_line(raw: bytes, number: int) -> tuple[Any, InputError | None]:
     if not text.strip():
         return None, InputError(f"line {number}: blank line", line=number)
     try:
-        obj = json.loads(text)
+        obj = json.loads(text, parse_constant=_non_finite, parse_float=_finite_float)
+    except _NonFinite as exc:  # read again only for the id the error record keeps
+        readable = json.loads(text, parse_constant=lambda _: None,
+                              parse_float=lambda x: v if math.isfinite(v := float(x)) else None)
+        return readable, InputError(
+            f"line {number}: the number {exc.literal} is not finite, and JSON output cannot hold it; "
+            f"write it as a string (\"{exc.literal}\") or as a finite number", line=number)
     except json.JSONDecodeError as exc:
         return None, InputError(
             f"line {number}: invalid JSON ({exc.msg} at column {exc.colno})", line=number)
@@ -234,6 +260,36 @@ def parse_line(raw: bytes, number: int, mapping: dict[str, str] | None = None) -
     except InputError as exc:
         return InputLine(number, error=exc, id=record_id(obj, mapping))
     return InputLine(number, record=record, id=record.id)
+
+
+class Capped:
+    """A binary source that ends in an `InputError` once more than `limit` bytes were read
+    from it: what is read whole into memory (a bench corpus, a config) is bounded like a
+    line, and an endless source (`/dev/zero`, a pipe that never closes) ends."""
+
+    def __init__(self, source: IO[bytes], name: str, limit: int = MAX_LINE_BYTES):
+        self.source, self.name, self.limit, self.read_bytes = source, name, limit, 0
+
+    def _count(self, data: bytes) -> bytes:
+        self.read_bytes += len(data)
+        if self.read_bytes > self.limit:
+            raise InputError(f"{self.name} is over the {self.limit:,}-byte limit of a file read "
+                             "whole; split it, or give the file you meant")
+        return data
+
+    def readline(self, size: int = -1) -> bytes:
+        room = self.limit + 1 - self.read_bytes
+        return self._count(self.source.readline(room if size < 0 else min(size, room)))
+
+    def read(self, size: int = -1) -> bytes:
+        room = self.limit + 1 - self.read_bytes
+        return self._count(self.source.read(room if size < 0 else min(size, room)))
+
+
+def read_whole(path: Path, name: str) -> bytes:
+    """The bytes of a file read whole (a config, a prompt), bounded as `Capped` bounds them."""
+    with path.open("rb") as fh:
+        return Capped(fh, name).read()
 
 
 def iter_raw(source: IO[bytes], first: int = 1) -> Iterator[tuple[int, bytes]]:
@@ -390,9 +446,14 @@ def _unwritable(result: AuditResult, exc: Exception) -> AuditResult:
 
 
 def read_results(path: Path) -> Iterator[AuditResult]:
-    """Read an output JSONL back into `AuditResult`s (for report, gate, explain)."""
-    with path.open("r", encoding="utf-8") as fh:
-        for number, line in enumerate(fh, start=1):
+    """Read an output JSONL back into `AuditResult`s (for report, gate, explain); a line over
+    `MAX_LINE_BYTES` is refused as `score` refuses one, before it is held whole."""
+    with path.open("rb") as fh:
+        for number, raw in iter_raw(fh):
+            if len(raw) > MAX_LINE_BYTES:
+                raise InputError(f"{path}:{number}: the line is over the {MAX_LINE_BYTES:,}-byte limit; "
+                                 "was it written by `logicscore score`?", line=number)
+            line = raw.decode("utf-8")
             if line.strip():
                 try:
                     yield AuditResult.model_validate_json(line)

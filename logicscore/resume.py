@@ -9,12 +9,28 @@ from __future__ import annotations
 import json
 import os
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field as _field
 from pathlib import Path
 
 from pydantic import ValidationError
 
 from .models import AuditResult
+
+
+# The one bound of a line, for every reader (docs/reliability.md, "Every reader has one
+# bound"); `logicscore.io` reads input lines with it too.
+MAX_LINE_BYTES = 50_000_000
+
+
+def _lines(fh) -> Iterator[bytes]:
+    """The file's lines, each read up to `MAX_LINE_BYTES` (+1, so an overlong one shows)."""
+    while raw := fh.readline(MAX_LINE_BYTES + 1):
+        if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
+            while (rest := fh.readline(1 << 20)) and not rest.endswith(b"\n"):
+                pass  # the rest of an overlong line, never held
+            raw = raw[:MAX_LINE_BYTES + 1] + b"\n" if rest else raw
+        yield raw
 
 
 @dataclass
@@ -32,7 +48,7 @@ def scan_output(path: Path) -> OutputState:
     if not path.exists():
         return state
     with path.open("rb") as fh:  # streamed: memory stays flat in output size
-        for raw in fh:
+        for raw in _lines(fh):
             if not raw.endswith(b"\n"):
                 state.torn = True  # cut by `done_lines`, redone by the resumed run
                 break
@@ -67,6 +83,9 @@ class ResumeState(OutputState):
     `score` writes them."""
 
     ids: list[str | None] = _field(default_factory=list)
+    # Each record's question and short answer (None with `score --no-text`): an id-less
+    # input's ids are its line numbers, so only the text tells a moved line.
+    texts: list[tuple[str | None, str | None]] = _field(default_factory=list)
     offsets: list[int] = _field(default_factory=list)
     damage: Damage | None = None
 
@@ -80,11 +99,14 @@ def scan_for_resume(path: Path) -> ResumeState:
         return state
     offset = 0
     with path.open("rb") as fh:
-        for number, raw in enumerate(fh, start=1):
+        for number, raw in enumerate(_lines(fh), start=1):
             if not raw.endswith(b"\n"):
                 state.torn = True
                 break
             expected = len(state.offsets) + 1
+            if len(raw) > MAX_LINE_BYTES:
+                state.damage = Damage(number, offset, f"is over the {MAX_LINE_BYTES:,}-byte line limit")
+                break
             try:
                 result = AuditResult.model_validate_json(raw)
             except ValidationError:
@@ -102,6 +124,7 @@ def scan_for_resume(path: Path) -> ResumeState:
             state.done.add(line)
             state.signatures[signature] += 1
             state.ids.append(result.id)
+            state.texts.append((result.question, result.answer))
             state.offsets.append(offset)
             offset += len(raw)
     return state

@@ -23,7 +23,7 @@ from typer.testing import CliRunner
 
 from logicscore import io
 from logicscore.cli import app
-from logicscore.cli.lock import OutputLock, lock_path
+from logicscore.cli.lock import OutputLock
 
 from hostile_strings import HOSTILE
 from fakes import GIVEN
@@ -121,12 +121,13 @@ def test_hostile_cli_a_second_writer_is_refused_while_the_lock_is_held(tmp_path)
         for resume in ([], ["--resume"]):
             line = one_line_error(cli("score", inp, "-o", out, *FAST, *resume), 2,
                                   "being written by another logicscore run", f"process {os.getpid()}")
-            assert str(lock_path(out)) in line
-    assert not out.exists() and not lock_path(out).exists()
-    # A lock file left by a process killed long ago is no lock: the run takes it over.
-    lock_path(out).write_text("999999999\n")
+            assert line.startswith(f"Error: {out} is being written")
+    # The lock is the output's own: nothing is left beside it, and an empty output the
+    # holder made for it is gone with it.
+    assert not out.exists() and sorted(p.name for p in tmp_path.iterdir()) == ["in.jsonl"]
     assert cli("score", inp, "-o", out, *FAST).exit_code == 0
-    assert len(out.read_text().splitlines()) == 6 and not lock_path(out).exists()
+    assert len(out.read_text().splitlines()) == 6 and sorted(p.name for p in tmp_path.iterdir()) == [
+        "in.jsonl", "s.jsonl"]
 
 
 def test_hostile_cli_two_resumes_at_once_never_double_the_output(tmp_path):
@@ -231,7 +232,7 @@ def test_hostile_cli_full_disk_on_a_real_small_file_system(tmp_path):
         assert str(inp) not in line.split(";")[0]
         data = out.read_bytes()
         assert data.endswith(b"\n") and all(json.loads(x) for x in data.splitlines())
-        assert not lock_path(out).exists()
+        assert sorted(p.name for p in mount.iterdir()) == ["s.jsonl"]  # no lock file beside it
     finally:
         subprocess.run(["umount", str(mount)], check=True)
 

@@ -177,3 +177,21 @@ def test_scripted_to_match_the_rules_path_it_scores_the_same(auditor_rules, tmp_
 @pytest.fixture(scope="module")
 def auditor_rules():
     return Auditor(timing=False)
+
+
+def test_a_relation_the_answer_never_states_does_not_complete_the_chain(tmp_path):
+    """Both entities are written, the relation is not: the reply's 'directed by' quotes a
+    sentence that says Tobias Renner attended the premiere (issue 38)."""
+    record = RECORD.model_copy(update={"long_answer": RECORD.long_answer.replace(
+        "It was directed by Tobias Renner [2].", "Tobias Renner attended its premiere [2].")})
+    claimed = {"question_entities": ["Marta Ellison"], "propositions": [
+        *DECOMPOSITION["propositions"][:2],
+        {"subject": "Glass Harbor", "relation": "directed by", "object": "Tobias Renner",
+         "text": "Tobias Renner attended its premiere [2]."}]}
+    with FakeLLM(lambda parts: claimed, entailed_judge) as server:
+        r = next(auditor(server, tmp_path, judge="rules").audit_many([record]))
+        honest = next(auditor(server, tmp_path / "b", judge="rules").audit_many(records(1)))
+    kinds = [s.kind for s in r.diagnosis.signals]
+    assert "unanchored_proposition" in kinds and r.scores.completeness == 0
+    assert len(r.propositions) == 2
+    assert honest.scores.completeness == 1  # the same reply on an answer that states it

@@ -7,8 +7,10 @@ is no completion, a corrupt cache file.
 
 from __future__ import annotations
 
+import base64
 import json
 import os
+import re
 import sqlite3
 import subprocess
 import sys
@@ -220,3 +222,138 @@ def test_max_tokens_is_sent_and_signed(tmp_path):
         sent = [c.body.get("max_tokens") for c in server.calls]
     assert out[0].status == "ok" and sent == [77, 77]
     assert "|temp:0|max_tokens:77" in out[0].meta.signature
+
+
+# --- issue 38: every form of a secret, a reply too deep, a cache folder that cannot be used ----
+
+def _echoes() -> dict[str, str]:
+    """The key as a careless server may echo it: base64-encoded (alone and inside a Basic-style
+    token), reversed, and cut in groups of five."""
+    return {"base64": base64.b64encode(KEY.encode()).decode(),
+            "base64-inside": base64.b64encode(f"Bearer {KEY}".encode()).decode(),
+            "reversed": KEY[::-1],
+            "groups": " ".join(KEY[i:i + 5] for i in range(0, len(KEY), 5))}
+
+
+@pytest.mark.parametrize("form", list(_echoes()))
+def test_the_key_echoed_in_another_form_is_written_nowhere(tmp_path, form):
+    echoed = _echoes()[form]
+    with FakeLLM(lambda parts: DECOMPOSITION) as server:
+        server.faults = [Fault(status=400, body=json.dumps({"error": f"bad key {echoed} for you"}))] * 2
+        done, _ = cli(server, tmp_path, 2, "--determinateness", "rules", "--structured", "schema")
+    assert done.returncode == 1, done.stderr
+    results = outputs(tmp_path)
+    assert [r["error"]["type"] for r in results] == ["LLMError", "LLMError"]
+    text = (tmp_path / "out.jsonl").read_text() + done.stderr
+    assert not _recoverable(text), (form, results[0]["error"])
+    assert "***" in results[0]["error"]["message"]
+
+
+def _recoverable(text: str) -> bool:
+    """Whether 7 characters of the key can be read back from `text`: as written, across
+    separators, reversed, or base64-decoded at any alignment."""
+    flat = "".join(ch for ch in text if ch.isalnum())
+    readings = [flat, flat[::-1]]
+    for run in re.findall(r"[A-Za-z0-9+/]{8,}", text):
+        for shift in range(4):
+            part = run[shift:]
+            readings.append(base64.b64decode(part[:len(part) // 4 * 4]).decode("latin-1"))
+    key = "".join(ch for ch in KEY if ch.isalnum())
+    pieces = {key[i:i + 7] for i in range(len(key) - 6)}
+    return any(p in "".join(ch for ch in r if ch.isalnum()) for r in readings for p in pieces)
+
+
+def test_credentials_in_the_base_url_are_written_nowhere(tmp_path):
+    """`--base-url http://user:password@host/v1?api-key=TOKEN` on an endpoint that does not
+    answer: neither the password nor the token reaches a record, a report or `explain`."""
+    import socket
+
+    with socket.socket() as probe:  # a port nobody listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    url = f"http://someone:hunter2pass@127.0.0.1:{port}/v1?api-key=TOKEN9secret"
+    source = tmp_path / "in.jsonl"
+    source.write_text("".join(r.model_dump_json(exclude_none=True) + "\n" for r in records(2)))
+    out = tmp_path / "out.jsonl"
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "OPENAI_API_KEY": KEY}
+    run = [sys.executable, "-m", "logicscore"]
+    llm = ["--extractor", "llm", "--base-url", url, "--model", "test-model", "--cache-dir",
+           str(tmp_path / "cache"), "--no-timing", "--llm-timeout", "2"]
+    texts = []
+    for command in ([*run, "score", str(source), "-o", str(out), *llm, "-q"],
+                    [*run, "report", str(out), "--md", str(tmp_path / "r.md"), "--html", str(tmp_path / "r.html")],
+                    [*run, "explain", str(source), "--line", "1", *llm]):
+        done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=300)
+        texts += [done.stdout, done.stderr]
+    texts += [p.read_text() for p in (out, tmp_path / "r.md", tmp_path / "r.html")]
+    assert "could not connect" in texts[-3] and f"127.0.0.1:{port}/v1" in texts[-3]
+    for secret in ("hunter2pass", "TOKEN9secret"):
+        assert not any(secret in t for t in texts), secret
+
+
+def test_a_reply_nested_100000_deep_is_an_llm_error(tmp_path):
+    deep = "[" * 100_000 + "]" * 100_000
+    with FakeLLM(lambda parts: DECOMPOSITION) as server:
+        server.faults = [Fault(body=deep), Fault(body=deep, raw=True)]
+        out = list(auditor(server, tmp_path, judge="rules", retries=0, concurrency=1).audit_many(records(3)))
+    assert [r.error.type if r.error else r.status for r in out] == ["LLMError", "LLMError", "ok"]
+    assert all("nested" in r.error.message for r in out[:2]), [r.error.message for r in out[:2]]
+
+
+@pytest.fixture
+def readonly(tmp_path):
+    """A folder nobody may write in: mode 555, and immutable for root (chattr +i), undone
+    whatever the test does so the folder can be cleaned away."""
+    folder = tmp_path / "readonly"
+    folder.mkdir()
+    folder.chmod(0o555)
+    subprocess.run(["chattr", "+i", str(folder)], capture_output=True)
+    try:
+        yield folder
+    finally:
+        subprocess.run(["chattr", "-i", str(folder)], capture_output=True)
+        folder.chmod(0o755)
+
+
+def _cache_cases(tmp_path: Path, readonly: Path) -> dict[str, tuple[list[str], dict[str, str]]]:
+    a_file = tmp_path / "a-file"
+    a_file.write_text("not a folder")
+    dangling = tmp_path / "dangling"
+    dangling.symlink_to(tmp_path / "nowhere" / "at-all")
+    return {"file": (["--cache-dir", str(a_file)], {}),
+            "dangling": (["--cache-dir", str(dangling)], {}),
+            "readonly": (["--cache-dir", str(readonly / "sub")], {}),
+            "xdg-file": ([], {"XDG_CACHE_HOME": str(a_file)})}
+
+
+@pytest.mark.parametrize("case", ["file", "dangling", "readonly", "xdg-file"])
+def test_a_cache_folder_that_cannot_be_used_is_one_line_before_any_record(tmp_path, readonly, case):
+    flags, env_extra = _cache_cases(tmp_path, readonly)[case]
+    if case == "readonly":  # chattr +i for root, the mode bits for anyone else
+        with pytest.raises(OSError):
+            (readonly / "probe").mkdir()
+    source = tmp_path / "in.jsonl"
+    source.write_text("".join(r.model_dump_json(exclude_none=True) + "\n" for r in records(2)))
+    out = tmp_path / "out.jsonl"
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "OPENAI_API_KEY": KEY, **env_extra}
+    with FakeLLM(lambda parts: DECOMPOSITION) as server:
+        done = subprocess.run([sys.executable, "-m", "logicscore", "score", str(source), "-o", str(out),
+                               "--extractor", "llm", "--base-url", server.base_url, "--model", "test-model",
+                               "--no-timing", "-q", *flags], capture_output=True, text=True, env=env,
+                              timeout=300)
+        calls = server.count()
+    lines = [line for line in done.stderr.splitlines() if line.strip()]
+    assert done.returncode == 2, done.stderr
+    assert len(lines) == 1 and lines[0].startswith("Error: the LLM answer cache folder"), lines
+    assert "--no-cache" in lines[0] and calls == 0 and not out.exists()
+
+
+def test_a_url_is_shown_without_its_credentials_and_only_they_are_masked(monkeypatch):
+    from logicscore.llm import redact as r
+
+    monkeypatch.setattr(r, "_EXTRA", set())
+    url = "https://me:pa55word9@llm.example:8443/v1?api-version=2024-02-01&api-key=TOKEN9secret"
+    assert r.shown_url(url) == "https://llm.example:8443/v1?api-version=***&api-key=***"
+    r.remember_url(url)
+    said = r.redact("refused TOKEN9secret (TOKEN-9-secret) for pa55word9 on 2024-02-01")
+    assert said == "refused *** (***) for *** on 2024-02-01"

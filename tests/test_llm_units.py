@@ -151,3 +151,30 @@ def test_prepare_gets_bounded_windows_in_order_and_a_failing_batch_loses_nothing
     assert [r.id for r in out] == [r.id for r in recs] and all(r.status == "ok" for r in out)
     assert [len(w) for w in BatchExtractor.windows] == [stages.PREPARE_WINDOW, 6]
     assert [i for w in BatchExtractor.windows for i in w] == [r.id for r in recs]
+
+
+# --- issue 38: a proposition is stated by the sentence it quotes ------------------------------
+
+STATED = "Marta Ellison was born in Dunmore. She starred in Glass Harbor. Tobias Renner praised it."
+
+
+@pytest.mark.parametrize("prop, anchored", [
+    # the sentence it quotes states it, a pronoun standing for the subject
+    ({"subject": "Marta Ellison", "relation": "starred in", "object": "Glass Harbor",
+      "text": "She starred in Glass Harbor."}, True),
+    ({"subject": "Marta Ellison", "relation": "born in", "object": "Dunmore"}, True),  # no quote: any sentence
+    # both entities written, the relation stated nowhere: the attack of the issue
+    ({"subject": "Glass Harbor", "relation": "directed by", "object": "Tobias Renner",
+      "text": "Tobias Renner praised it."}, False),
+    ({"subject": "Glass Harbor", "relation": "directed by", "object": "Tobias Renner"}, False),
+    # the relation quoted from another sentence than the one that states it
+    ({"subject": "Marta Ellison", "relation": "born in", "object": "Dunmore",
+      "text": "She starred in Glass Harbor."}, False),
+])
+def test_a_proposition_must_be_stated_by_its_sentence(prop, anchored):
+    ex = to_extraction(STATED, Decomposition.model_validate({"propositions": [prop]}))
+    assert bool(ex.propositions) is anchored
+    kinds = [s.kind for s in ex.signals]
+    assert kinds == ([] if anchored else ["unanchored_proposition"])
+    if not anchored:
+        assert "no sentence of the long answer states" in ex.signals[0].message

@@ -71,7 +71,8 @@ BAD_INPUT_TABLE = [
     ("documents as a list of numbers", ERR, IE, "documents-list"),
     ("unknown fields ignored", OK, None, "extra-fields"),
     ("alias field names", OK, None, "aliases"),
-    ("NaN and Infinity in meta", OK, None, "nan-meta"),
+    # Written back they would be null: refused, naming the number (issue 38).
+    ("NaN and Infinity in meta", ERR, "InputError", "nan-meta"),
     ("trailing comma", ERR, IE, None),
     ("single quotes", ERR, IE, None),
     ("two objects on one line", ERR, IE, None),
@@ -148,7 +149,8 @@ def test_reliability_meta_passes_through_untouched(bad_results):
     (nested,) = [r for r in bad_results if r.id == "nested-meta"]
     assert nested.meta.record == {"a": {"b": {"c": [1, {"d": None}, "x"]}}, "z": [[[]]]}
     (nan,) = [r for r in bad_results if r.id == "nan-meta"]
-    assert "NaN" not in nan.to_json() and "Infinity" not in nan.to_json()  # strict JSON out
+    assert nan.status == "error" and "the number NaN is not finite" in nan.error.message
+    assert nan.meta.record == {}  # never a record whose NaN became null
 
 
 def test_reliability_cli_exit_code_policy(bad_corpus, tmp_path):

@@ -64,6 +64,7 @@ def main() -> None:
     """The `logicscore` entry point: a bug is reported in one line, not a traceback
     (set LOGICSCORE_TRACEBACK=1 to see it)."""
     single_threaded_blas()
+    tolerant_streams()
     try:
         app()
     except Exception as exc:  # the last resort: typer handled everything it knows
@@ -74,6 +75,16 @@ def main() -> None:
         sys.exit(1)
     finally:
         skip_last_collection()
+
+
+def tolerant_streams() -> None:
+    """A terminal that cannot show every character (PYTHONIOENCODING=ascii, a C locale)
+    gets the ones it cannot show as escapes, never a crash half way through a message;
+    JSONL on stdout is written as UTF-8 bytes whatever the encoding (`score -o -`)."""
+    for stream in (sys.stdout, sys.stderr):
+        encoding = (getattr(stream, "encoding", None) or "").lower().replace("-", "").replace("_", "")
+        if encoding not in ("utf8", "utf8sig") and hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
 
 
 def skip_last_collection() -> None:

@@ -87,18 +87,20 @@ def assess(
         fail(str(exc), 2)
     lock = lock_output(output)
     try:
-        _run(ctx, a, io, questions, output, agent, endpoint, auditor, signature, mapping, resume, quiet)
+        _run(ctx, a, io, questions, output, agent, endpoint, auditor, signature, mapping, resume, quiet, lock)
     finally:
         if lock is not None:
             lock.release()
 
 
 def _run(ctx, a, io, questions: Path, output: Path, agent, endpoint, auditor, signature: str,
-         mapping: dict[str, str], resume: bool, quiet: bool) -> None:
+         mapping: dict[str, str], resume: bool, quiet: bool, lock=None) -> None:
     from ..report import Summary, render_summary
 
     skip = resume_state(io, output, signature, False) if resume else set()
     summary = Summary()
+    if lock is not None:
+        lock.created = False  # the output is this run's now, written or not
     try:
         with questions.open("rb") as source, open_output(output, append=resume) as sink:
             writer = io.ResultWriter(sink, hold_interrupt=True)

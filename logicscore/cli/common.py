@@ -106,20 +106,20 @@ def stderr():
 def say(message: str, style: str | None = None) -> None:
     """One line on stderr, never wrapped, never read as rich markup; what a path or an id
     quoted in it could do to the terminal is shown escaped (docs/reliability.md)."""
-    from rich.markup import escape
+    from rich.text import Text
 
     from ..inert import terminal
 
-    text = escape(terminal(message))
-    stderr().print(f"[{style}]{text}[/{style}]" if style else text, highlight=False, soft_wrap=True)
+    stderr().print(Text(terminal(message), style=style or ""), highlight=False, soft_wrap=True)
 
 
 def fail(message: str, code: int = 1) -> NoReturn:
-    from rich.markup import escape
+    from rich.text import Text
 
     from ..inert import terminal
 
-    stderr().print(f"[red]Error:[/red] {escape(terminal(message))}", highlight=False, soft_wrap=True)
+    line = Text.assemble(("Error:", "red"), " ", terminal(message))
+    stderr().print(line, highlight=False, soft_wrap=True)
     raise typer.Exit(code)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import IO, Annotated, cast
 
 import typer
 
@@ -94,11 +94,16 @@ def bench(
     make = "; make one with `logicscore corpus generate -o FILE`"
     check_input(corpus, "corpus file", make)
     check_stdout([("corpus file", corpus)])
+    from .. import io
+    from ..errors import InputError
+
     try:
         with corpus.open("rb") as fh:
-            records, rejected = bench_mod.load(fh)
+            records, rejected = bench_mod.load(cast("IO[bytes]", io.Capped(fh, f"corpus file {corpus}")))
     except OSError as exc:
         fail(f"cannot read corpus file {corpus}: {reason(exc)}", 2)
+    except InputError as exc:  # over the bound of a file read whole, or not a corpus at all
+        fail(exc.message, 2)
     if not records:
         why = f" ({rejected[0].error.message})" if rejected else ": it is empty"
         fail(f"{corpus} is not a gold-labelled corpus{why}{make}", 2)

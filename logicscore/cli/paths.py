@@ -11,6 +11,7 @@ import tempfile
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from typing import NoReturn
 
 import typer
 
@@ -144,10 +145,18 @@ def replacing(path: Path, what: str = "output") -> Iterator[Path]:
         except OSError as exc:
             fail(f"cannot write {what} {path}: {reason(exc)}", 2)
         return
+    from .lock import OutputLocked, check_unlocked
+
+    try:
+        # Held until the rename: a run writing `path` refuses it, and no run starts meanwhile.
+        guard = check_unlocked(real)
+    except OutputLocked as exc:
+        locked(path, exc.pid)
     try:
         handle, name = tempfile.mkstemp(dir=real.parent, prefix=f".{real.name}.", suffix=".tmp")
         os.close(handle)
     except OSError as exc:
+        _let_go(guard)
         fail(f"cannot write {what} {path}: {reason(exc)}", 2)
     temp = Path(name)
     try:
@@ -158,6 +167,18 @@ def replacing(path: Path, what: str = "output") -> Iterator[Path]:
         fail(f"cannot write {what} {path}: {reason(exc)}", 2)
     finally:
         temp.unlink(missing_ok=True)
+        _let_go(guard)
+
+
+def locked(path: Path, pid: int | None) -> NoReturn:
+    """The one refusal of a file another run is writing (exit 2)."""
+    fail(f"{path} is being written by another logicscore run (process {pid or 'unknown'}); "
+         "wait for it to end, or write to another file", 2)
+
+
+def _let_go(fd: int | None) -> None:
+    if fd is not None:
+        os.close(fd)
 
 
 def _mode_for(real: Path) -> int:

@@ -158,6 +158,8 @@ def gate(
     from ..report.aggregate import METRICS
     from ..report.source import read_run
 
+    # The pyproject found by default is read too: a --junit onto it would overwrite it.
+    config = config or g.find_pyproject(Path.cwd())
     inputs = [("results file", results), ("baseline", baseline), ("config file", config)]
     check_stdout(inputs)
     if junit is not None:
@@ -170,7 +172,7 @@ def gate(
                          max_failure=g.parse_pairs(max_failure, "--max-failure", g.FAILURES),
                          max_regression=g.parse_pairs(max_regression, "--max-regression",
                                                       (*METRICS, *g.FAILURES)))
-        thresholds = g.load_thresholds(config or g.find_pyproject(Path.cwd()), overrides)
+        thresholds = g.load_thresholds(config, overrides)
         old, regressed, went = g.regressions(read_run(baseline), read_run(results), f"baseline {baseline}") \
             if baseline else (None, [], [])
         cases: list = []

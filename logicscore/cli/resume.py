@@ -3,11 +3,12 @@ input, refused or repaired; one writer at a time (docs/reliability.md)."""
 
 from __future__ import annotations
 
+import os
 import stat
 from pathlib import Path
 
 from .common import fail, reason, say
-from .paths import make_folder
+from .paths import locked, make_folder
 
 
 def _signature_mismatch(written: dict[str, int], current: str, also: tuple[str, ...] = ()) -> list[str]:
@@ -44,16 +45,17 @@ def lock_output(output: Path):
     try:
         lock.acquire()
     except OutputLocked as exc:
-        fail(f"{output} is being written by another logicscore run (process {exc.pid or 'unknown'}, "
-             f"lock {exc.lock}); wait for it to end, or write to another file", 2)
+        locked(output, exc.pid)
     except OSError as exc:
-        fail(f"cannot lock {output} (lock file {lock.path}): {reason(exc)}", 2)
+        fail(f"cannot lock {output}: {reason(exc)}", 2)
     return lock
 
 
+
 def input_ids(input: Path, format_: str, mapping: dict[str, str], files: list[Path] | None):
-    """The ids of the input's lines in order, read again from its files (None for stdin,
-    which cannot be read twice): what the records of a resumed output must match."""
+    """The input's lines in order, read again from its files (None for stdin, which cannot
+    be read twice), each as its id, question and short answer (None for an unreadable
+    line): what the records of a resumed output must match."""
     from ..formats import read_lines
     from ..io import count_lines
 
@@ -65,7 +67,8 @@ def input_ids(input: Path, format_: str, mapping: dict[str, str], files: list[Pa
         for path in files or [input]:
             with path.open("rb") as source:
                 for line in read_lines(source, format_, mapping, None, first):
-                    yield line.id
+                    record = line.record
+                    yield line.id, record.question if record else None, record.answer if record else None
             first += count_lines(path)
 
     return ids
@@ -89,7 +92,7 @@ def resume_state(io, output: Path, signature: str, allow_change: bool,
         if not repair:
             fail(f"--resume: {output} line {damage.line} {damage.reason}; nothing was changed. Add "
                  f"--repair to keep the {damage.line - 1} records before it, move "
-                 f"the rest to {output}.damaged and score it again", 2)
+                 f"the rest to a new file {output}.damaged and score it again", 2)
         _repair(output, damage)
         state = io.scan_for_resume(output)
     differ = _signature_mismatch(state.signatures, signature, also)
@@ -106,13 +109,20 @@ def resume_state(io, output: Path, signature: str, allow_change: bool,
 
 
 def _id_mismatch(io, state, ids):
-    """The first record whose id is not its input line's (the output of another input)."""
+    """The first record whose id, question or short answer is not its input line's (the
+    output of another input, or of this one before lines were added, removed or edited:
+    the ids of an id-less input are line numbers, so only the text tells)."""
     count = 0
-    for count, (have, want) in enumerate(zip(state.ids, ids), start=1):
+    for count, (have, (want, question, answer)) in enumerate(zip(state.ids, ids), start=1):
         if have != want:
             return io.Damage(count, state.offsets[count - 1],
                              f"has id {have!r} but input line {count} has id {want!r} "
                              "(an output of another input, or records out of order)")
+        written = state.texts[count - 1]
+        if question is not None and written[0] is not None and written != (question, answer):
+            return io.Damage(count, state.offsets[count - 1],
+                             f"holds another question or answer than input line {count} (id {want!r}): "
+                             "the input was edited, or lines were added or removed, since it was scored")
     if count < len(state.ids):
         return io.Damage(count + 1, state.offsets[count],
                          f"holds input line {count + 1} but the input has {count} lines "
@@ -121,18 +131,38 @@ def _id_mismatch(io, state, ids):
 
 
 def _repair(output: Path, damage) -> None:
-    """Keep the records before `damage`; the bytes after them go to OUTPUT.damaged."""
-    from .paths import replacing
-
-    aside = output.with_name(output.name + ".damaged")
+    """Keep the records before `damage`; the bytes after them go to a new file beside the
+    output (`OUTPUT.damaged`, else `.damaged.2`, …): an existing file of that name, an earlier
+    repair's or an input's, is never replaced."""
     try:
         with output.open("r+b") as fh:
             fh.seek(damage.offset)
             tail = fh.read()
-            with replacing(aside, "damaged records") as temp:
-                temp.write_bytes(tail)
+            aside = _new_file(output.with_name(output.name + ".damaged"), tail)
             fh.truncate(damage.offset)
     except OSError as exc:
         fail(f"--repair: cannot cut {output} at line {damage.line}: {reason(exc)}", 2)
     say(f"--repair: kept the records before line {damage.line} of {output}; moved the rest "
         f"({len(tail)} bytes) to {aside}; they are scored again", "yellow")
+
+
+def _new_file(path: Path, data: bytes) -> Path:
+    """`data` in a file created for it at `path`, or `path.2`, `path.3`, … when the name is
+    taken; created exclusively and never through a link, so nothing that exists is written."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+    for n in range(1, 10_000):
+        target = path if n == 1 else path.with_name(f"{path.name}.{n}")
+        try:
+            fd = os.open(target, flags, 0o666)
+        except FileExistsError:
+            continue
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(data)
+                fh.flush()
+                os.fsync(fh.fileno())
+        except OSError:
+            target.unlink(missing_ok=True)
+            raise
+        return target
+    raise FileExistsError(f"{path}.2 to {path}.9999 all exist; move the old ones away")

@@ -24,6 +24,7 @@ from .resume import input_ids, lock_output, resume_state
 if TYPE_CHECKING:
     from ..io import ResultWriter
     from ..report import Summary
+    from .lock import OutputLock
 
 
 def rerun_command(ctx: typer.Context, extra: tuple[str, ...] = ()) -> str:
@@ -99,7 +100,7 @@ def score(ctx: typer.Context, source: InputOptions, out: OutputOptions, rules: R
                                grounder=rules.grounding, hops=rules.hops, escalate=rules.escalate,
                                llm=llm.endpoint())
         if not run.stdout and not estimate:
-            lock = lock_output(output)
+            lock = run.lock = lock_output(output)
         skip: set[int] = set()
         if resume:
             _adopt_structured(output, auditor.llm)
@@ -112,6 +113,11 @@ def score(ctx: typer.Context, source: InputOptions, out: OutputOptions, rules: R
             return
         summary = _score_lines(io, run, runner(auditor, running.workers, running.engine), input,
                                (source.format, mapping), skip, resume, running.quiet, files, out.text)
+        if lock is not None and lock.fd is not None and not io.same_file(output, lock.fd):
+            # Another program renamed a file over the output, or removed it, while it was
+            # written: what this run wrote is in no file of that name.
+            fail(f"{output} was replaced or removed by another program while this run wrote it; "
+                 f"the {run.written} records of this run are not in it: score again", 2)
     except KeyboardInterrupt:
         run.interrupted()
     except OSError as exc:  # reading is checked record by record (_Run.next): this is the output
@@ -208,7 +214,9 @@ def _score_lines(io, run: _Run, auditor, input: Path, reading: tuple[str, dict[s
             where = "stdin" if stdin else "the input" if files else str(input)
             run.fail(f"{where} holds no records (it is empty): give one JSON object per line, "
                      "{question, answer, long_answer}", 1)
-        sink = sys.stdout if stdout else open_output(output, append=resume)
+        sink = _stdout_bytes() if stdout else open_output(output, append=resume)
+        if run.lock is not None:
+            run.lock.created = False  # the output is this run's now, written or not
         run.writer = io.ResultWriter(sink, hold_interrupt=True)
         progress = _progress(quiet or (stdout and not sys.stderr.isatty()))
         with (nullcontext() if stdout else sink), progress:
@@ -228,6 +236,7 @@ class _Run:
         self.ctx, self.output, self.stdout = ctx, output, stdout
         self.before = 0
         self.writer: ResultWriter | None = None
+        self.lock: OutputLock | None = None
 
     @property
     def written(self) -> int:
@@ -271,6 +280,16 @@ class _Run:
     def interrupted(self) -> NoReturn:
         say(f"Interrupted: {self.where()}; {self.resume_hint()}", "yellow")
         raise typer.Exit(130)
+
+
+def _stdout_bytes():
+    """stdout for JSONL: its bytes when it can take them, so records are UTF-8 whatever
+    the terminal's encoding (PYTHONIOENCODING=ascii)."""
+    buffer = getattr(sys.stdout, "buffer", None)
+    if buffer is None:
+        return sys.stdout
+    sys.stdout.flush()
+    return buffer
 
 
 def _adopt_structured(output: Path, llm) -> None:

@@ -63,7 +63,8 @@ SIGNALS: dict[str, SignalKind] = {
     "unclassified_question": SignalKind(
         ("info",), "no question-type rule read the question; it was scored as bridge"),
     "unanchored_proposition": SignalKind(
-        ("soft",), "a statement whose entities the long answer never writes"),
+        ("soft",), "a statement whose entities the long answer never writes, or that the "
+        "sentence it quotes does not state"),
     "cut_reply": SignalKind(
         ("soft",), "the LLM's decomposition was cut at the token limit; the propositions it "
                    "finished were kept, any after the cut are missing"),

@@ -54,6 +54,26 @@ class AnswerCache:
         self.path = Path(directory) / self.FILE
         self._db: sqlite3.Connection | None = None
 
+    def check(self) -> None:
+        """`ConfigError` when the cache's folder cannot hold it (a file, a dangling link, a
+        read-only place), so the run is refused in one line before any record is read.
+        Nothing is left behind: the folder is made, as a run would make it, and a probe file
+        is made in it and removed."""
+        import tempfile
+
+        from ..errors import ConfigError
+
+        folder = self.path.parent
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            with tempfile.TemporaryFile(dir=folder):
+                pass
+        except OSError as exc:
+            why = "a file or a broken link is in the way" if isinstance(exc, FileExistsError) else (
+                exc.strerror or str(exc))
+            raise ConfigError(f"the LLM answer cache folder {folder} cannot be used ({why}); pass "
+                              "--cache-dir with a writable folder, or --no-cache") from None
+
     def _conn(self) -> sqlite3.Connection:
         if self._db is None:
             import sqlite3  # on first use: most runs never open the cache

@@ -39,13 +39,15 @@ from . import salvage, structured
 from .cache import AnswerCache, default_dir, endpoint_key, key
 from .options import EndpointConfig
 from .prompts import Prompt
-from .redact import KEY_ENV, redact
+from .redact import KEY_ENV, redact, remember_url, shown_url
 from .transport import BodyRefused
 
 # Servers that need no key (vLLM, Ollama, llama.cpp) still get a bearer token from the client.
 NO_KEY = "unused"
 _FENCE = re.compile(r"^\s*```(?:json)?\s*(.*?)\s*```\s*$", re.DOTALL)
 _BODY_SHOWN = 300  # characters of an error body quoted in a message
+_TOO_DEEP = ("the LLM endpoint's reply is JSON nested too deeply to read (no reply schema nests "
+             "that far); is the server or the model misbehaving?")
 
 
 @dataclass(frozen=True)
@@ -81,6 +83,10 @@ class _Invalid(Exception):
     """A reply that is not JSON or not valid against the reply model."""
 
 
+class _TooDeep(Exception):
+    """A reply nested past the interpreter's recursion limit."""
+
+
 class _Refused(Exception):
     """The server refused the way structured output was asked for."""
 
@@ -109,6 +115,8 @@ class Endpoint:
         self._spent: dict[str, float] = {}  # seconds the calls of each record have taken
         directory = Path(config.cache_dir) if config.cache_dir else default_dir()
         self.cache = AnswerCache(directory) if config.cache else None
+        self._cache_checked = False
+        remember_url(config.base_url)  # a password or token in it is masked like the key
 
     def model_id(self) -> str:
         """The configured model; `ConfigError` when a run could not call (no model, no key).
@@ -119,6 +127,9 @@ class Endpoint:
             raise ConfigError("the LLM path needs a model: pass --model (e.g. --model gpt-4o-mini)")
         if self.config.base_url is None and not self.config.offline and not os.environ.get(KEY_ENV):
             raise ConfigError(f"set {KEY_ENV} to call OpenAI, or pass --base-url for a local server")
+        if self.cache is not None and not self._cache_checked:
+            self.cache.check()
+            self._cache_checked = True
         return self.config.model
 
     def structured_mode(self) -> str:
@@ -244,6 +255,12 @@ class Endpoint:
         return reply
 
     async def _ask_valid(self, client: Any, request: Request, end: float | None) -> BaseModel:
+        try:
+            return await self._ask_repaired(client, request, end)
+        except _TooDeep:
+            raise LLMError(f"{request.label}: {_TOO_DEEP}", status=200) from None
+
+    async def _ask_repaired(self, client: Any, request: Request, end: float | None) -> BaseModel:
         messages = [{"role": "system", "content": request.prompt.text},
                     {"role": "user", "content": request.user}]
         text, finish = await self._ask(client, messages, request, end)
@@ -334,7 +351,7 @@ class Endpoint:
             if isinstance(exc.__cause__, BodyRefused):
                 raise LLMError(f"{label}: {exc.__cause__}") from None
             raise LLMError(f"{label}: could not connect to the LLM endpoint at "
-                           f"{self.config.base_url or 'api.openai.com'} ({_attempts(made)}); is the server "
+                           f"{shown_url(self.config.base_url)} ({_attempts(made)}); is the server "
                            "running? check --base-url") from None
         return None, None  # unreachable: the loop returns or raises
 
@@ -365,6 +382,8 @@ class Endpoint:
             if negotiating and structured.refused(exc.status_code, _body(exc)):
                 raise _Refused(exc.status_code, _body(exc)) from None
             raise
+        except RecursionError:
+            raise LLMError(f"{label}: {_TOO_DEEP}", status=200) from None
         except (ValueError, TypeError) as exc:  # a 200 whose body is not JSON
             raise LLMError(f"{label}: the LLM endpoint answered with a body that is not JSON "
                            f"({type(exc).__name__}); is --base-url an OpenAI-compatible server?",
@@ -499,6 +518,8 @@ def _accept(text: str | None, model: type[BaseModel]) -> BaseModel:
         data = json.loads(fenced.group(1) if fenced else text, strict=False)
     except json.JSONDecodeError as exc:
         raise _Invalid(f"not JSON: {exc.msg} at character {exc.pos}") from None
+    except RecursionError:  # no schema nests that deep: not sent back in a repair call
+        raise _TooDeep() from None
     try:
         return model.model_validate(data)
     except ValidationError as exc:

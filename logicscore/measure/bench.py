@@ -216,6 +216,11 @@ def _problem(record: dict, kind: bool | None) -> str | None:
     return _gold_problem(record)
 
 
+# Lines refused before any record is read: past them the file is not a corpus, and what
+# would be kept of an endless one (`yes | logicscore bench /dev/stdin`) is bounded.
+MAX_REJECTED = 10_000
+
+
 def load(source: IO[bytes]) -> tuple[list[dict], list[Rejected]]:
     """Read a gold corpus, or a file of labelled answers (`labelled`): the records bench can
     measure on, and every line it cannot. One file holds one kind, set by its first usable line.
@@ -245,6 +250,9 @@ def load(source: IO[bytes]) -> tuple[list[dict], list[Rejected]]:
                     error = InputError(f"line {number}: {reason}", line=number)
         if error is not None:
             rejected.append(Rejected(number, io.record_id(obj) or str(number), error))
+            if len(rejected) > MAX_REJECTED and not records:
+                raise InputError(f"the first {MAX_REJECTED:,} lines are not corpus records "
+                                 f"({rejected[0].error.message}); is it a corpus?")
         else:
             records.append(obj)
             kind = labelled.is_labelled(obj)

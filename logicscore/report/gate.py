@@ -137,8 +137,12 @@ def load_thresholds(pyproject: Path | None, overrides: dict) -> Thresholds:
 
 def _table(pyproject: Path) -> dict:
     """The `[tool.logicscore.gate]` table of `pyproject` ({} when it has none)."""
+    from ..io import read_whole
+
     try:
-        data = tomllib.loads(pyproject.read_bytes().decode("utf-8"))
+        data = tomllib.loads(read_whole(pyproject, str(pyproject)).decode("utf-8"))
+    except InputError as exc:
+        raise GateInputError(exc.message) from None
     except UnicodeDecodeError as exc:
         raise GateInputError(f"{pyproject}: not UTF-8 text (byte {exc.start}); save it as UTF-8") from None
     except OSError as exc:

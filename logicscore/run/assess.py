@@ -55,11 +55,16 @@ class AgentPrompt:
     @classmethod
     def from_file(cls, path: Path) -> AgentPrompt:
         """Read a prompt file; `ConfigError` when it is unreadable or has no placeholder."""
+        from ..errors import InputError
+        from ..io import read_whole
+
         try:
-            data = path.read_bytes()
+            data = read_whole(path, f"prompt file {path}")
             text = data.decode("utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             raise ConfigError(f"cannot read prompt file {path}: {exc}") from None
+        except InputError as exc:
+            raise ConfigError(exc.message) from None
         if PLACEHOLDER not in text:
             raise ConfigError(f"prompt file {path} has no {PLACEHOLDER} placeholder; put it where "
                               "the question goes")

@@ -3,8 +3,9 @@
 The call returns the propositions (coreference resolved, citations kept) and the question's
 entities at once. Each proposition is located in the long answer: its sentence by exact or
 fuzzy match, its arguments as mentions. A proposition naming an entity the long answer never
-writes is left out of the chain and reported as an `unanchored_proposition` signal, so an
-invented fact cannot complete a chain. A reply cut at the token limit keeps the propositions
+writes, or whose relation the sentence it quotes does not state (`stated`), is left out of
+the chain and reported as an `unanchored_proposition` signal, so an invented fact cannot
+complete a chain. A reply cut at the token limit keeps the propositions
 the model finished, without verbatim repeats, and says so in a `cut_reply` signal
 (docs/llm-servers.md).
 """
@@ -20,7 +21,11 @@ from ...llm.endpoint import Endpoint, Request
 from ...llm.prompts import delimit
 from ...llm.salvage import Salvageable
 from ...llm.stage import PromptedStage
+from ...lexicon.pronouns import PRONOUNS
 from ...models import Proposition, QARecord, Signal
+from ...lexicon.relations import IRREGULAR_VERBS, PLACEHOLDER_RELATIONS
+from ...lexicon.text import stem
+from ..text.phrases import content, crude_stem, words
 from . import Extraction, Mention
 
 # Similarity (0-100) at which a sentence or a name counts as written in the long answer
@@ -81,10 +86,11 @@ class LLMExtractor(PromptedStage):
 
 
 def to_extraction(long_answer: str, reply: Decomposition) -> Extraction:
-    """Propositions located in `long_answer`; those naming unwritten entities become a signal."""
+    """Propositions located in `long_answer`; those naming unwritten entities, or not stated
+    by the sentence they come from, become a signal."""
     props: list[Proposition] = []
     mentions: list[Mention] = []
-    unanchored = []
+    unwritten, unstated = [], []
     for given in reply.propositions:
         args = [a for a in (given.subject, given.object) if a.strip()]
         if given.conclusion:
@@ -92,20 +98,80 @@ def to_extraction(long_answer: str, reply: Decomposition) -> Extraction:
         located = [locate(long_answer, a) for a in args]
         spans = [s for s in located if s is not None]
         if len(spans) < len(located):
-            unanchored.append(given)
+            unwritten.append(given)
+            continue
+        if not given.conclusion and not stated(long_answer, given):
+            unstated.append(given)
             continue
         mentions += [Mention(long_answer[s:e], s, e) for s, e in spans]
         props.append(_proposition(long_answer, given, len(props) + 1))
     signals = []
-    if unanchored:
-        quoted = "; ".join(f"'{p.subject} {p.relation} {p.object}'" for p in unanchored)
-        signals.append(Signal(kind="unanchored_proposition", severity="soft", message=(
-            f"left out of the chain: {len(unanchored)} proposition(s) naming entities the long "
-            f"answer never writes: {quoted}")))
+    for left, why in ((unwritten, "naming entities the long answer never writes"),
+                      (unstated, "no sentence of the long answer states (its relation and its "
+                                 "entities, or words that refer to them, in the sentence it quotes)")):
+        if left:
+            quoted = "; ".join(f"'{p.subject} {p.relation} {p.object}'" for p in left)
+            signals.append(Signal(kind="unanchored_proposition", severity="soft", message=(
+                f"left out of the chain: {len(left)} proposition(s) {why}: {quoted}")))
     if reply.cut is not None:
         signals.append(_cut_signal(reply.cut.kept, reply.cut.repeats, reply.cut.limit))
     return Extraction(propositions=props, mentions=mentions,
                       question_entities=list(reply.question_entities) or None, signals=signals)
+
+
+def stated(long_answer: str, given: LLMProposition) -> bool:
+    """Whether the sentence `given` quotes (else any sentence, when it quotes none that is
+    written) states it: a content word of its relation there, and its subject and object
+    written there, one of them perhaps referred to instead ("She starred in Glass Harbor"
+    states 'Marta Ellison starred in Glass Harbor'), both only by pronouns."""
+    span = locate(long_answer, given.text) if given.text.strip() else None
+    if span is not None:
+        return _states(_sentence_at(long_answer, span), given)
+    return any(_states(sentence, given) for sentence in _sentences(long_answer))
+
+
+def _states(sentence: str, given: LLMProposition) -> bool:
+    # A placeholder ("related to") claims no relation of its own: its names must be there.
+    relation = [] if given.relation.strip().casefold() in PLACEHOLDER_RELATIONS else content(
+        given.relation).split()
+    said = words(sentence)
+    if relation and not any(_same_word(r, w) for r in relation for w in said):
+        return False
+    missing = sum(not _named(sentence, said, a) for a in (given.subject, given.object) if a.strip())
+    referring = sum(w in PRONOUNS for w in words(sentence))
+    return missing <= 1 or missing <= referring
+
+
+def _named(sentence: str, said: list[str], name: str) -> bool:
+    """`name` written in the sentence, whole or by a word of it ("Ravorne" for "Peric Ravorne")."""
+    return locate(sentence, name) is not None or any(
+        len(w) > 3 and w in said for w in words(name))
+
+
+def _same_word(a: str, b: str) -> bool:
+    """"starred"/"star in", "borders"/"border", "directed"/"director", "won"/"win": one word's
+    forms."""
+    for x in {a, IRREGULAR_VERBS.get(a, a)}:
+        for y in {b, IRREGULAR_VERBS.get(b, b)}:
+            if crude_stem(x) == crude_stem(y):
+                return True
+            sx, sy = stem(x), stem(y)
+            if sx == sy or (min(len(sx), len(sy)) >= 4 and (sx.startswith(sy) or sy.startswith(sx))):
+                return True
+    return False
+
+
+def _sentences(text: str) -> list[str]:
+    starts = [0, *(m.end() for m in _SENTENCE_END.finditer(text))]
+    return [text[a:b] for a, b in zip(starts, [*starts[1:], len(text)]) if text[a:b].strip()]
+
+
+def _sentence_at(text: str, span: tuple[int, int]) -> str:
+    """The sentence(s) of `text` that hold `span`."""
+    starts = [0, *(m.end() for m in _SENTENCE_END.finditer(text))]
+    begin = max(s for s in starts if s <= span[0])
+    end = min([s for s in starts if s >= span[1]] or [len(text)])
+    return text[begin:end]
 
 
 def _cut_signal(kept: int, repeats: int, limit: int | None) -> Signal:
