@@ -50,7 +50,9 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
 
 @pytest.fixture(scope="session")
 def auditor():
-    """The default rules-path auditor, built once (loading spaCy is the slow part)."""
+    """The rules path's chain analysis, built once (loading spaCy is the slow part). Its 0/1
+    verdict is what the tests of the chain's rules read, so the offline verdict over it is off
+    here (`hops="off"`); that verdict has tests of its own (tests/test_offline_verdict.py)."""
     from logicscore import Auditor
 
-    return Auditor(timing=False)
+    return Auditor(timing=False, hops="off")

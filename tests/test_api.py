@@ -24,15 +24,15 @@ def test_api_extractor_registry_snapshot():
 def test_api_signature_golden_given():
     # No question read yet, so no spaCy model named (see test_stages for the other case).
     assert Auditor("given").signature == (
-        "logicscore:0.1.0|extractor:given|question:rules|coref:rules|fuzzy:85|alts:16|det:rules")
-    assert Auditor("given", fuzzy_threshold=90, max_alternatives=3).signature.endswith("fuzzy:90|alts:3|det:rules")
+        "logicscore:0.1.0|extractor:given|question:rules|coref:rules|fuzzy:85|alts:16|det:rules|hops:rules")
+    assert Auditor("given", fuzzy_threshold=90, max_alternatives=3).signature.endswith("fuzzy:90|alts:3|det:rules|hops:rules")
 
 
 def test_api_signature_golden_rules(auditor):
     assert auditor.signature == (
         "logicscore:0.1.0|extractor:rules|spacy:en_core_web_sm-3.8.0|spacy_disabled:senter,lemmatizer|"
         "question:rules|coref:rules|"
-        "fuzzy:85|alts:16|det:rules")
+        "fuzzy:85|alts:16|det:rules|hops:rules")
 
 
 def test_api_audit_many_keeps_order_and_count():

@@ -50,7 +50,7 @@ def test_explain_piped_never_cuts_a_line(monkeypatch):
     result = runner.invoke(app, ["explain", str(EXAMPLES), "--id", "springfield"])
     assert result.exit_code == 0, result.output
     signature = next(line for line in result.output.splitlines() if line.startswith("signature: "))
-    assert signature.endswith("|det:rules") and len(signature) > 80
+    assert signature.endswith("|det:rules|hops:rules") and len(signature) > 80
     assert "  P4  (Springfield) —locate in→ (Illinois)  [prep]  cites Doc4  redundant" in result.output
 
 

@@ -84,7 +84,7 @@ def test_a_comparison_record_never_returns_to_a_stage_it_left():
     assert auditor.audit_record(COMPARISON).question_type == "comparison"
     visited = _stages_visited(auditor, COMPARISON)
     assert visited == ["read the question", "extract", "link", "abstain", "complete", "judge",
-                       "signals and scores", "result"]
+                       "hops", "signals and scores", "result"]
 
 
 def test_with_a_hop_stage_the_hops_come_after_the_judge_and_before_the_scores():
@@ -147,11 +147,11 @@ class NoChain:
 
 
 def test_a_registered_completeness_takes_its_question_type(monkeypatch):
-    default = Auditor(timing=False).audit_record(BRIDGE)
+    default = Auditor(timing=False, hops="off").audit_record(BRIDGE)
     assert default.scores.completeness == 1 and len(default.chain) == 2
     monkeypatch.setitem(stages.BUILTIN["completeness"], "nothing", f"{__name__}:NoChain")
     monkeypatch.setattr(NoChain, "calls", [])
-    auditor = Auditor(timing=False)
+    auditor = Auditor(timing=False, hops="off")  # the completeness stage's own 0/1
     assert "|completeness:nothing|" in auditor.signature
     bridge = auditor.audit_record(BRIDGE)
     assert NoChain.calls == ["bridge"]

@@ -140,7 +140,7 @@ def test_bench_hops_llm_beside_the_rules_path_and_the_baselines(replay, files, l
         assert f"| all | {row} |" in out or f"|  | {row} |" in out, row
     rules_sig = next(line for line in out.splitlines() if line.startswith("rules: "))
     llm_sig = next(line for line in out.splitlines() if line.startswith("llm: "))
-    assert "hops:" not in rules_sig and "hops:llm" in llm_sig and "det:rules" in llm_sig
+    assert "hops:rules" in rules_sig and "hops:llm" in llm_sig and "det:rules" in llm_sig
     assert "errored: rules 0, llm 0" in out
 
 

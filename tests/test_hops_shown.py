@@ -76,7 +76,7 @@ def test_score_hops_given_reads_question_hops_from_the_input(scored):
 
 def test_score_without_hops_writes_no_hops(inputs, tmp_path):
     out = tmp_path / "plain.jsonl"
-    assert run("score", inputs, "-o", out, "--no-timing", "-q").exit_code == 0
+    assert run("score", inputs, "-o", out, "--hops", "off", "--no-timing", "-q").exit_code == 0
     lines = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
     assert all("hops" not in r and "hops:" not in r["meta"]["signature"] for r in lines)
     # The first record is complete by the chain too: the option changes the check, not the text read.
@@ -89,7 +89,7 @@ def test_unknown_hops_is_one_line_usage_error(command, inputs, labelled, tmp_pat
             "bench": [labelled]}[command]
     res = run(command, *args, "--hops", "bogus")
     assert res.exit_code == 2
-    assert "--hops must be one of off, llm, given, not 'bogus'" in res.output
+    assert "--hops must be one of off, rules, llm, given, not 'bogus'" in res.output
     assert len(res.output.strip().splitlines()) == 1
     assert not (tmp_path / "o.jsonl").exists()
 
@@ -111,7 +111,7 @@ def test_explain_lists_the_hops_of_an_input_record(inputs):
     assert res.exit_code == 0, res.output
     out = res.output
     assert "hops (given): 1 of 2 stated; incomplete: a hop no sentence states (unstated)" in out
-    assert re.search(r"✓ 1 Which film stars Ona Pell\?\s+\(the question\) → Grey Fen\s+sentence 1", out)
+    assert re.search(r"✓ 1 Which film stars Ona Pell\?\s+Ona Pell → Grey Fen\s+sentence 1", out)
     assert re.search(r"✗ 2 Who directed Grey Fen\?\s+Grey Fen → Rik Dal", out)
     assert "unstated: no sentence writes both “Grey Fen” and “Rik Dal”" in out
     assert "anchors written: yes" in out and "answer follows from the last hop: cannot tell" in out
@@ -127,7 +127,7 @@ def test_explain_reads_the_hops_back_from_a_scored_file(scored):
 
 
 def test_explain_without_hops_has_no_hops_section(inputs):
-    out = run("explain", inputs, "--line", 1).output
+    out = run("explain", inputs, "--line", 1, "--hops", "off").output
     assert "hops (" not in out and "answer follows" not in out
 
 
@@ -185,7 +185,7 @@ def test_report_terminal_and_cli_show_the_hops_table(scored, tmp_path):
 
 def test_report_of_a_run_without_hops_has_no_hops(inputs, tmp_path):
     out = tmp_path / "plain.jsonl"
-    assert run("score", inputs, "-o", out, "--no-timing", "-q").exit_code == 0
+    assert run("score", inputs, "-o", out, "--hops", "off", "--no-timing", "-q").exit_code == 0
     report = build_report(_results(out))
     assert report.hops is None
     assert "Hops" not in render_markdown(report) and "hops" not in report_json(report)
@@ -201,7 +201,7 @@ def test_html_record_view_payload_carries_the_hops(scored):
     details = [json.loads(line)[1] for line in index.details_json().split("\n")]
     stage, hops, follows, anchors, complete = details[1]["hops"]
     assert (stage, follows, anchors, complete) == ("given", None, 1, 0)
-    assert hops[0][:7] == [1, "Which film stars Ona Pell?", None, "Grey Fen", 1, "stated", 0]
+    assert hops[0][:7] == [1, "Which film stars Ona Pell?", "Ona Pell", "Grey Fen", 1, "stated", 0]
     assert hops[1][4:7] == [0, "unstated", None] and "no sentence writes both" in hops[1][7]
     _, html = html_report(results)
     assert "hopBadges" in html and "span.hop.stated" in html

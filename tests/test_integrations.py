@@ -14,7 +14,8 @@ from logicscore.integrations.promptfoo_assert import get_assert
 QUESTION = "Where was the director of the film Glass Harbor born?"
 GOOD = ("Glass Harbor was directed by Tobias Renner [1]. Tobias Renner was born in Dunmore [2].\n"
         "Answer: Dunmore")
-BROKEN = "Glass Harbor is a film. Dunmore is a town in Ireland.\nAnswer: Dunmore"
+BROKEN = ("Glass Harbor is a film by Ana Vell, shot in Osk. Dunmore is a town in Ireland, home of Cor Rand.\n"
+          "Answer: Dunmore")
 
 
 def _context(**config):

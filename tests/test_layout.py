@@ -16,13 +16,14 @@ PACKAGE = Path(__file__).resolve().parent.parent / "logicscore"
 # llm: 1400 since issue 38, whose redaction reads every form of a secret (reversed, base64,
 # split by separators) and the URL's credentials: one concept, the endpoint's secrets.
 CONCEPT_LINES = {
-    "cli": 2000, "measure": 4200, "report": 2500, "run": 850, "integrations": 300,
-    "auditor": 600, "formats": 1300, "io": 450, "lexicon": 1400, "llm": 1400, "parsing": 900,
+    "cli": 2000, "measure": 4200, "report": 2800, "run": 850, "integrations": 300,
+    "auditor": 600, "formats": 1300, "io": 500, "lexicon": 1400, "llm": 1400, "parsing": 900,
     "models": 450, "pipeline/extract": 2700, "pipeline/normalize": 2700, "pipeline/question": 2150,
-    "pipeline/ground": 450, "pipeline/hops": 650, "pipeline/text": 2200, "pipeline/flow": 350, "pipeline/registry": 250,
+    "pipeline/ground": 450, "pipeline/hops": 1000, "pipeline/text": 2200, "pipeline/flow": 350, "pipeline/registry": 250,
 }
-# The auditor gained the hop step (600); the hop stage holds two stages (llm, given) over one
-# shared verification and verdict (650).
+# The auditor gained the hop step (600); the hop stage holds three stages (rules, llm, given)
+# over one verification, the verdict from hops and the offline verdict's named rules (1000); the
+# report shows hops and unverified records (2800); io reads every input with one bound (500).
 DEFAULT_CONCEPT_LINES = 450
 MAX_MODULE_LINES = 700
 MAX_FUNCTION_LINES = 60

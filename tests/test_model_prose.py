@@ -225,7 +225,7 @@ ROWS = [
 def auditor():
     from logicscore.auditor import Auditor
 
-    return Auditor(extractor="rules", timing=False)
+    return Auditor(extractor="rules", timing=False, hops="off")  # the chain's reading of prose
 
 
 @pytest.mark.slow

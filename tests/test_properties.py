@@ -231,7 +231,10 @@ def _record(d: dict) -> QARecord:
 def test_properties_given_path_invariants(given_auditor, data):
     result = given_auditor.audit_record(_record(data))
     scores = result.scores
-    assert scores.completeness in (0, 1) and scores.determinateness in (0, 1)
+    assert scores.completeness in (0, 1, None) and scores.determinateness in (0, 1)
+    # Three verdicts: null completeness is exactly the unverified one, with its reason.
+    assert (scores.completeness is None) == (result.completeness == "unverified")
+    assert (scores.completeness is None) == any(s.kind == "unverified" for s in result.diagnosis.signals)
     for value in (scores.conciseness, scores.partial_completeness, scores.conciseness_partial):
         assert 0.0 <= value <= 1.0
     assert scores.determinateness == (result.determinateness == "entailed")

@@ -24,7 +24,8 @@ def test_stages_registry_snapshot():
         "linker": {"rules": "logicscore.pipeline.normalize.entities:RulesLinker"},
         "judge": {"rules": "logicscore.pipeline.determinate:RulesJudge",
                   "llm": "logicscore.pipeline.llm_judge:LLMJudge"},
-        "hops": {"llm": "logicscore.pipeline.hops.llm:LLMHops",
+        "hops": {"rules": "logicscore.pipeline.hops.rules:RulesHops",
+                 "llm": "logicscore.pipeline.hops.llm:LLMHops",
                  "given": "logicscore.pipeline.hops.given:GivenHops"},
         "grounder": {"rules": "logicscore.pipeline.ground.rules:RulesGrounder",
                      "llm": "logicscore.pipeline.ground.llm:LLMGrounder"},
@@ -147,7 +148,7 @@ def _fresh(record) -> dict:
 
 def test_stages_given_with_question_entities_loads_no_spacy():
     got = _fresh(_record())
-    sig = "logicscore:0.1.0|extractor:given|question:rules|coref:rules|fuzzy:85|alts:16|det:rules"
+    sig = "logicscore:0.1.0|extractor:given|question:rules|coref:rules|fuzzy:85|alts:16|det:rules|hops:rules"
     assert got == {"spacy": False, "status": "ok", "complete": 1, "signature": sig, "record": sig}
 
 
@@ -155,7 +156,7 @@ def test_stages_given_with_question_entities_loads_no_spacy():
 def test_stages_given_without_question_entities_names_the_spacy_model():
     got = _fresh(_record(question_entities=None))
     sig = ("logicscore:0.1.0|extractor:given|question:rules|spacy:en_core_web_sm-3.8.0|"
-           "coref:rules|fuzzy:85|alts:16|det:rules")
+           "coref:rules|fuzzy:85|alts:16|det:rules|hops:rules")
     assert got == {"spacy": True, "status": "ok", "complete": 1, "signature": sig, "record": sig}
 
 

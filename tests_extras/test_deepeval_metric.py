@@ -19,7 +19,8 @@ COMPLETE = LLMTestCase(
                                                   "Tobias Renner was born in Dunmore."])
 BROKEN = LLMTestCase(
     input="Where was the director of the film Glass Harbor born?",
-    actual_output="Glass Harbor is a film. Dunmore is a town in Ireland.\nAnswer: Dunmore",
+    actual_output="Glass Harbor is a film by Ana Vell, shot in Osk. Dunmore is a town in Ireland, home of "
+                  "Cor Rand.\nAnswer: Dunmore",
     expected_output="Dunmore")
 
 

@@ -101,7 +101,7 @@ class GivenHops:
         return None, shown
 
     def signature(self) -> list[tuple[str, object]]:
-        return [("hops", "given"), ("fuzzy", self.config.fuzzy_threshold)]
+        return [("hops", "given"), ("fuzzy", _number(self.config.fuzzy_threshold))]
 
 
 def _starts(question: str, asked: list[str], results: list[str], names: list[str], referring: bool
@@ -134,3 +134,8 @@ def _why(hop_input: str | None, result: str | None) -> str:
         return "the record gives no answer for this hop"
     start = f"“{hop_input}”" if hop_input else "a question entity"
     return f"no sentence writes both {start} and “{result}”"
+
+
+def _number(value: float) -> float | int:
+    """85.0 as 85, as the linker writes its threshold: one key, one spelling, in the signature."""
+    return int(value) if float(value).is_integer() else value

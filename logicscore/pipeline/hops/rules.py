@@ -59,13 +59,22 @@ class RulesHops:
                 continue
             for entity, sentence, nxt in path:
                 a, b = sentences[sentence]
-                hops.append(Hop(index=len(hops) + 1, asks=f"{names[entity]} → {names[nxt]}",
+                hops.append(Hop(index=len(hops) + 1, asks=_relation(linked, entity, nxt, (a, b)),
                                 input=names[entity], result=names[nxt], stated=True, check="stated",
                                 evidence=record.long_answer[a:b], sentence=sentence, span=(a, b)))
         return Hops(stage=self.name, hops=hops, answer_follows=answer is not None)
 
     def signature(self) -> list[tuple[str, object]]:
         return [("hops", "rules")]
+
+
+def _relation(linked: Linked, entity: str, nxt: str, span: tuple[int, int]) -> str:
+    """What the sentence says between two entities: the relation of a claim of it that joins
+    them, else that it names them together."""
+    for p in linked.propositions:
+        if span[0] <= p.span[0] < span[1] and {p.subject_entity, p.object_entity} == {entity, nxt}:
+            return p.relation or "named together"
+    return "named together"
 
 
 def _hop(index: int, start: str, result: str | None, why: str) -> Hop:
