@@ -25,7 +25,8 @@ def test_api_signature_golden_given():
     # No question read yet, so no spaCy model named (see test_stages for the other case).
     assert Auditor("given").signature == (
         "logicscore:0.1.0|extractor:given|question:rules|coref:rules|fuzzy:85|alts:16|det:rules|hops:rules")
-    assert Auditor("given", fuzzy_threshold=90, max_alternatives=3).signature.endswith("fuzzy:90|alts:3|det:rules|hops:rules")
+    assert Auditor("given", fuzzy_threshold=90, max_alternatives=3).signature.endswith(
+        "fuzzy:90|alts:3|det:rules|hops:rules")
 
 
 def test_api_signature_golden_rules(auditor):

@@ -19,7 +19,8 @@ CONCEPT_LINES = {
     "cli": 2000, "measure": 4200, "report": 2800, "run": 850, "integrations": 300,
     "auditor": 600, "formats": 1300, "io": 500, "lexicon": 1400, "llm": 1400, "parsing": 900,
     "models": 450, "pipeline/extract": 2700, "pipeline/normalize": 2700, "pipeline/question": 2150,
-    "pipeline/ground": 450, "pipeline/hops": 1000, "pipeline/text": 2200, "pipeline/flow": 350, "pipeline/registry": 250,
+    "pipeline/ground": 450, "pipeline/hops": 1000, "pipeline/text": 2200, "pipeline/flow": 350,
+    "pipeline/registry": 250,
 }
 # The auditor gained the hop step (600); the hop stage holds three stages (rules, llm, given)
 # over one verification, the verdict from hops and the offline verdict's named rules (1000); the
