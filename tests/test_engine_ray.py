@@ -14,7 +14,7 @@ from logicscore.config import AuditorConfig
 from logicscore.run.engines import ray as engine
 from logicscore.errors import ConfigError
 from logicscore.formats import read_lines
-from logicscore.io import input_files
+from logicscore.files import input_files
 
 pytestmark = pytest.mark.slow
 runner = CliRunner()

@@ -96,3 +96,21 @@ def test_a_complete_record_cites_sentences_the_long_answer_writes(scored):
                 assert hop.stated and hop.span is not None
                 a, b = hop.span
                 assert record["long_answer"][a:b] == hop.evidence
+
+
+def test_escalate_decides_every_unverified_record_through_the_replay(replay):
+    """`--escalate`: the records the offline verdict leaves unverified, and only those, go to
+    the model's hop check; every record is then decided."""
+    offline = Auditor(timing=False, hops="rules")
+    escalating = Auditor(timing=False, hops="rules", escalate=True,
+                         llm={"base_url": replay, "model": "replay", "cache": False})
+    records = [strip_labels(json.loads(line))
+               for line in (ANSWERS / SOURCES["probtree"]).read_text(encoding="utf-8").splitlines()]
+    before = list(offline.audit_many(records))
+    after = list(escalating.audit_many(records))
+    unverified = {r.id for r in before if r.completeness == "unverified"}
+    assert unverified, "the offline verdict leaves some ProbTree records unverified"
+    assert {r.id for r in after if r.hops.stage == "llm"} == unverified
+    assert all(r.status == "ok" and r.completeness != "unverified" for r in after)
+    # What the rules decided stays as it was.
+    assert all(a.completeness == b.completeness for a, b in zip(before, after) if b.id not in unverified)

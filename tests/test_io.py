@@ -4,6 +4,7 @@ import json
 import pytest
 
 from logicscore import io
+from logicscore.files import count_lines
 from logicscore.errors import InputError
 
 GOOD = {"id": "a", "question": "Q?", "answer": "A", "long_answer": "L."}
@@ -96,6 +97,6 @@ def test_io_done_lines_truncates_torn_tail(tmp_path):
 def test_io_count_lines(tmp_path):
     f = tmp_path / "in.jsonl"
     f.write_bytes(b"a\nb\nc")
-    assert io.count_lines(f) == 3
+    assert count_lines(f) == 3
     f.write_bytes(b"a\nb\n")
-    assert io.count_lines(f) == 2
+    assert count_lines(f) == 2

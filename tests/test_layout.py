@@ -17,7 +17,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "logicscore"
 # split by separators) and the URL's credentials: one concept, the endpoint's secrets.
 CONCEPT_LINES = {
     "cli": 2000, "measure": 4200, "report": 2800, "run": 850, "integrations": 300,
-    "auditor": 600, "formats": 1300, "io": 500, "lexicon": 1400, "llm": 1400, "parsing": 900,
+    "auditor": 650, "formats": 1300, "io": 500, "lexicon": 1400, "llm": 1450, "parsing": 900,
     "models": 450, "pipeline/extract": 2700, "pipeline/normalize": 2700, "pipeline/question": 2150,
     "pipeline/ground": 450, "pipeline/hops": 1000, "pipeline/text": 2200, "pipeline/flow": 350,
     "pipeline/registry": 250,

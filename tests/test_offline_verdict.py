@@ -192,3 +192,34 @@ def test_without_a_hop_stage_the_record_keeps_two_verdicts():
                                                      answer="Olmsk", long_answer="Thep Kasso's father died in Olmsk.")
     line = json.loads(result.to_json())
     assert "completeness" not in line and line["scores"]["completeness"] == 0 and "hops" not in line
+
+
+# ---- --escalate: the model's hop check for the unverified records only ----
+
+def test_escalate_sends_only_the_unverified_records_to_the_model():
+    from llm_server import FakeLLM
+
+    question, answer, long_answer = UNVERIFIED[0]
+    complete = ("Who directed the film that stars Ona Pell?", "Rik Dal",
+                "Ona Pell stars in Grey Fen. Grey Fen was directed by Rik Dal.")
+    reply = {"hops": [{"asks": "What are Ada Venn and Oren Pike?", "input": "Ada Venn and Oren Pike",
+                       "result": "painters", "stated": True,
+                       "evidence": "So both Ada Venn and Oren Pike are painters."}], "answer_follows": True}
+    with FakeLLM(extract=lambda parts: {}, hops=lambda parts: reply) as server:
+        auditor = Auditor(timing=False, hops="rules", escalate=True,
+                          llm={"base_url": server.base_url, "model": "m", "cache": False, "retries": 0})
+        decided = auditor.audit(question=complete[0], answer=complete[1], long_answer=complete[2])
+        escalated = auditor.audit(question=question, answer=answer, long_answer=long_answer)
+        calls = server.count("hops")
+    assert calls == 1  # the record the rules decided made no call
+    assert decided.hops.stage == "rules" and decided.completeness == "complete"
+    assert escalated.hops.stage == "llm" and escalated.hops.decided_by == "hops"
+    assert escalated.completeness in ("complete", "incomplete")
+    assert "escalate:llm" in escalated.meta.signature
+
+
+def test_escalate_goes_with_the_offline_hop_stage_only():
+    from logicscore import ConfigError
+
+    with pytest.raises(ConfigError, match="escalate goes with an offline hop stage"):
+        Auditor(hops="given", escalate=True)

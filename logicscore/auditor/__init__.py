@@ -20,18 +20,16 @@ from ..errors import ConfigError, InputError, LogicscoreError
 from ..pipeline.flow import Completeness as Completeness, Draft, Extractor, Reading
 from ..io import InputLine
 from ..limits import GC_PAUSE_CHARS, count_sentences, deadline, gc_paused
-from ..models import AuditResult, CompletenessVerdict, ErrorInfo, QARecord, ResultMeta, Signal
+from ..models import AuditResult, ErrorInfo, QARecord, ResultMeta, Signal
 from ..pipeline.text.forms import forget as forget_forms
 from ..pipeline.normalize.options import link_sides
 from ..pipeline.question.types import SIDED_TYPES, option_sides, pick_sides, question_type
-from ..formats.conclusion import sentence_spans
-from ..pipeline.hops.offline import decide as decide_offline
-from ..pipeline.hops.verdict import decide as decide_by_hops
 from ..pipeline.roles import sentence_roles
 from ..pipeline.score import compute_scores
 from ..pipeline.signals import collect_signals
 from ..signature import Signature
 from .batches import Deferred, blank_invisible, clip, prepare, windows
+from .hops import check_hops, verdict_of
 from .build import completeness_stages, configure, escalation, grounder, hop_stage
 from ..pipeline.registry import SpacyPipeline
 
@@ -249,27 +247,9 @@ class Auditor:
         draft.verdict = self.judge.judge(draft.record, draft.linked, draft.completed, draft.reading)
 
     def _check_hops(self, draft: Draft) -> None:
-        """With a hop stage: the question's hops, checked; completeness is theirs (hops/verdict.py)."""
-        if self.hop_stage is None:
-            return
-        assert draft.extraction is not None
-        spans = sorted(draft.extraction.sentences or []) or sentence_spans(draft.record.long_answer)
-        draft.hops = self.hop_stage.read_hops(draft.record, draft.linked, draft.reading, spans)
-        if getattr(self.hop_stage, "offline", False):  # decides only what the text shows
-            chain = draft.completed
-            draft.completed, draft.hop_check = decide_offline(
-                chain, draft.hops, draft.linked, draft.reading, draft.record, spans,
-                abstained=draft.abstained)
-            if self.escalation is not None and draft.completed.result.undecided:
-                # What the rules cannot tell, the model's hop check decides (one call).
-                draft.hops = self.escalation.read_hops(draft.record, draft.linked, draft.reading, spans)
-                draft.completed, draft.hop_check = decide_by_hops(
-                    chain, draft.hops, draft.linked, draft.reading, draft.record.question,
-                    draft.record.long_answer, abstained=draft.abstained)
-        else:
-            draft.completed, draft.hop_check = decide_by_hops(
-                draft.completed, draft.hops, draft.linked, draft.reading, draft.record.question,
-                draft.record.long_answer, abstained=draft.abstained)
+        """With a hop stage: the question's hops, checked, and the completeness verdict (hops.py)."""
+        if self.hop_stage is not None:
+            check_hops(self.hop_stage, self.escalation, draft)
 
     def _signals_and_scores(self, draft: Draft) -> None:
         """Every signal in one order: the long answer's own, completeness's, the shared ones,
@@ -328,7 +308,7 @@ class Auditor:
             entities=linked.entities,
             grounding=draft.grounding,
             hops=draft.hop_check,
-            completeness=_verdict(draft.scores.completeness) if self.hop_stage is not None else None,
+            completeness=verdict_of(draft.scores.completeness) if self.hop_stage is not None else None,
             correct=correct,
             meta=self._meta(start, line, record.hops, record.meta,
                             grounded=draft.grounding is not None, record=record),
@@ -450,8 +430,3 @@ class Auditor:
                           hops=hops, record=record_meta,
                           answer_source=record.answer_source if record is not None else None,
                           answer_rule=record.answer_rule if record is not None else None)
-
-
-def _verdict(completeness: int | None) -> CompletenessVerdict:
-    """The three-way completeness verdict of a run with a hop stage (docs/metrics.md)."""
-    return "unverified" if completeness is None else "complete" if completeness else "incomplete"

@@ -46,7 +46,7 @@ def engine_inputs(engine: str, input: Path) -> list[Path] | None:
     if engine != "ray":
         fail(f"--engine must be 'local' or 'ray', not {engine!r}", 2)
     from ..errors import ConfigError
-    from ..io import input_files
+    from ..files import input_files
     from ..run.engines import ray
 
     try:
@@ -81,13 +81,13 @@ def _sources(inputs: Sequence[Source]) -> list[tuple[str, Path | int]]:
 def check_output(path: Path, inputs: Sequence[Source], what: str = "output") -> None:
     """Refuse an output that is one of `inputs` (same file by path, symlink, hard link or
     descriptor) or a folder; nothing is opened. `path` '-' is stdout."""
-    from .. import io
+    from ..files import same_file
 
     stdout = str(path) == "-"
     target: Path | int | None = fd(sys.stdout) if stdout else path
     name = f"{what} stdout" if stdout else f"{what} {path}"
     for label, source in _sources(inputs):
-        if target is not None and io.same_file(source, target):
+        if target is not None and same_file(source, target):
             shown = f"{label} (standard input)" if isinstance(source, int) else f"{label} {source}"
             fail(f"{name} is the {shown} itself (same file after links); writing it "
                  f"would destroy the {label}, so write to another file", 2)

@@ -155,11 +155,12 @@ def gate(
         logicscore gate new.jsonl --min-completeness 0.8 --max-failure broken=0.1 --baseline main.jsonl --max-regression completeness=0.02 --junit gate.xml
     """  # noqa: E501 - the example command stays on one line to be copied
     from ..report import gate as g
+    from ..report import thresholds as t
     from ..report.aggregate import METRICS
     from ..report.source import read_run
 
     # The pyproject found by default is read too: a --junit onto it would overwrite it.
-    config = config or g.find_pyproject(Path.cwd())
+    config = config or t.find_pyproject(Path.cwd())
     inputs = [("results file", results), ("baseline", baseline), ("config file", config)]
     check_stdout(inputs)
     if junit is not None:
@@ -168,11 +169,11 @@ def gate(
         overrides = dict(min_completeness=min_completeness, min_conciseness=min_conciseness,
                          min_determinateness=min_determinateness, min_grounded=min_grounded,
                          max_errors=max_errors, max_regressed=max_regressed,
-                         min_records=min_records, max_unverified=g.parse_limit(max_unverified),
-                         max_failure=g.parse_pairs(max_failure, "--max-failure", g.FAILURES),
-                         max_regression=g.parse_pairs(max_regression, "--max-regression",
-                                                      (*METRICS, *g.FAILURES)))
-        thresholds = g.load_thresholds(config, overrides)
+                         min_records=min_records, max_unverified=t.parse_limit(max_unverified),
+                         max_failure=t.parse_pairs(max_failure, "--max-failure", t.FAILURES),
+                         max_regression=t.parse_pairs(max_regression, "--max-regression",
+                                                      (*METRICS, *t.FAILURES)))
+        thresholds = t.load_thresholds(config, overrides)
         old, regressed, went = g.regressions(read_run(baseline), read_run(results), f"baseline {baseline}") \
             if baseline else (None, [], [])
         cases: list = []

@@ -57,7 +57,7 @@ def input_ids(input: Path, format_: str, mapping: dict[str, str], files: list[Pa
     be read twice), each as its id, question and short answer (None for an unreadable
     line): what the records of a resumed output must match."""
     from ..formats import read_lines
-    from ..io import count_lines
+    from ..files import count_lines
 
     if files is None and (str(input) == "-" or not stat.S_ISREG(input.stat().st_mode)):
         return None

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, NoReturn
 import typer
 
 from ..errors import ConfigError
+from ..files import count_lines, same_file
 from . import app
 from .common import fail, make_auditor, reason, runner, say, stderr
 from .options import EstimateOpt, InputOptions, LLMOptions, OutputOptions, RulesOptions, RunningOptions, grouped
@@ -113,7 +114,7 @@ def score(ctx: typer.Context, source: InputOptions, out: OutputOptions, rules: R
             return
         summary = _score_lines(io, run, runner(auditor, running.workers, running.engine), input,
                                (source.format, mapping), skip, resume, running.quiet, files, out.text)
-        if lock is not None and lock.fd is not None and not io.same_file(output, lock.fd):
+        if lock is not None and lock.fd is not None and not same_file(output, lock.fd):
             # Another program renamed a file over the output, or removed it, while it was
             # written: what this run wrote is in no file of that name.
             fail(f"{output} was replaced or removed by another program while this run wrote it; "
@@ -167,7 +168,6 @@ def _estimate(auditor, input: Path, format_: str, mapping: dict[str, str], skip:
               files: list[Path] | None = None) -> None:
     """--estimate: the LLM calls and tokens of the run as JSON on stdout, nothing called.
     The files of a folder or glob (`--engine ray`) are numbered as one input, as the run does."""
-    from .. import io
     from ..formats import read_lines
     from ..llm.plan import estimate as plan
 
@@ -176,7 +176,7 @@ def _estimate(auditor, input: Path, format_: str, mapping: dict[str, str], skip:
         for path in files or []:
             with path.open("rb") as source:
                 yield from read_lines(source, format_, mapping, skip, first)
-            first += io.count_lines(path)
+            first += count_lines(path)
 
     if files:
         typer.echo(json.dumps(plan(auditor, lines()), sort_keys=True))
@@ -197,9 +197,9 @@ def _score_lines(io, run: _Run, auditor, input: Path, reading: tuple[str, dict[s
     run.before = len(skip)
     total = None
     if files is not None:
-        total = sum(io.count_lines(path) for path in files)
+        total = sum(count_lines(path) for path in files)
     elif not stdin and stat.S_ISREG(input.stat().st_mode):
-        total = io.count_lines(input)
+        total = count_lines(input)
     if not stdout:
         make_folder(output)
     summary = Summary()

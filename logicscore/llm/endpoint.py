@@ -22,71 +22,25 @@ cut, parsed, cached, written into a record or put in a message.
 
 from __future__ import annotations
 
-import json
 import os
 import random
-import re
 import time
-from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 
 from ..errors import ConfigError, LLMError, LogicscoreError, ParseError, Timeout
 from . import salvage, structured
 from .cache import AnswerCache, default_dir, endpoint_key, key
 from .options import EndpointConfig
-from .prompts import Prompt
 from .redact import KEY_ENV, redact, remember_url, shown_url
+from .replies import (TOO_DEEP, ChatReply, Invalid, Request, TextRequest, TooDeep, accept, attempts,
+                      body_of, json_schema, ms, repair_note, retry_after, run_sync, transient)
 from .transport import BodyRefused
 
 # Servers that need no key (vLLM, Ollama, llama.cpp) still get a bearer token from the client.
 NO_KEY = "unused"
-_FENCE = re.compile(r"^\s*```(?:json)?\s*(.*?)\s*```\s*$", re.DOTALL)
-_BODY_SHOWN = 300  # characters of an error body quoted in a message
-_TOO_DEEP = ("the LLM endpoint's reply is JSON nested too deeply to read (no reply schema nests "
-             "that far); is the server or the model misbehaving?")
-
-
-@dataclass(frozen=True)
-class Request:
-    """One call: the prompt (system message), the user message and the reply's model."""
-
-    prompt: Prompt
-    user: str
-    reply: type[BaseModel]
-    label: str  # "record <id>", for error messages
-
-
-@dataclass(frozen=True)
-class TextRequest:
-    """One free-text call: the user message, the hash of the prompt it was made from, a label."""
-
-    user: str
-    prompt_sha: str
-    label: str
-
-
-@dataclass(frozen=True)
-class ChatReply:
-    """A free-text reply or its typed error, how long it took, and whether the cache gave it."""
-
-    text: str | None = None
-    error: LogicscoreError | None = None
-    latency_ms: float = 0.0
-    cached: bool = False
-
-
-class _Invalid(Exception):
-    """A reply that is not JSON or not valid against the reply model."""
-
-
-class _TooDeep(Exception):
-    """A reply nested past the interpreter's recursion limit."""
-
-
 class _Refused(Exception):
     """The server refused the way structured output was asked for."""
 
@@ -176,7 +130,7 @@ class Endpoint:
     def run(self, requests: list[Request]) -> list[BaseModel | LogicscoreError]:
         """Each request's validated reply, or its typed error, in order (never raises those)."""
         self.model_id()
-        return _run_sync(self._run_all(requests))
+        return run_sync(self._run_all(requests))
 
     async def _run_all(self, requests: list[Request]) -> list[BaseModel | LogicscoreError]:
         results: list[Any] = [self.cached(r) for r in requests]
@@ -257,8 +211,8 @@ class Endpoint:
     async def _ask_valid(self, client: Any, request: Request, end: float | None) -> BaseModel:
         try:
             return await self._ask_repaired(client, request, end)
-        except _TooDeep:
-            raise LLMError(f"{request.label}: {_TOO_DEEP}", status=200) from None
+        except TooDeep:
+            raise LLMError(f"{request.label}: {TOO_DEEP}", status=200) from None
 
     async def _ask_repaired(self, client: Any, request: Request, end: float | None) -> BaseModel:
         messages = [{"role": "system", "content": request.prompt.text},
@@ -266,13 +220,13 @@ class Endpoint:
         text, finish = await self._ask(client, messages, request, end)
         try:
             return self._accept(text, finish, request.reply)
-        except _Invalid as first:
+        except Invalid as first:
             messages += [{"role": "assistant", "content": text or ""},
-                         {"role": "user", "content": _repair_note(first, request.reply)}]
+                         {"role": "user", "content": repair_note(first, request.reply)}]
             text, finish = await self._ask(client, messages, request, end)
             try:
                 return self._accept(text, finish, request.reply)
-            except _Invalid as second:
+            except Invalid as second:
                 raise ParseError(redact(
                     f"{request.label}: the model's reply is not valid {request.reply.__name__} JSON "
                     f"after one repair attempt ({second}); try a larger model")) from None
@@ -280,8 +234,8 @@ class Endpoint:
     def _accept(self, text: str | None, finish: str | None, model: type[BaseModel]) -> BaseModel:
         """The reply valid against `model`; one cut at the token limit, what it finished."""
         try:
-            return _accept(text, model)
-        except _Invalid:
+            return accept(text, model)
+        except Invalid:
             if finish != "length" or not text:
                 raise
             kept = salvage.salvage(text, model, self.config.max_tokens)
@@ -295,7 +249,7 @@ class Endpoint:
         moves on to the next one."""
         while True:
             mode = self.mode
-            fields = structured.fields(mode, request.reply.__name__, _schema(request.reply))
+            fields = structured.fields(mode, request.reply.__name__, json_schema(request.reply))
             try:
                 said = await self._send(client, messages, fields, request.label, end,
                                         negotiating=not self.settled)
@@ -326,7 +280,7 @@ class Endpoint:
                 return end is not None and time.monotonic() + state.upcoming_sleep >= end
 
         retrying = AsyncRetrying(stop=stop_after_attempt(self.config.retries + 1) | past_deadline(),
-                                 retry=retry_if_exception(_transient), wait=self._wait, reraise=True)
+                                 retry=retry_if_exception(transient), wait=self._wait, reraise=True)
         made = 0
         try:
             async for attempt in retrying:
@@ -336,22 +290,22 @@ class Endpoint:
         except (_DeadlineHit, openai.APITimeoutError) as exc:
             if isinstance(exc, _DeadlineHit) or (end is not None and time.monotonic() >= end - 0.05):
                 raise Timeout(f"{label}: the LLM calls of this record ran past its "
-                              f"{self.config.deadline:g} s ({_attempts(made)}); raise --timeout") from None
+                              f"{self.config.deadline:g} s ({attempts(made)}); raise --timeout") from None
             raise Timeout(f"{label}: the LLM endpoint did not answer within {self.config.timeout:g} s "
-                          f"({_attempts(made)}); raise {self.timeout_flag}") from None
+                          f"({attempts(made)}); raise {self.timeout_flag}") from None
         except openai.APIStatusError as exc:
-            asked = _retry_after(exc)
+            asked = retry_after(exc)
             why = ""
-            if end is not None and asked is not None and made <= self.config.retries and _transient(exc):
+            if end is not None and asked is not None and made <= self.config.retries and transient(exc):
                 why = (f"; it asked to wait {asked:g} s, more than the {max(0.0, end - time.monotonic()):.1f} s "
                        "left of the record's time (--timeout)")
             raise LLMError(f"{label}: the LLM endpoint answered HTTP {exc.status_code} after "
-                           f"{_attempts(made)}: {_body(exc)}{why}", status=exc.status_code) from None
+                           f"{attempts(made)}: {body_of(exc)}{why}", status=exc.status_code) from None
         except openai.APIConnectionError as exc:
             if isinstance(exc.__cause__, BodyRefused):
                 raise LLMError(f"{label}: {exc.__cause__}") from None
             raise LLMError(f"{label}: could not connect to the LLM endpoint at "
-                           f"{shown_url(self.config.base_url)} ({_attempts(made)}); is the server "
+                           f"{shown_url(self.config.base_url)} ({attempts(made)}); is the server "
                            "running? check --base-url") from None
         return None, None  # unreachable: the loop returns or raises
 
@@ -379,11 +333,11 @@ class Endpoint:
         except TimeoutError:
             raise _DeadlineHit() from None
         except openai.APIStatusError as exc:
-            if negotiating and structured.refused(exc.status_code, _body(exc)):
-                raise _Refused(exc.status_code, _body(exc)) from None
+            if negotiating and structured.refused(exc.status_code, body_of(exc)):
+                raise _Refused(exc.status_code, body_of(exc)) from None
             raise
         except RecursionError:
-            raise LLMError(f"{label}: {_TOO_DEEP}", status=200) from None
+            raise LLMError(f"{label}: {TOO_DEEP}", status=200) from None
         except (ValueError, TypeError) as exc:  # a 200 whose body is not JSON
             raise LLMError(f"{label}: the LLM endpoint answered with a body that is not JSON "
                            f"({type(exc).__name__}); is --base-url an OpenAI-compatible server?",
@@ -404,7 +358,7 @@ class Endpoint:
     def chat(self, requests: list[TextRequest]) -> list[ChatReply]:
         """Each request's free-text reply (an empty reply is ""), or its typed error, in order."""
         self.model_id()
-        return _run_sync(self._chat_all(requests))
+        return run_sync(self._chat_all(requests))
 
     async def _chat_all(self, requests: list[TextRequest]) -> list[ChatReply]:
         results: list[ChatReply | None] = [self._cached_text(r) for r in requests]
@@ -425,12 +379,12 @@ class Endpoint:
                                                {}, request.label, self._deadline(request.label))
                     text = said or ""
                 except LogicscoreError as exc:
-                    results[i] = ChatReply(error=exc, latency_ms=_ms(start))
+                    results[i] = ChatReply(error=exc, latency_ms=ms(start))
                     return
                 finally:
                     self._spent[request.label] = (self._spent.get(request.label, 0.0)
                                                   + time.perf_counter() - start)
-                results[i] = ChatReply(text=text, latency_ms=_ms(start))
+                results[i] = ChatReply(text=text, latency_ms=ms(start))
                 if self.cache is not None:
                     self.cache.put(key(self.model_id(), request.prompt_sha, request.user), {"text": text})
 
@@ -446,7 +400,7 @@ class Endpoint:
         if self.cache is not None:
             stored = self.cache.get(key(self.model_id(), request.prompt_sha, request.user))
             if isinstance(stored, dict) and isinstance(stored.get("text"), str):
-                return ChatReply(text=stored["text"], latency_ms=_ms(start), cached=True)
+                return ChatReply(text=stored["text"], latency_ms=ms(start), cached=True)
         if self.config.offline:
             return ChatReply(error=LLMError(f"{request.label}: no cached answer and --offline is set; "
                                             "run once without --offline to record it"))
@@ -455,96 +409,10 @@ class Endpoint:
     def _wait(self, state: Any) -> float:
         """`Retry-After` when the server sends it, else exponential backoff with jitter."""
         exc = state.outcome.exception()
-        after = _retry_after(exc)
+        after = retry_after(exc)
         if after is None:
             after = 0.5 * 2 ** (state.attempt_number - 1) + random.uniform(0, 0.25)
         return min(after, self.config.max_retry_wait)
-
-
-def _ms(start: float) -> float:
-    return round((time.perf_counter() - start) * 1000, 1)
-
-
-@cache
-def _schema(model: type[BaseModel]) -> dict:
-    return model.model_json_schema()
-
-
-def _transient(exc: BaseException) -> bool:
-    import openai
-
-    if isinstance(exc, openai.APIStatusError):
-        return exc.status_code == 429 or exc.status_code >= 500
-    if isinstance(exc, openai.APIConnectionError):  # includes APITimeoutError
-        return not isinstance(exc.__cause__, BodyRefused)
-    return False
-
-
-def _attempts(made: int) -> str:
-    return f"{made} attempt{'s' if made != 1 else ''}"
-
-
-def _retry_after(exc: BaseException | None) -> float | None:
-    response = getattr(exc, "response", None)
-    headers = getattr(response, "headers", None)
-    if headers is None:
-        return None
-    for name, scale in (("retry-after-ms", 0.001), ("retry-after", 1.0)):
-        value = headers.get(name)
-        if value is None:
-            continue
-        try:
-            return max(0.0, float(value) * scale)
-        except ValueError:
-            return None  # an HTTP date: fall back to backoff
-    return None
-
-
-def _body(exc: Any) -> str:
-    try:
-        text = exc.response.text
-    except Exception:  # noqa: BLE001 - a body that cannot be read says nothing more
-        text = str(exc)
-    return redact(" ".join(text.split()))[:_BODY_SHOWN]
-
-
-def _accept(text: str | None, model: type[BaseModel]) -> BaseModel:
-    if not text or not text.strip():
-        raise _Invalid("the reply is empty")
-    fenced = _FENCE.match(text)
-    try:
-        # Not strict: a line break or tab written as it is inside a string (small models
-        # under llama.cpp's grammar do) is read as that character, not refused.
-        data = json.loads(fenced.group(1) if fenced else text, strict=False)
-    except json.JSONDecodeError as exc:
-        raise _Invalid(f"not JSON: {exc.msg} at character {exc.pos}") from None
-    except RecursionError:  # no schema nests that deep: not sent back in a repair call
-        raise _TooDeep() from None
-    try:
-        return model.model_validate(data)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"]) or "(top level)"
-        raise _Invalid(f"{exc.error_count()} schema error(s), first at {where}: {first['msg']}") from None
-
-
-def _repair_note(error: _Invalid, model: type[BaseModel]) -> str:
-    schema = json.dumps(_schema(model), separators=(",", ":"))
-    return (f"Your reply could not be used: {error}. Reply again with one JSON object only, "
-            f"valid against this JSON schema: {schema}")
-
-
-def _run_sync(coro: Any) -> Any:
-    """Run `coro` to the end from sync code, also when the caller is inside an event loop."""
-    import asyncio
-    from concurrent.futures import ThreadPoolExecutor
-
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return asyncio.run(coro)
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(asyncio.run, coro).result()
 
 
 def estimate(endpoint: Endpoint, requests: list[Request]) -> dict[str, int]:

@@ -32,6 +32,7 @@ from ...pipeline import registry as stages
 from ...formats import read_lines
 from ...config import AuditorConfig
 from ...errors import ConfigError, LogicscoreError
+from ...files import input_files
 from ...models import AuditResult
 from ..parallel import Signatures
 
@@ -110,7 +111,7 @@ def audit_files(config: AuditorConfig, paths: str | Path | Sequence[str | Path],
             or a worker could not build its Auditor or read its input.
     """
     check(config, workers)
-    files = io.input_files(paths)
+    files = input_files(paths)
     ray = require()
     started = _connect(ray, address, workers)
     try:
