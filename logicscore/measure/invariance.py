@@ -94,11 +94,15 @@ class StyleReport:
                 "incomplete_became_complete_rate": row["incomplete"]["became_complete_rate"]}
 
 
-def _verdict(result: AuditResult | dict) -> bool | None:
+def _verdict(result: AuditResult | dict) -> bool | str | None:
+    """True or False for a decided record, "unverified" for one the offline verdict left
+    undecided (a move to or from it is a flip too), None for an error."""
     if isinstance(result, dict):
         result = AuditResult.model_validate(result)
     if result.status != "ok" or result.scores is None:
         return None
+    if result.scores.completeness is None:
+        return "unverified"
     return bool(result.scores.completeness)
 
 
@@ -155,7 +159,7 @@ def run(records: Iterable[dict], auditor: Any, *, seed: int = 0,
                         continue
                     c.rewritten += 1
                     c.flips += flip
-                    c.became_complete += was is False and now is True
+                    c.became_complete += was is not True and was is not None and now is True
         for transform in (ALL_TRANSFORMS, *names):
             for group in keys:
                 cell(transform, group, label).n += 1
