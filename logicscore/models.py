@@ -345,10 +345,15 @@ class AuditResult(_Strict):
 
     def without_text(self) -> AuditResult:
         """This record with the answer's words left out (`score --no-text`): question, short
-        and gold answer and each sentence's text null; spans and roles stay."""
+        and gold answer, each sentence's text and each hop's words null; spans and roles stay."""
         sentences = [s.model_copy(update={"text": None}) for s in self.sentences]
-        return self.model_copy(update={"question": None, "answer": None, "gold_answer": None,
-                                       "sentences": sentences})
+        update: dict[str, Any] = {"question": None, "answer": None, "gold_answer": None,
+                                  "sentences": sentences}
+        if self.hops is not None:  # a hop quotes the question and its sentence: spans stay
+            update["hops"] = self.hops.model_copy(update={"hops": [
+                h.model_copy(update={"asks": "", "input": None, "result": None, "evidence": None,
+                                     "why": None}) for h in self.hops.hops]})
+        return self.model_copy(update=update)
 
     def to_json(self) -> str:
         """One JSONL line; byte-stable for equal results, `latency_ms` left out when None.

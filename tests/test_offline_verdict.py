@@ -223,3 +223,53 @@ def test_escalate_goes_with_the_offline_hop_stage_only():
 
     with pytest.raises(ConfigError, match="escalate goes with an offline hop stage"):
         Auditor(hops="given", escalate=True)
+
+
+def test_no_text_leaves_the_hops_words_out(auditor):
+    result = _audit(auditor, "Who directed the film that stars Ona Pell?", "Rik Dal",
+                    "Ona Pell stars in Grey Fen. Grey Fen was directed by Rik Dal.")
+    line = result.without_text().to_json()
+    assert "Ona Pell" not in line.split('"hops"')[1].split('"correct"')[0]
+    assert [h["span"] for h in json.loads(line)["hops"]["hops"]] == [[0, 27], [28, 61]]
+
+
+# ---- readings that keep a rule from showing what the text does not show ----
+
+# The claims read these as deviated, yet sentences join the question's names to the answer.
+JOINED = [
+    ("What is the name of the major basketball team from the city where the Vell emperor greeted the "
+     "envoy to whom the edict was addressed?", "Osk Ducks",
+     "The Vell emperor greeted the envoy to whom the edict was addressed in Osk. The major basketball "
+     "team from Osk is the Osk Ducks. So the answer is: Osk Ducks."),
+    ("What is the name of the main hockey team from the city where the Vell emperor greeted the envoy "
+     "to whom the edict was addressed?", "Osk Hawks",
+     "The Vell emperor greeted the envoy to whom the edict was addressed in Osk. The main hockey team "
+     "from Osk is the Osk Hawks. So the answer is: Osk Hawks."),
+    ("Who controlled the land where the sect practiced in the country where Vasilo is eaten was spread?",
+     "the Kushan Empire",
+     "The sect practiced in the country where Vasilo is eaten, Greece, was Nestorian Christianity. This "
+     "sect spread in the land controlled by the Kushan Empire. So the answer is: the Kushan Empire."),
+]
+# A sentence that opens on a pointing reference speaks of the bridge named before it.
+POINTING_BACK = [
+    ("Who ruled the valley where the order founded by Ada Venn settled?", "the Osk Dynasty",
+     "The order founded by Ada Venn was the Grey Friars. This order settled in the valley ruled by the Osk Dynasty."),
+    ("Who owned the harbour where the fleet that Tem Kell built anchored?", "Rik Dal",
+     "The fleet that Tem Kell built was the Grey Armada. That fleet anchored in the harbour owned by Rik Dal."),
+    ("Who ruled the plain where the tribe that Ola Marsh led camped?", "the Vell Khan",
+     "The tribe that Ola Marsh led was the Kessel clan. That tribe camped on the plain ruled by the Vell Khan."),
+]
+
+
+@pytest.mark.parametrize("row", JOINED)
+def test_a_chain_read_as_deviated_whose_sentences_join_is_not_shown_deviated(auditor, row, monkeypatch):
+    assert _audit(auditor, *row).hops.decided_by != "deviated"
+    monkeypatch.setattr(offline, "_joined", lambda e: False)
+    assert _audit(auditor, *row).hops.decided_by == "deviated"
+
+
+@pytest.mark.parametrize("row", POINTING_BACK)
+def test_a_sentence_that_points_back_names_its_bridge(auditor, row, monkeypatch):
+    assert _audit(auditor, *row).hops.decided_by != "restated_answer"
+    monkeypatch.setattr(offline, "_points_back", lambda sentence: False)
+    assert _audit(auditor, *row).hops.decided_by == "restated_answer"

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from ...lexicon.conclusions import COPULAS
+from ...lexicon.coreference import POINTING
 from ...lexicon.names import ARTICLES
 from ...models import Entity, HopCheck, QARecord, Signal
 from ..flow import Chain, Completed, Hops, Linked, Reading
@@ -81,8 +82,20 @@ def _circular(e: Evidence) -> str | None:
 
 
 def _deviated(e: Evidence) -> str | None:
-    """The chain goes somewhere the question never asked."""
-    return "deviated" if e.result.diagnosis.failure == "deviated" else None
+    """The chain goes somewhere the question never asked (and no chain of sentences joins
+    the question's names to the answer)."""
+    return "deviated" if e.result.diagnosis.failure == "deviated" and not _joined(e) else None
+
+
+def _joined(e: Evidence) -> bool:
+    """Whether sentences join every anchor (or, with none, every name of the question) to the
+    answer: then what the claims missed is no break the text shows."""
+    answer = e.linked.answer_entity
+    targets = [q.entity for q in e.linked.question if q.anchor] or [q.entity for q in e.linked.question]
+    if answer is None or not targets or None in targets:
+        return False
+    theirs = _component(answer, sentence_entities(e.linked, e.sentences))
+    return all(t in theirs for t in targets)
 
 
 def _values_select_another(e: Evidence) -> str | None:
@@ -130,8 +143,15 @@ def _restated_kin(e: Evidence) -> str | None:
     if not e.result.complete:
         found = kin_hops.restated_kin(e.linked.propositions, e.record.question)
         answer = e.linked.answer_entity
-        if any(answer in (e.linked.propositions[i].subject_entity, e.linked.propositions[i].object_entity)
-               for i in found):
+        props = e.linked.propositions
+
+        def touches(i: int) -> bool:
+            return answer in (props[i].subject_entity, props[i].object_entity)
+
+        # A generation named on the way ("The father of X is Y") is a step the text states.
+        stepped = any(touches(i) and i not in found and not props[i].conclusion
+                      and kin_hops.kin_terms(props[i].text) for i in range(len(props)))
+        if any(touches(i) for i in found) and not stepped:
             return "the kin term asked is stated whole; the generation between is never named"
     return None
 
@@ -159,6 +179,8 @@ def _restated_answer(e: Evidence) -> str | None:
         if claimed and any(_missing(names[x].name, e.record.question) for x in others):
             return None  # it names a bridge, a thing the question does not write
         a, b = e.sentences[n]
+        if _points_back(e.record.long_answer[a:b]):
+            return None  # "This church was …": a bridge named before, referred to
         if _identifies(e.record.long_answer, a, b, names[answer]):
             return None  # "the film in which X played Y is Z": a description then a name is a link
         said = content_stems(e.record.long_answer[a:b])
@@ -179,6 +201,13 @@ def _identifies(text: str, a: int, b: int, answer: Entity) -> bool:
             if before and before[-1] in COPULAS:
                 return True
     return False
+
+
+def _points_back(sentence: str) -> bool:
+    """A sentence that opens on a pointing reference ("This church …", "That city …") speaks
+    of a thing named before it."""
+    first = _words(sentence.lower())[:1]
+    return bool(first) and first[0] in POINTING - ARTICLES
 
 
 def _words(text: str) -> list[str]:
