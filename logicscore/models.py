@@ -29,8 +29,7 @@ ErrorType = Literal["InputError", "ParseError", "Timeout", "LLMError", "RuntimeE
 GroundingStatus = Literal["grounded", "ungrounded", "uncited", "unknown_citation"]
 # What the check of one asked hop found (`Hop.check`, docs/metrics.md "Hops"): stated, or why not.
 HopCheckKind = Literal["stated", "described_bridge", "unstated", "no_evidence",
-                       "evidence_not_in_answer", "result_not_in_evidence", "input_not_linked",
-                       "restated_question"]
+                       "evidence_not_in_answer", "result_not_in_evidence", "input_not_linked"]
 # Which extraction rule produced a proposition: tests and `explain` rely on it.
 Pattern = Literal[
     "svo", "prep", "passive", "copula", "appos", "relcl", "acl", "conj", "poss",

@@ -156,7 +156,7 @@ def test_first_reason_names_the_first_hop_not_stated_else_the_check_that_failed(
     assert first_reason(_check([ok], follows=False)) == "answer does not follow"
     assert first_reason(_check([ok], complete=True, follows=True)) is None
     assert set(REASONS) >= {"unstated", "no_evidence", "evidence_not_in_answer", "input_not_linked",
-                            "restated_question"}
+                            "result_not_in_evidence"}
 
 
 def test_report_breaks_incomplete_records_down_by_first_reason(scored):

@@ -16,7 +16,7 @@ from ..models import AuditResult, HopCheck
 # Why a record the hops call incomplete is incomplete, first reason first: the first hop not
 # stated (by its check), else no hop read, an anchor never written, an answer that does not follow.
 REASONS = ("unstated", "no_evidence", "evidence_not_in_answer", "result_not_in_evidence",
-           "input_not_linked", "restated_question", "no hop read", "anchor not written",
+           "input_not_linked", "no hop read", "anchor not written",
            "answer does not follow")
 # The same reasons in words, for the tables.
 WORDS = {
@@ -25,7 +25,6 @@ WORDS = {
     "evidence_not_in_answer": "a hop's cited sentence not in the long answer (evidence_not_in_answer)",
     "result_not_in_evidence": "a hop's result not in its cited sentence (result_not_in_evidence)",
     "input_not_linked": "a hop starting from nothing named before (input_not_linked)",
-    "restated_question": "a hop only the restated question states (restated_question)",
     "no hop read": "no hop of the question read",
     "anchor not written": "every hop stated, an anchor of the question never written",
     "answer does not follow": "every hop stated, the short answer does not follow",

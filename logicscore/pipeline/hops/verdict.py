@@ -46,8 +46,8 @@ def decide(completed: Completed, hops: Hops, linked: Linked, reading: Reading, q
                             "redundant": [p.id for p in counted if p.id not in cited]}))
     else:
         chain = replace(result, chain=[], complete=False, best_partial=cited,
-                        partial_completeness=round(stated / (len(hops.hops) or 1), 4) if not unwritten
-                        else min(result.partial_completeness, stated / (len(hops.hops) or 1)),
+                        partial_completeness=round(min(1.0 if not unwritten else result.partial_completeness,
+                                                       stated / (len(hops.hops) or 1)), 4),
                         conciseness_partial=share,
                         diagnosis=_diagnosis(result, missing, hops, unwritten, question, long_answer,
                                              abstained))
@@ -81,7 +81,7 @@ def _restated(hop: Hop, question: str, long_answer: str) -> bool:
     """The hop's only evidence is the question restated with the answer filled in, or the
     concluding sentence."""
     if hop.span is None:
-        return hop.check == "restated_question"
+        return False
     text = long_answer[hop.span[0]:hop.span[1]]
     return bool(CONCLUDING.match(text.lstrip())) or restates_question(text, question)
 
