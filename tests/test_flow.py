@@ -35,7 +35,7 @@ STAGE_OF = {
     "logicscore.pipeline.chain": "complete", "logicscore.pipeline.graph": "complete",
     "logicscore.pipeline.kin_hops": "complete",
     "logicscore.pipeline.determinate": "judge",
-    "logicscore.pipeline.hops": "hops",
+    "logicscore.pipeline.hops": "hops", "logicscore.pipeline.offline": "hops",
     "logicscore.pipeline.signals": "signals and scores", "logicscore.pipeline.score": "signals and scores",
     "logicscore.pipeline.roles": "result",
 }

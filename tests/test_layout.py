@@ -19,11 +19,11 @@ CONCEPT_LINES = {
     "cli": 2000, "measure": 4200, "report": 2800, "run": 850, "integrations": 300,
     "auditor": 650, "formats": 1300, "io": 500, "lexicon": 1400, "llm": 1450, "parsing": 900,
     "models": 450, "pipeline/extract": 2700, "pipeline/normalize": 2700, "pipeline/question": 2150,
-    "pipeline/ground": 450, "pipeline/hops": 1000, "pipeline/text": 2200, "pipeline/flow": 350,
+    "pipeline/ground": 450, "pipeline/hops": 750, "pipeline/text": 2200, "pipeline/flow": 350,
     "pipeline/registry": 250,
 }
-# The auditor gained the hop step (600); the hop stage holds three stages (rules, llm, given)
-# over one verification, the verdict from hops and the offline verdict's named rules (1000); the
+# The auditor gained the hop step (650); the hop stage holds three stages (rules, llm, given)
+# over one verification and the verdict from hops (750; the offline verdict is its own); the
 # report shows hops and unverified records (2800); io reads every input with one bound (500).
 DEFAULT_CONCEPT_LINES = 450
 MAX_MODULE_LINES = 700

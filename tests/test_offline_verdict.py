@@ -1,4 +1,4 @@
-"""The offline verdict (logicscore/pipeline/hops/offline.py, docs/metrics.md "Three verdicts"):
+"""The offline verdict (logicscore/pipeline/offline.py, docs/metrics.md "Three verdicts"):
 complete where the rules build the chain, incomplete only for a named reason the text shows,
 unverified otherwise. Each rule of `SHOWN` has rows in three phrasings with invented names,
 and a leave-one-out check: without the rule, its rows read otherwise.
@@ -11,7 +11,7 @@ import json
 import pytest
 
 from logicscore import Auditor
-from logicscore.pipeline.hops import offline
+from logicscore.pipeline import offline
 
 pytestmark = pytest.mark.slow
 

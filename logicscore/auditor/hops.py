@@ -8,7 +8,7 @@ from __future__ import annotations
 from ..formats.conclusion import sentence_spans
 from ..models import CompletenessVerdict
 from ..pipeline.flow import Draft, HopReader
-from ..pipeline.hops.offline import decide as decide_offline
+from ..pipeline.offline import decide as decide_offline
 from ..pipeline.hops.verdict import decide as decide_by_hops
 
 

@@ -12,15 +12,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from ...lexicon.conclusions import COPULAS
-from ...lexicon.coreference import POINTING
-from ...lexicon.names import ARTICLES
-from ...models import Entity, HopCheck, QARecord, Signal
-from ..flow import Chain, Completed, Hops, Linked, Reading
-from .. import kin_hops
-from ..signals import contradictions
-from ..text.phrases import CONCLUDING, content_stems, question_stems
-from .rules import sentence_entities
+from ..lexicon.conclusions import COPULAS
+from ..lexicon.coreference import POINTING
+from ..lexicon.names import ARTICLES
+from ..models import Entity, HopCheck, QARecord, Signal
+from .flow import Chain, Completed, Hops, Linked, Reading
+from . import kin_hops
+from .signals import contradictions
+from .text.phrases import CONCLUDING, content_stems, question_stems
+from .hops.rules import sentence_entities
 
 # Share of a name's content words that must be missing from the long answer before "never
 # written" is shown: the linker's reading and a plain word check must agree.
