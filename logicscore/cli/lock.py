@@ -20,6 +20,8 @@ import errno
 import os
 from pathlib import Path
 
+from ..files import same_file
+
 try:
     import fcntl
 except ImportError:  # Windows: no flock; the output goes unlocked there
@@ -74,14 +76,9 @@ class OutputLock:
             self.created = True
         except FileExistsError:
             fd = os.open(self.path, os.O_WRONLY | os.O_CREAT, 0o666)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError as exc:
-            pid = holder(fd)
-            os.close(fd)
-            if exc.errno in _BUSY:
-                raise OutputLocked(self.path, pid) from None
-            raise
+        failed = _flock(fd, fcntl.LOCK_EX, self.path)
+        if failed is not None:
+            raise failed
         self.fd = fd
 
     def release(self) -> None:
@@ -102,13 +99,23 @@ class OutputLock:
         self.release()
 
 
+def _flock(fd: int, how: int, path: Path) -> OSError | None:
+    """Lock `fd` without waiting: None when held; `OutputLocked` (the holder's pid named) when
+    a run holds it, the descriptor closed; any other refusal returned, the descriptor closed."""
+    try:
+        fcntl.flock(fd, how | fcntl.LOCK_NB)
+    except OSError as exc:
+        pid = holder(fd)
+        os.close(fd)
+        if exc.errno in _BUSY:
+            raise OutputLocked(path, pid) from None
+        return exc
+    return None
+
+
 def _remove_if_empty(path: Path, fd: int) -> None:
     """Remove the file this lock created when it is still that file and still empty."""
-    try:
-        mine, now = os.fstat(fd), os.stat(path)
-    except OSError:
-        return
-    if (mine.st_dev, mine.st_ino) == (now.st_dev, now.st_ino) and now.st_size == 0:
+    if same_file(path, fd) and os.fstat(fd).st_size == 0:
         path.unlink(missing_ok=True)
 
 
@@ -122,12 +129,4 @@ def check_unlocked(path: Path):
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     except OSError:
         return None
-    try:
-        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
-    except OSError as exc:
-        pid = holder(fd)
-        os.close(fd)
-        if exc.errno in _BUSY:
-            raise OutputLocked(path, pid) from None
-        return None
-    return fd
+    return None if _flock(fd, fcntl.LOCK_SH, path) is not None else fd

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from functools import cached_property
 
 from ..lexicon.conclusions import COPULAS
 from ..lexicon.coreference import POINTING
@@ -41,6 +42,17 @@ class Evidence:
     abstained: bool
     sentences: list[tuple[int, int]]
     reading: Reading
+
+    @cached_property
+    def per_sentence(self) -> list[set[str]]:
+        """The entities each sentence names, read once for every rule that asks."""
+        return sentence_entities(self.linked, self.sentences)
+
+    @cached_property
+    def answer_side(self) -> set[str]:
+        """Every entity a chain of sentences joins to the answer (empty without an answer)."""
+        answer = self.linked.answer_entity
+        return _component(answer, self.per_sentence) if answer is not None else set()
 
 
 @dataclass(frozen=True)
@@ -94,8 +106,7 @@ def _joined(e: Evidence) -> bool:
     targets = [q.entity for q in e.linked.question if q.anchor] or [q.entity for q in e.linked.question]
     if answer is None or not targets or None in targets:
         return False
-    theirs = _component(answer, sentence_entities(e.linked, e.sentences))
-    return all(t in theirs for t in targets)
+    return all(t in e.answer_side for t in targets)
 
 
 def _values_select_another(e: Evidence) -> str | None:
@@ -111,7 +122,7 @@ def _side_unstated(e: Evidence) -> str | None:
     sides = e.completed.sides
     if sides is None:
         return None
-    per_sentence = sentence_entities(e.linked, e.sentences)
+    per_sentence = e.per_sentence
     concluding = _concluding(e)
     for side in sides.sides:
         if side.entity is None or side.established:
@@ -170,7 +181,7 @@ def _restated_answer(e: Evidence) -> str | None:
     concluding = {p.sentence for p in e.linked.propositions if p.conclusion}
     claimed = any(answer in (p.subject_entity, p.object_entity) for p in e.linked.propositions
                   if not p.conclusion)
-    per_sentence = sentence_entities(e.linked, e.sentences)
+    per_sentence = e.per_sentence
     writing = [n for n, named in enumerate(per_sentence) if answer in named and n not in concluding]
     if not writing:
         return None
@@ -221,8 +232,7 @@ def _unjoined(e: Evidence) -> str | None:
     answer = e.linked.answer_entity
     if e.reading.sided or answer is None:
         return None
-    per_sentence = sentence_entities(e.linked, e.sentences)
-    theirs = _component(answer, per_sentence)
+    per_sentence, theirs = e.per_sentence, e.answer_side
     names = {x.id: x.name for x in e.linked.entities}
     # The anchors; with none, what the question names at all (its description's names).
     targets = [q for q in e.linked.question if q.anchor] or list(e.linked.question)

@@ -40,9 +40,10 @@ def fold(text: str) -> tuple[str, list[int]]:
     """`text` folded for comparison, with the index in `text` of each folded character."""
     out: list[str] = []
     where: list[int] = []
-    dropped = {i for m in _MARKUP.finditer(text.translate(_FOLD)) for i in range(m.start(), m.end())}
+    folded = text.translate(_FOLD)
+    dropped = {i for m in _MARKUP.finditer(folded) for i in range(m.start(), m.end())}
     space = True
-    for i, ch in enumerate(text.translate(_FOLD)):
+    for i, ch in enumerate(folded):
         if i in dropped:
             continue
         if ch.isspace():
